@@ -1,0 +1,344 @@
+package draughts
+
+import "math/bits"
+
+// MaxLandings is the most landings a series can have (every enemy piece taken).
+const MaxLandings = 12
+
+// Move is one move: the start field, the landings in order (the last is To)
+// and the captured pieces. A plain move has one landing and no captures.
+// Two moves with the same From, To and Captured are the same move (Path is a
+// witness of the route); Same compares them that way.
+type Move struct {
+	From, To Field
+	N        uint8              // number of landings
+	Path     [MaxLandings]Field // Path[:N] are the landings; Path[N-1] == To
+	Captured uint32             // the captured pieces, one bit per Field
+}
+
+// Landings returns the landing fields, To last.
+func (m Move) Landings() []Field { return append([]Field(nil), m.Path[:m.N]...) }
+
+// IsCapture reports whether m captures.
+func (m Move) IsCapture() bool { return m.Captured != 0 }
+
+// Count returns the number of pieces m captures.
+func (m Move) Count() int { return bits.OnesCount32(m.Captured) }
+
+// Same reports whether a and b are the same move: same start, end and captured set.
+func Same(a, b Move) bool { return a.From == b.From && a.To == b.To && a.Captured == b.Captured }
+
+// rel is a position seen by the side to move, who always moves up the
+// board: Black's positions are turned half a turn.
+type rel struct{ us, them, kings uint32 }
+
+func toRel(p Position) rel {
+	if p.ToMove == White {
+		return rel{p.White, p.Black, p.Kings}
+	}
+	return rel{rotate(p.Black), rotate(p.White), rotate(p.Kings)}
+}
+
+// applyRel plays m and returns the next position from the opponent's view.
+func applyRel(p rel, m Move) rel {
+	from, to := uint32(1)<<m.From, uint32(1)<<m.To
+	us := p.us&^from | to
+	them := p.them &^ m.Captured
+	kings := p.kings &^ m.Captured
+	if kings&from != 0 {
+		kings = kings&^from | to
+	} else if to&topRank != 0 {
+		kings |= to
+	}
+	return rel{rotate(them), rotate(us), rotate(kings)}
+}
+
+// gen generates moves of one position from the mover's view.
+type gen struct {
+	flying, landNext, quality bool
+	all   bool // keep every series (witness paths), not one per move
+	loose bool // keep every complete capture series, ignoring precedence
+	us, them, kings, empty uint32
+	buf   []Move
+	start int
+	best  int // score of the best series found
+	maxN  int // most pieces captured by any series found
+	path  [MaxLandings]Field
+}
+
+func (v Variant) newGen(buf []Move) gen {
+	return gen{flying: v.Flying, landNext: v.LandNext || !v.Flying, quality: v.Quality, loose: v.Huff, buf: buf, start: len(buf)}
+}
+
+func (g *gen) set(p rel) {
+	g.us, g.them, g.kings = p.us, p.them, p.kings
+	g.empty = ^(p.us | p.them)
+	g.best, g.maxN = 0, 0
+}
+
+// captures appends the capture moves; it reports whether there was any.
+func (g *gen) captures() bool {
+	men := g.us &^ g.kings
+	e := g.empty
+	jumpers := men & (shiftDR(g.them&shiftDR(e)) | shiftDL(g.them&shiftDL(e)))
+	n0 := len(g.buf)
+	for b := jumpers; b != 0; b &= b - 1 {
+		f := Field(bits.TrailingZeros32(b))
+		g.empty = e | 1<<f
+		g.manJump(f, f, 0, 0)
+	}
+	for b := g.us & g.kings; b != 0; b &= b - 1 {
+		f := Field(bits.TrailingZeros32(b))
+		g.empty = e | 1<<f
+		g.kingJump(f, f, 0, 0)
+	}
+	g.empty = e
+	return len(g.buf) > n0
+}
+
+func (g *gen) manJump(from, at Field, capt uint32, n int) {
+	found := false
+	for d := upLeft; d <= upRight; d++ {
+		r := &rays[at][d]
+		if r.n < 2 {
+			continue
+		}
+		victim, land := uint32(1)<<r.f[0], uint32(1)<<r.f[1]
+		if g.them&^capt&victim == 0 || g.empty&land == 0 {
+			continue
+		}
+		found = true
+		g.path[n] = r.f[1]
+		g.manJump(from, r.f[1], capt|victim, n+1)
+	}
+	if !found && n > 0 {
+		g.add(from, at, capt, n)
+	}
+}
+
+func (g *gen) kingJump(from, at Field, capt uint32, n int) {
+	found := false
+	for d := 0; d < 4; d++ {
+		r := &rays[at][d]
+		j := 0
+		if g.flying {
+			for j < r.n && g.empty&(1<<r.f[j]) != 0 {
+				j++
+			}
+		}
+		if j >= r.n-1 {
+			continue
+		}
+		victim := uint32(1) << r.f[j]
+		if g.them&^capt&victim == 0 {
+			continue
+		}
+		for j++; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
+			found = true
+			g.path[n] = r.f[j]
+			g.kingJump(from, r.f[j], capt|victim, n+1)
+			if g.landNext {
+				break
+			}
+		}
+	}
+	if !found && n > 0 {
+		g.add(from, at, capt, n)
+	}
+}
+
+func (g *gen) add(from, to Field, capt uint32, n int) {
+	c := bits.OnesCount32(capt)
+	if c > g.maxN {
+		g.maxN = c
+	}
+	if !g.loose {
+		score := c
+		if g.quality {
+			score = c<<5 + bits.OnesCount32(capt&g.kings)
+		}
+		if score < g.best {
+			return
+		}
+		if score > g.best {
+			g.best = score
+			g.buf = g.buf[:g.start]
+		}
+	}
+	if !g.all {
+		for i := g.start; i < len(g.buf); i++ {
+			if m := &g.buf[i]; m.From == from && m.To == to && m.Captured == capt {
+				return
+			}
+		}
+	}
+	m := Move{From: from, To: to, N: uint8(n), Path: g.path, Captured: capt}
+	g.buf = append(g.buf, m)
+}
+
+// plain appends the moves that do not capture.
+func (g *gen) plain() {
+	men := g.us &^ g.kings
+	for b := shiftUL(men) & g.empty; b != 0; b &= b - 1 {
+		to := Field(bits.TrailingZeros32(b))
+		g.addPlain(Field(bits.TrailingZeros32(shiftDR(1<<to))), to)
+	}
+	for b := shiftUR(men) & g.empty; b != 0; b &= b - 1 {
+		to := Field(bits.TrailingZeros32(b))
+		g.addPlain(Field(bits.TrailingZeros32(shiftDL(1<<to))), to)
+	}
+	for b := g.us & g.kings; b != 0; b &= b - 1 {
+		f := Field(bits.TrailingZeros32(b))
+		for d := 0; d < 4; d++ {
+			r := &rays[f][d]
+			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
+				g.addPlain(f, r.f[j])
+				if !g.flying {
+					break
+				}
+			}
+		}
+	}
+}
+
+func (g *gen) addPlain(from, to Field) {
+	m := Move{From: from, To: to, N: 1}
+	m.Path[0] = to
+	g.buf = append(g.buf, m)
+}
+
+// countPlain counts the moves that do not capture.
+func (g *gen) countPlain() int {
+	men := g.us &^ g.kings
+	n := bits.OnesCount32(shiftUL(men)&g.empty) + bits.OnesCount32(shiftUR(men)&g.empty)
+	for b := g.us & g.kings; b != 0; b &= b - 1 {
+		f := Field(bits.TrailingZeros32(b))
+		for d := 0; d < 4; d++ {
+			r := &rays[f][d]
+			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
+				n++
+				if !g.flying {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// moves appends the legal moves of p (mover's view) to g.buf.
+func (g *gen) moves(p rel) {
+	g.set(p)
+	g.start = len(g.buf)
+	if g.captures() && !g.loose {
+		return
+	}
+	g.plain()
+}
+
+// fromRel turns a move of a rotated (Black) position back to the board.
+func fromRel(m Move) Move {
+	m.From, m.To = 31-m.From, 31-m.To
+	for i := 0; i < int(m.N); i++ {
+		m.Path[i] = 31 - m.Path[i]
+	}
+	m.Captured = rotate(m.Captured)
+	return m
+}
+
+func (v Variant) generate(p Position, all, loose bool) []Move {
+	g := v.newGen(nil)
+	g.all = all
+	g.loose = g.loose || loose
+	g.moves(toRel(p))
+	if p.ToMove == Black {
+		for i := range g.buf {
+			g.buf[i] = fromRel(g.buf[i])
+		}
+	}
+	return g.buf
+}
+
+// Moves returns the legal moves of p, one per move (same start, end and
+// captured set), in a fresh slice. When capturing is obligatory only the
+// captures that the game's precedence allows are returned; with huffing
+// every plain move and every complete capture series is legal.
+func (v Variant) Moves(p Position) []Move { return v.generate(p, false, false) }
+
+// series returns every legal series with its route: the same move may
+// appear with several paths.
+func (v Variant) series(p Position) []Move { return v.generate(p, true, false) }
+
+// allCaptures returns every complete capture series, whatever the precedence.
+func (v Variant) allCaptures(p Position) []Move {
+	g := v.newGen(nil)
+	g.all, g.loose = true, true
+	g.set(toRel(p))
+	g.captures()
+	if p.ToMove == Black {
+		for i := range g.buf {
+			g.buf[i] = fromRel(g.buf[i])
+		}
+	}
+	return g.buf
+}
+
+// Apply plays m on p without checking it; m must come from Moves(p).
+// A man that ends its move on the far rank becomes a king.
+func (v Variant) Apply(p Position, m Move) Position {
+	from, to := uint32(1)<<m.From, uint32(1)<<m.To
+	q := p
+	promo := topRank
+	if p.ToMove == White {
+		q.White = q.White&^from | to
+		q.Black &^= m.Captured
+	} else {
+		q.Black = q.Black&^from | to
+		q.White &^= m.Captured
+		promo = lowRank
+	}
+	q.Kings &^= m.Captured
+	if p.Kings&from != 0 {
+		q.Kings = q.Kings&^from | to
+	} else if to&promo != 0 {
+		q.Kings |= to
+	}
+	q.ToMove = p.ToMove.Other()
+	return q
+}
+
+// Perft counts the move paths of the given depth from p (depth 0 is 1).
+func (v Variant) Perft(p Position, depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	g := v.newGen(make([]Move, 0, 64*depth))
+	return g.perft(toRel(p), depth)
+}
+
+func (g *gen) perft(p rel, depth int) uint64 {
+	g.set(p)
+	g.start = len(g.buf)
+	if depth == 1 {
+		if g.captures() {
+			n := len(g.buf) - g.start
+			if g.loose {
+				n += g.countPlain()
+			}
+			g.buf = g.buf[:g.start]
+			return uint64(n)
+		}
+		return uint64(g.countPlain())
+	}
+	start := g.start
+	if !g.captures() || g.loose {
+		g.plain()
+	}
+	end := len(g.buf)
+	var n uint64
+	for i := start; i < end; i++ {
+		n += g.perft(applyRel(p, g.buf[i]), depth-1)
+	}
+	g.buf = g.buf[:start]
+	return n
+}
