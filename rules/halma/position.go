@@ -1,0 +1,340 @@
+package halma
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// Variant is one configuration of the game: the board, the number of
+// players and the leave-home rule.
+type Variant struct {
+	// Size is the number of files and ranks: 8, 10 or 16.
+	Size int
+	// Players is 2, or 4 on the 16x16 board.
+	Players int
+	// LeaveHome is N for the leave-home rule (a player that still has a
+	// piece in its home camp after its Nth move loses), 0 for off. Only the
+	// two-player games have it.
+	LeaveHome int
+}
+
+// DefaultLeaveHome is the page's default of the leave-home rule for a
+// board size: 30 on 8x8, 50 on 10x10, off (0) on 16x16.
+func DefaultLeaveHome(size int) int {
+	switch size {
+	case 8:
+		return 30
+	case 10:
+		return 50
+	}
+	return 0
+}
+
+// Check returns a rules.ErrBadOption error when v is not one of the
+// page's configurations.
+func (v Variant) Check() error {
+	if v.Size != 8 && v.Size != 10 && v.Size != 16 {
+		return rules.Errorf(rules.ErrBadOption, "halma size=%d is not allowed (choose 8, 10 or 16)", v.Size)
+	}
+	if v.Players != 2 && v.Players != 4 {
+		return rules.Errorf(rules.ErrBadOption, "halma players=%d is not allowed (choose 2 or 4)", v.Players)
+	}
+	if v.Players == 4 && v.Size != 16 {
+		return rules.Errorf(rules.ErrBadOption, "halma with 4 players needs size=16")
+	}
+	if v.LeaveHome < 0 {
+		return rules.Errorf(rules.ErrBadOption, "halma leavehome=%d is not allowed (a number of moves, or off)", v.LeaveHome)
+	}
+	if v.LeaveHome > 0 && v.Players == 4 {
+		return rules.Errorf(rules.ErrBadOption, "the leave-home rule is for two players only (use leavehome=off)")
+	}
+	return nil
+}
+
+func (v Variant) layout() int {
+	i, ok := findLayout(v.Size, v.Players)
+	if !ok {
+		return lay16x2
+	}
+	return i
+}
+
+// Home returns the home camp of seat in variant v (v must pass Check).
+func (v Variant) Home(seat int) Board { return layouts[v.layout()].home[seat] }
+
+// Start returns the initial position, every camp full of its owner's
+// pieces, with seat first to move (taken modulo the number of players).
+// v must pass Check.
+func (v Variant) Start(first int) Position {
+	l := v.layout()
+	p := Position{lay: uint8(l)}
+	for seat := 0; seat < v.Players; seat++ {
+		p.pieces[seat] = layouts[l].home[seat]
+	}
+	first %= v.Players
+	if first < 0 {
+		first += v.Players
+	}
+	p.turn = uint8(first)
+	return p
+}
+
+// Position is a Halma position: where every seat's pieces stand, the seat
+// to move and whether the game has been won. It is a comparable value.
+type Position struct {
+	pieces [4]Board
+	lay    uint8 // index into layouts
+	turn   uint8 // the seat to move
+	won    uint8 // the winner's seat + 1; 0 while the game goes on
+}
+
+func (p *Position) l() *layout { return layouts[p.lay] }
+
+// Size is the number of files and ranks of the board.
+func (p Position) Size() int { return p.l().size }
+
+// Players is the number of players.
+func (p Position) Players() int { return p.l().players }
+
+// Turn is the seat to move next (also after the game has been won: the
+// seat after the winner).
+func (p Position) Turn() int { return int(p.turn) }
+
+// Winner is the seat that has won, or -1.
+func (p Position) Winner() int { return int(p.won) - 1 }
+
+// Pieces returns the squares of seat's pieces.
+func (p Position) Pieces(seat int) Board { return p.pieces[seat&3] }
+
+// Occupied returns the squares of every piece.
+func (p Position) Occupied() Board {
+	return p.pieces[0].Or(p.pieces[1]).Or(p.pieces[2]).Or(p.pieces[3])
+}
+
+// At returns the seat of the piece on s, or -1 for an empty square.
+func (p Position) At(s Sq) int {
+	for seat := 0; seat < 4; seat++ {
+		if p.pieces[seat].Has(s) {
+			return seat
+		}
+	}
+	return -1
+}
+
+// Home returns seat's home camp.
+func (p Position) Home(seat int) Board { return p.l().home[seat&3] }
+
+// Target returns seat's target camp: the home camp diagonally opposite.
+func (p Position) Target(seat int) Board { return p.l().home[p.l().target[seat&3]] }
+
+// OnBoard reports whether s is a square of this board.
+func (p Position) OnBoard(s Sq) bool { return p.l().g.board.Has(s) }
+
+// Move is a move: its start and end square. All jump series from one
+// square to another are the same move. A pass has From == To.
+type Move struct{ From, To Sq }
+
+// Pass is the move of a player that has no other.
+var Pass = Move{}
+
+// IsPass reports whether m is a pass.
+func (m Move) IsPass() bool { return m.From == m.To }
+
+// String returns the move's canonical text: "a1-e5", or "pass".
+func (m Move) String() string {
+	if m.IsPass() {
+		return "pass"
+	}
+	return m.From.String() + "-" + m.To.String()
+}
+
+// Moves returns the legal moves of the seat to move: for each piece, every
+// square it can reach by a step or a jump series; a single Pass when there
+// is none; nothing when the game has been won.
+func (p Position) Moves() []Move { return p.AppendMoves(nil) }
+
+// AppendMoves appends the legal moves to dst and returns it.
+func (p Position) AppendMoves(dst []Move) []Move {
+	if p.won != 0 {
+		return dst
+	}
+	n := len(dst)
+	l := p.l()
+	occ := p.Occupied()
+	target := l.home[l.target[p.turn]]
+	var queue [256]Sq
+	mine := p.pieces[p.turn]
+	for w, x := range mine {
+		for x != 0 {
+			s := Sq(w<<6 | bits.TrailingZeros64(x))
+			x &= x - 1
+			reach := l.g.reach(occ.Without(s), target, s, &queue)
+			for w2, y := range reach {
+				for y != 0 {
+					dst = append(dst, Move{s, Sq(w2<<6 | bits.TrailingZeros64(y))})
+					y &= y - 1
+				}
+			}
+		}
+	}
+	if len(dst) == n {
+		dst = append(dst, Pass)
+	}
+	return dst
+}
+
+// reach returns the squares a piece on s can end its move on: the empty
+// neighbours and the jump closure. occ holds every other piece (s itself
+// counts as empty); once the piece stands in target it may not land
+// outside it.
+func (g *geometry) reach(occ, target Board, s Sq, queue *[256]Sq) Board {
+	var reach Board
+	in := target.Has(s)
+	for k := 0; k < int(g.nsteps[s]); k++ {
+		n := g.steps[s][k]
+		if !occ.Has(n) && (!in || target.Has(n)) {
+			reach = reach.With(n)
+		}
+	}
+	seen := Board{}.With(s)
+	queue[0] = s
+	head, tail := 0, 1
+	for head < tail {
+		c := queue[head]
+		head++
+		in := target.Has(c)
+		js := &g.jumps[c]
+		for k := 0; k < int(g.njumps[c]); k++ {
+			j := js[k]
+			if occ.Has(j.over) && !occ.Has(j.land) && !seen.Has(j.land) && (!in || target.Has(j.land)) {
+				seen = seen.With(j.land)
+				queue[tail] = j.land
+				tail++
+			}
+		}
+	}
+	return reach.Or(seen.Without(s))
+}
+
+// Play returns the position after m, which must be one of p.Moves(): the
+// piece moves, the win rule is checked for the mover, and the turn passes
+// to the next seat.
+func (p Position) Play(m Move) Position {
+	mover := int(p.turn)
+	if !m.IsPass() {
+		p.pieces[mover] = p.pieces[mover].Without(m.From).With(m.To)
+	}
+	if p.hasWon(mover) {
+		p.won = uint8(mover + 1)
+	}
+	p.turn = uint8((mover + 1) % p.l().players)
+	return p
+}
+
+// hasWon reports whether seat's target camp is full, with only seat's
+// pieces and those of the camp's owner in it, and at least one of seat's.
+func (p *Position) hasWon(seat int) bool {
+	l := p.l()
+	owner := l.target[seat]
+	target := l.home[owner]
+	mine := p.pieces[seat].And(target)
+	if mine.Empty() {
+		return false
+	}
+	return mine.Or(p.pieces[owner].And(target)) == target
+}
+
+// Path returns a shortest way to play m: the squares the piece stands on,
+// From first and To last (a step, or a jump series landing on each square
+// once). It returns nil if m is not a move of the seat to move.
+func (p Position) Path(m Move) []Sq {
+	if m.IsPass() || !p.pieces[p.turn].Has(m.From) || p.won != 0 {
+		return nil
+	}
+	l := p.l()
+	occ := p.Occupied().Without(m.From)
+	target := l.home[l.target[p.turn]]
+	var queue [256]Sq
+	if !l.g.reach(occ, target, m.From, &queue).Has(m.To) {
+		return nil
+	}
+	g := l.g
+	for k := 0; k < int(g.nsteps[m.From]); k++ {
+		if g.steps[m.From][k] == m.To {
+			return []Sq{m.From, m.To}
+		}
+	}
+	var parent [256]Sq
+	seen := Board{}.With(m.From)
+	queue[0] = m.From
+	head, tail := 0, 1
+	for head < tail {
+		c := queue[head]
+		head++
+		in := target.Has(c)
+		for k := 0; k < int(g.njumps[c]); k++ {
+			j := g.jumps[c][k]
+			if occ.Has(j.over) && !occ.Has(j.land) && !seen.Has(j.land) && (!in || target.Has(j.land)) {
+				seen = seen.With(j.land)
+				parent[j.land] = c
+				queue[tail] = j.land
+				tail++
+			}
+		}
+	}
+	var rev []Sq
+	for s := m.To; s != m.From; s = parent[s] {
+		rev = append(rev, s)
+	}
+	path := []Sq{m.From}
+	for i := len(rev) - 1; i >= 0; i-- {
+		path = append(path, rev[i])
+	}
+	return path
+}
+
+// Perft counts the leaves of the move tree depth plies deep (a pass is one
+// move; a won position has none).
+func (p Position) Perft(depth int) uint64 {
+	if depth <= 0 {
+		return 1
+	}
+	bufs := make([][]Move, depth)
+	return p.perft(depth, bufs)
+}
+
+func (p Position) perft(depth int, bufs [][]Move) uint64 {
+	moves := p.AppendMoves(bufs[depth-1][:0])
+	bufs[depth-1] = moves
+	if depth == 1 {
+		return uint64(len(moves))
+	}
+	var n uint64
+	for i := range moves {
+		n += p.Play(bufs[depth-1][i]).perft(depth-1, bufs)
+	}
+	return n
+}
+
+// String draws the position, rank 1 at the bottom: one digit per seat
+// (1 for seat 0), '.' for an empty square.
+func (p Position) String() string {
+	var b strings.Builder
+	size := p.Size()
+	for r := size - 1; r >= 0; r-- {
+		for f := 0; f < size; f++ {
+			c := byte('.')
+			if seat := p.At(SqAt(f, r)); seat >= 0 {
+				c = byte('1' + seat)
+			}
+			if f > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
