@@ -56,14 +56,14 @@ func applyRel(p rel, m Move) rel {
 // gen generates moves of one position from the mover's view.
 type gen struct {
 	flying, landNext, quality bool
-	all   bool // keep every series (witness paths), not one per move
-	loose bool // keep every complete capture series, ignoring precedence
-	us, them, kings, empty uint32
-	buf   []Move
-	start int
-	best  int // score of the best series found
-	maxN  int // most pieces captured by any series found
-	path  [MaxLandings]Field
+	all                       bool // keep every series (witness paths), not one per move
+	loose                     bool // keep every complete capture series, ignoring precedence
+	us, them, kings, empty    uint32
+	buf                       []Move
+	start                     int
+	best                      int // score of the best series found
+	maxN                      int // most pieces captured by any series found
+	path                      [MaxLandings]Field
 }
 
 func (v Variant) newGen(buf []Move) gen {

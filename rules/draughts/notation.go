@@ -1,0 +1,189 @@
+package draughts
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// MoveText is the canonical text of m: every landing in algebraic notation,
+// "c3-d4" for a plain move, "c3xe5xg7" for a series.
+func (v Variant) MoveText(m Move) string {
+	sep := "-"
+	if m.Captured != 0 {
+		sep = "x"
+	}
+	var b strings.Builder
+	b.WriteString(v.Square(m.From).String())
+	for _, f := range m.Path[:m.N] {
+		b.WriteString(sep)
+		b.WriteString(v.Square(f).String())
+	}
+	return b.String()
+}
+
+// NumericText writes m with square numbers as PDN does: "11-15", "22x15";
+// a series is written from x to ("9x27") unless another legal move of p
+// has the same ends, then with every landing ("9x18x27").
+func (v Variant) NumericText(p Position, m Move) string {
+	sep := "-"
+	if m.Captured != 0 {
+		sep = "x"
+	}
+	full := false
+	for _, o := range v.Moves(p) {
+		if o.From == m.From && o.To == m.To && o.Captured != m.Captured {
+			full = true
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(v.Number(m.From)))
+	if full {
+		for _, f := range m.Path[:m.N] {
+			b.WriteString(sep)
+			b.WriteString(strconv.Itoa(v.Number(f)))
+		}
+	} else {
+		b.WriteString(sep + strconv.Itoa(v.Number(m.To)))
+	}
+	return b.String()
+}
+
+// ParseMove finds the legal move of p that text names. Text may use
+// algebraic squares or numbers, "-" or "x" between them, any case and
+// spaces: "c3-d4", "C3 x E5 x G7", "11-15", "22x15". With only the two
+// ends ("c3xg7") it names the move when one legal move has those ends; a
+// full path must be one of the move's routes. The errors are *rules.Error
+// values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a one-line
+// message.
+func (v Variant) ParseMove(p Position, text string) (Move, error) {
+	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	toks := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == 'x' || r == ':' })
+	if len(toks) < 2 || len(s) > 80 || strings.Count(s, "-")+strings.Count(s, "x")+strings.Count(s, ":") != len(toks)-1 ||
+		strings.ContainsAny(s[:1]+s[len(s)-1:], "-x:") {
+		return Move{}, rules.Errorf(rules.ErrSyntax, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
+	}
+	fs := make([]Field, len(toks))
+	for i, t := range toks {
+		f, err := v.parseSquare(t)
+		if err != nil {
+			return Move{}, err
+		}
+		fs[i] = f
+	}
+	from, to := fs[0], fs[len(fs)-1]
+	legal := v.Moves(p)
+	var found []Move
+	for _, s := range v.series(p) {
+		if s.From != from || s.To != to || (len(fs) > 2 && !samePath(s, fs[1:])) {
+			continue
+		}
+		dup := false
+		for _, f := range found {
+			dup = dup || Same(f, s)
+		}
+		if !dup {
+			found = append(found, s)
+		}
+	}
+	name := v.Square(from).String() + "-" + v.Square(to).String()
+	if len(fs) > 2 || (len(found) > 0 && found[0].Captured != 0) {
+		name = v.fieldsText(fs)
+	}
+	switch {
+	case len(found) == 1:
+		for _, m := range legal {
+			if Same(m, found[0]) {
+				return m, nil
+			}
+		}
+		return found[0], nil
+	case len(found) > 1:
+		var texts []string
+		for _, m := range found {
+			texts = append(texts, v.MoveText(m))
+		}
+		sort.Strings(texts)
+		return Move{}, rules.Errorf(rules.ErrAmbiguous, "%s is ambiguous: give the full path (%s)", name, strings.Join(texts, " or "))
+	}
+	mine := p.Pieces(p.ToMove)
+	if mine&(1<<from) == 0 {
+		if p.Pieces(p.ToMove.Other())&(1<<from) != 0 {
+			return Move{}, rules.Errorf(rules.ErrIllegal, "%s: the piece on %s is not yours (%s to move)", name, v.Square(from), p.ToMove)
+		}
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: there is no piece on %s", name, v.Square(from))
+	}
+	if len(legal) == 0 {
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: %s has no legal move", name, p.ToMove)
+	}
+	if legal[0].Captured != 0 && !v.Huff {
+		for _, s := range v.allCaptures(p) {
+			if s.From == from && s.To == to && (len(fs) <= 2 || samePath(s, fs[1:])) {
+				what := "pieces"
+				if s.Count() == legal[0].Count() {
+					what = "kings"
+				}
+				return Move{}, rules.Errorf(rules.ErrIllegal, "%s: the most %s must be taken (%s)", name, what, v.movesList(legal, 4))
+			}
+		}
+		var capturers []string
+		for _, f := range v.sortedFields(fromSet(legal)) {
+			capturers = append(capturers, v.Square(f).String())
+		}
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
+	}
+	var own []Move
+	for _, m := range legal {
+		if m.From == from {
+			own = append(own, m)
+		}
+	}
+	if len(own) == 0 {
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal: the piece on %s cannot move (legal: %s)", name, v.Square(from), v.movesList(legal, 6))
+	}
+	return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
+}
+
+func samePath(m Move, landings []Field) bool {
+	if int(m.N) != len(landings) {
+		return false
+	}
+	for i, f := range landings {
+		if m.Path[i] != f {
+			return false
+		}
+	}
+	return true
+}
+
+func fromSet(ms []Move) uint32 {
+	var b uint32
+	for _, m := range ms {
+		b |= 1 << m.From
+	}
+	return b
+}
+
+func (v Variant) fieldsText(fs []Field) string {
+	var names []string
+	for _, f := range fs {
+		names = append(names, v.Square(f).String())
+	}
+	return strings.Join(names, "x")
+}
+
+// movesList writes up to max moves' texts, sorted, with "..." when cut.
+func (v Variant) movesList(ms []Move, max int) string {
+	var texts []string
+	for _, m := range ms {
+		texts = append(texts, v.MoveText(m))
+	}
+	sort.Strings(texts)
+	if len(texts) > max {
+		texts = append(texts[:max], fmt.Sprintf("... %d in all", len(ms)))
+	}
+	return strings.Join(texts, ", ")
+}
