@@ -1,0 +1,90 @@
+package sessions
+
+import (
+	"errors"
+	"fmt"
+)
+
+// The kinds of errors the Service returns. Every error from a Service method
+// is an *Error whose Kind is one of these; adapters test them with errors.Is
+// and turn them into text for people.
+var (
+	// ErrNoGame: nothing is being played here (no session, or only a challenge).
+	ErrNoGame = errors.New("sessions: no game here")
+	// ErrNotStarted: a challenge is open but its seats are not all taken yet.
+	ErrNotStarted = errors.New("sessions: the game has not started")
+	// ErrGameRunning: a challenge or game already occupies this session.
+	ErrGameRunning = errors.New("sessions: a game is running here")
+	// ErrNoChallenge: /accept, /decline or /cancel with nothing to answer.
+	ErrNoChallenge = errors.New("sessions: no challenge here")
+	// ErrNotInvited: the challenge is meant for someone else, or is one's own.
+	ErrNotInvited = errors.New("sessions: not invited")
+	// ErrAlreadyJoined: the user already holds a seat of this challenge.
+	ErrAlreadyJoined = errors.New("sessions: already joined")
+	// ErrNotPlayer: the user plays no seat in this game.
+	ErrNotPlayer = errors.New("sessions: not a player")
+	// ErrNotChallenger: only the challenger may cancel the challenge.
+	ErrNotChallenger = errors.New("sessions: not the challenger")
+	// ErrNotYourTurn: another seat is to move.
+	ErrNotYourTurn = errors.New("sessions: not your turn")
+	// ErrIllegalMove: the rules refused the move; Err is the rules error.
+	ErrIllegalMove = errors.New("sessions: illegal move")
+	// ErrBadSetup: the rules refused the formation; Err is the rules error.
+	ErrBadSetup = errors.New("sessions: bad formation")
+	// ErrNotNow: the action exists but not at this point (a move during the
+	// formation step, /setup after it, /huff without the right).
+	ErrNotNow = errors.New("sessions: not now")
+	// ErrBadOption: an unknown game, an unknown option or a bad value.
+	ErrBadOption = errors.New("sessions: bad option")
+	// ErrAlreadyOffered: the user's draw offer is already on the table.
+	ErrAlreadyOffered = errors.New("sessions: draw already offered")
+	// ErrStorage: the store failed; nothing changed.
+	ErrStorage = errors.New("sessions: storage failed")
+	// ErrNotFound: the store has no such record (stores wrap it).
+	ErrNotFound = errors.New("sessions: not found")
+)
+
+// Error is an error of the Service: its kind, a one-line detail for logs,
+// the underlying error (the rules error of an illegal move, the store's
+// error), and the session as it stands, so that an adapter can say whose
+// turn it is or list legal moves.
+type Error struct {
+	Kind    error
+	Msg     string
+	Err     error
+	Session *Snapshot
+}
+
+func (e *Error) Error() string {
+	s := e.Kind.Error()
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the kind and the underlying error, so that errors.Is
+// matches both (ErrIllegalMove and rules.ErrIllegal).
+func (e *Error) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Kind, e.Err}
+	}
+	return []error{e.Kind}
+}
+
+func errf(kind, cause error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Err: cause, Msg: fmt.Sprintf(format, args...)}
+}
+
+// KindOf returns the kind of err: one of the Err variables of this package,
+// or nil when err is not a sessions error.
+func KindOf(err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return nil
+}

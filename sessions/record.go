@@ -1,0 +1,284 @@
+package sessions
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// RecordVersion is the schema version written in every stored Record.
+const RecordVersion = 1
+
+// Key names a session: one game at a time per platform, channel and thread
+// (Discord thread, Telegram forum topic; empty when there is none).
+type Key struct {
+	Platform string `json:"platform"`
+	Channel  string `json:"channel"`
+	Thread   string `json:"thread,omitempty"`
+}
+
+// String returns the key as "platform:channel" or "platform:channel:thread".
+func (k Key) String() string {
+	if k.Thread == "" {
+		return k.Platform + ":" + k.Channel
+	}
+	return k.Platform + ":" + k.Channel + ":" + k.Thread
+}
+
+// User is a person on a platform: the platform's user id and a display
+// name. A User with an empty ID (a challenge to "@bob" on a platform that
+// gives no id for a name) matches by name.
+type User struct {
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+}
+
+// Is reports whether u and v are the same person: the same ID when v has
+// one, otherwise the same name, ignoring case and a leading @.
+func (u User) Is(v User) bool {
+	if u.ID != "" && v.ID != "" {
+		return u.ID == v.ID
+	}
+	return u.Name != "" && strings.EqualFold(strings.TrimPrefix(u.Name, "@"), strings.TrimPrefix(v.Name, "@"))
+}
+
+// IsZero reports whether u is nobody (an open seat).
+func (u User) IsZero() bool { return u.ID == "" && u.Name == "" }
+
+// ActionKind says what an Action did.
+type ActionKind string
+
+// The kinds of actions a record lists.
+const (
+	ActMove ActionKind = "move" // a move in the game's notation
+	ActForm ActionKind = "form" // an Ultradamas formation ("default" or squares)
+	ActHuff ActionKind = "huff" // a Damas huff: the square of the huffed piece
+)
+
+// Action is one thing a player did to the game state, in the order played.
+// Replaying a record's actions from its start rebuilds the state.
+type Action struct {
+	Kind ActionKind `json:"k"`
+	Seat int        `json:"s"`
+	Text string     `json:"t"`
+	At   time.Time  `json:"at"`
+}
+
+// Color is the seat a challenger asks for in a two-player game.
+type Color string
+
+// The colours /play accepts.
+const (
+	ColorRandom Color = "random"
+	ColorWhite  Color = "white" // the first seat (White, Red, Player 1)
+	ColorBlack  Color = "black" // the second seat
+)
+
+// PlayOptions are the options of /play that belong to the session rather
+// than to the game: the clock, the challenger's colour, whether the game is
+// rated, the computer's level. They are stored with the session; the clock,
+// the ratings and the computer opponent use them (issues 7 and 8).
+type PlayOptions struct {
+	// Time is the time per move ("5m", "1h", "1d", "3d"); 0 means off.
+	Time Duration `json:"time,omitempty"`
+	// Color is the seat the challenger asked for.
+	Color Color `json:"color,omitempty"`
+	// Rated is false for rated=no.
+	Rated bool `json:"rated"`
+	// Level is the computer's level, 1 to 5 (0: the default).
+	Level int `json:"level,omitempty"`
+}
+
+// DefaultPlayOptions are the session options of a /play without any.
+func DefaultPlayOptions() PlayOptions {
+	return PlayOptions{Color: ColorRandom, Rated: true}
+}
+
+// PlayOptionKeys lists the option keys that PlayOptions.Set takes, in the
+// order /games shows them.
+var PlayOptionKeys = []string{"time", "color", "rated", "level"}
+
+// Set sets one option from its text. It reports whether key is a session
+// option at all; the error is an *Error of kind ErrBadOption.
+func (p *PlayOptions) Set(key, value string) (bool, error) {
+	value = strings.ToLower(strings.TrimSpace(value))
+	switch strings.ToLower(key) {
+	case "time":
+		d, err := ParseDuration(value)
+		if err != nil {
+			return true, errf(ErrBadOption, nil, "time=%s is not a move time (use 5m, 1h, 1d, 3d or off)", value)
+		}
+		p.Time = d
+	case "color", "colour":
+		switch value {
+		case "white", "red", "first":
+			p.Color = ColorWhite
+		case "black", "second":
+			p.Color = ColorBlack
+		case "random":
+			p.Color = ColorRandom
+		default:
+			return true, errf(ErrBadOption, nil, "color=%s is not allowed (choose white, black or random)", value)
+		}
+	case "rated":
+		switch value {
+		case "yes":
+			p.Rated = true
+		case "no":
+			p.Rated = false
+		default:
+			return true, errf(ErrBadOption, nil, "rated=%s is not allowed (choose yes or no)", value)
+		}
+	case "level":
+		if len(value) != 1 || value[0] < '1' || value[0] > '5' {
+			return true, errf(ErrBadOption, nil, "level=%s is not allowed (choose 1 to 5)", value)
+		}
+		p.Level = int(value[0] - '0')
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// Duration is a time span written as Go writes durations, with "d" for
+// days and "off" for none: "5m", "1h30m", "3d", "off".
+type Duration time.Duration
+
+// ParseDuration reads a Duration: "off" or "0" is 0; "Nd" is N days;
+// anything else as time.ParseDuration reads it. Negative spans are errors.
+func ParseDuration(s string) (Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	if s == "off" || s == "0" || s == "none" {
+		return 0, nil
+	}
+	if n, ok := strings.CutSuffix(s, "d"); ok {
+		var days int
+		if _, err := fmt.Sscanf(n, "%d", &days); err != nil || fmt.Sprint(days) != n || days <= 0 || days > 365 {
+			return 0, fmt.Errorf("%q is not a duration (examples: 5m, 1h, 3d, off)", s)
+		}
+		return Duration(time.Duration(days) * 24 * time.Hour), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration (examples: 5m, 1h, 3d, off)", s)
+	}
+	return Duration(d), nil
+}
+
+// String writes d as ParseDuration reads it: "off", "3d", "1h30m0s".
+func (d Duration) String() string {
+	td := time.Duration(d)
+	switch {
+	case td == 0:
+		return "off"
+	case td%(24*time.Hour) == 0:
+		return fmt.Sprintf("%dd", td/(24*time.Hour))
+	}
+	return td.String()
+}
+
+// Result is how a finished game ended.
+type Result struct {
+	// Winner is the winning seat, or -1 for a draw (or no winner).
+	Winner int `json:"winner"`
+	// Reason is a short phrase: "no legal move", "resigned", "draw agreed".
+	Reason string    `json:"reason"`
+	Ended  time.Time `json:"ended"`
+	// FEN is the final position.
+	FEN string `json:"fen,omitempty"`
+}
+
+// Record is a session as it is stored: everything needed to rebuild it.
+type Record struct {
+	V int `json:"v"`
+	// ID is the finished game's id in the history, set by the Store when
+	// the game is stored as finished; empty before.
+	ID         string            `json:"id,omitempty"`
+	Key        Key               `json:"key"`
+	Game       string            `json:"game"`
+	Options    map[string]string `json:"options,omitempty"`
+	Play       PlayOptions       `json:"play"`
+	Challenger User              `json:"challenger"`
+	// Invited are the users the challenge names; none means anyone in the
+	// channel may accept.
+	Invited []User `json:"invited,omitempty"`
+	// Seats holds the user of each seat, in the game's seat order; a zero
+	// User is a seat still open.
+	Seats []User `json:"seats"`
+	// First is the seat that moves first (Halma draws it).
+	First int `json:"first"`
+	// Start is the starting position as FEN; empty for the game's usual start.
+	Start string `json:"start,omitempty"`
+	// Actions are the moves, formations and huffs, in order.
+	Actions []Action `json:"actions,omitempty"`
+	// DrawOffer lists the seats that offer a draw now.
+	DrawOffer []int     `json:"draw_offer,omitempty"`
+	Created   time.Time `json:"created"`
+	// Started is when the last seat was filled; zero while a challenge.
+	Started time.Time `json:"started,omitzero"`
+	Updated time.Time `json:"updated"`
+	Result  *Result   `json:"result,omitempty"`
+}
+
+// Phase is where a session is in its life.
+type Phase int
+
+// The phases of a session.
+const (
+	PhaseNone      Phase = iota // no session
+	PhaseChallenge              // a challenge waiting for its seats to fill
+	PhasePlaying                // a game in progress (including a formation step)
+	PhaseFinished               // the game has ended
+)
+
+// String names the phase.
+func (p Phase) String() string {
+	return [...]string{"none", "challenge", "playing", "finished"}[p]
+}
+
+// Phase returns the record's phase.
+func (r *Record) Phase() Phase {
+	switch {
+	case r == nil:
+		return PhaseNone
+	case r.Result != nil:
+		return PhaseFinished
+	case r.Started.IsZero():
+		return PhaseChallenge
+	}
+	return PhasePlaying
+}
+
+// SeatsOf returns the seats u holds, in seat order.
+func (r *Record) SeatsOf(u User) []int {
+	var out []int
+	for i, s := range r.Seats {
+		if !s.IsZero() && s.Is(u) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Clone returns a deep copy of r.
+func (r *Record) Clone() *Record {
+	if r == nil {
+		return nil
+	}
+	c := *r
+	if r.Options != nil {
+		c.Options = make(map[string]string, len(r.Options))
+		for k, v := range r.Options {
+			c.Options[k] = v
+		}
+	}
+	c.Invited = append([]User(nil), r.Invited...)
+	c.Seats = append([]User(nil), r.Seats...)
+	c.Actions = append([]Action(nil), r.Actions...)
+	c.DrawOffer = append([]int(nil), r.DrawOffer...)
+	if r.Result != nil {
+		res := *r.Result
+		c.Result = &res
+	}
+	return &c
+}

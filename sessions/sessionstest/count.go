@@ -1,0 +1,220 @@
+// Package sessionstest has a tiny game for the tests of sessions and the
+// adapters: "count", where the players in turn add 1 or 2 to a counter and
+// whoever reaches the target wins. Options give it a formation step and
+// huffing, so that every path of a session can be tested without the real
+// games.
+package sessionstest
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// Games builds the count game: id "count", options target=N (default 10),
+// players=2|3|4 (default 2), form=yes|no, huff=yes|no (default no). It has
+// the signature of games.New, for sessions.Config.Games.
+func Games(id string, opts map[string]string) (rules.Game, error) {
+	if strings.ToLower(id) != "count" {
+		return nil, rules.Errorf(rules.ErrBadOption, "unknown game %q (games: count)", id)
+	}
+	g := &Count{Target: 10, Players: 2}
+	for k, v := range opts {
+		switch k {
+		case "target":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 1000 {
+				return nil, rules.Errorf(rules.ErrBadOption, "target=%s is not allowed (choose 1 to 1000)", v)
+			}
+			g.Target = n
+		case "players":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 2 || n > 4 {
+				return nil, rules.Errorf(rules.ErrBadOption, "players=%s is not allowed (choose 2, 3 or 4)", v)
+			}
+			g.Players = n
+		case "form", "huff":
+			if v != "yes" && v != "no" {
+				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose yes, no)", k, v)
+			}
+			if k == "form" {
+				g.Form = v == "yes"
+			} else {
+				g.HuffOK = v == "yes"
+			}
+		default:
+			return nil, rules.Errorf(rules.ErrBadOption, "count has no option %q (options: form, huff, players, target)", k)
+		}
+	}
+	return g, nil
+}
+
+// Count is the count game.
+type Count struct {
+	Target, Players int
+	Form, HuffOK    bool
+}
+
+// ID implements rules.Game.
+func (g *Count) ID() string { return "count" }
+
+// Name implements rules.Game.
+func (g *Count) Name() string { return "Counting game" }
+
+// Options implements rules.Game.
+func (g *Count) Options() map[string]string {
+	yn := map[bool]string{true: "yes", false: "no"}
+	return map[string]string{"target": strconv.Itoa(g.Target), "players": strconv.Itoa(g.Players),
+		"form": yn[g.Form], "huff": yn[g.HuffOK]}
+}
+
+// Seats implements rules.Game.
+func (g *Count) Seats() []string {
+	if g.Players == 2 {
+		return []string{"White", "Black"}
+	}
+	var s []string
+	for i := range g.Players {
+		s = append(s, fmt.Sprintf("Player %d", i+1))
+	}
+	return s
+}
+
+// Start implements rules.Game.
+func (g *Count) Start(first int) rules.State {
+	st := state{g: g, turn: first % g.Players, winner: -1}
+	if g.Form {
+		st.pending = 1<<g.Players - 1
+	}
+	return st
+}
+
+// Load implements rules.Game: "N:T" (counter N, seat T to move).
+func (g *Count) Load(fen string) (rules.State, error) {
+	var n, t int
+	if _, err := fmt.Sscanf(fen, "%d:%d", &n, &t); err != nil || t < 0 || t >= g.Players || n < 0 {
+		return nil, rules.Errorf(rules.ErrBadPosition, "%q is not a count position", fen)
+	}
+	return state{g: g, n: n, turn: t, winner: -1}, nil
+}
+
+type state struct {
+	g       *Count
+	n, turn int
+	pending int // bit per seat still to form
+	winner  int
+	over    bool
+}
+
+func (s state) Game() rules.Game { return s.g }
+func (s state) FEN() string      { return fmt.Sprintf("%d:%d", s.n, s.turn) }
+
+func (s state) Turn() int {
+	if s.over || s.pending != 0 {
+		return -1
+	}
+	return s.turn
+}
+
+func (s state) Moves() []rules.Move {
+	if s.Turn() < 0 {
+		return nil
+	}
+	return []rules.Move{{Text: "1"}, {Text: "2"}}
+}
+
+func (s state) Play(text string) (rules.State, rules.Move, error) {
+	if s.over {
+		return nil, rules.Move{}, rules.Errorf(rules.ErrGameOver, "the game is over")
+	}
+	if s.pending != 0 {
+		return nil, rules.Move{}, rules.Errorf(rules.ErrNotNow, "formations first")
+	}
+	t := strings.TrimSpace(text)
+	k, err := strconv.Atoi(t)
+	if err != nil {
+		return nil, rules.Move{}, rules.Errorf(rules.ErrSyntax, "%q is not a move (type 1 or 2)", text)
+	}
+	if k != 1 && k != 2 {
+		return nil, rules.Move{}, rules.Errorf(rules.ErrIllegal, "illegal move %q: add 1 or 2", t)
+	}
+	s.n += k
+	if s.n >= s.g.Target {
+		s.over, s.winner = true, s.turn
+	}
+	s.turn = (s.turn + 1) % s.g.Players
+	return s, rules.Move{Text: t}, nil
+}
+
+func (s state) Outcome() rules.Outcome {
+	if !s.over {
+		return rules.Outcome{Winner: -1}
+	}
+	return rules.Outcome{Over: true, Winner: s.winner, Reason: "target reached"}
+}
+
+func (s state) View() rules.View {
+	v := rules.View{Size: 8, Turn: s.Turn()}
+	for i := 0; i < s.n && i < 64; i++ {
+		v.Pieces = append(v.Pieces, rules.Piece{Square: rules.Square{File: int8(i % 8), Rank: int8(i / 8)}, Seat: 0, Level: 1})
+	}
+	return v
+}
+
+// Pending implements rules.Former.
+func (s state) Pending() []int {
+	var out []int
+	for i := range s.g.Players {
+		if s.pending&(1<<i) != 0 {
+			out = append(out, i)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Form implements rules.Former: "default" or squares of rank 1.
+func (s state) Form(seat int, squares string) (rules.State, error) {
+	if s.pending&(1<<seat) == 0 {
+		return nil, rules.Errorf(rules.ErrNotNow, "seat %d has its formation", seat)
+	}
+	if squares != "default" {
+		for _, f := range strings.Fields(squares) {
+			sq, err := rules.ParseSquare(f, 8)
+			if err != nil {
+				return nil, err
+			}
+			if sq.Rank != 0 {
+				return nil, rules.Errorf(rules.ErrBadPosition, "%s is not on rank 1", f)
+			}
+		}
+		if squares == "" {
+			return nil, rules.Errorf(rules.ErrBadPosition, "no squares")
+		}
+	}
+	s.pending &^= 1 << seat
+	return s, nil
+}
+
+// Huffable implements rules.Huffer: a1 while the counter is odd.
+func (s state) Huffable() []rules.Square {
+	if !s.g.HuffOK || s.n%2 == 0 || s.Turn() < 0 {
+		return nil
+	}
+	return []rules.Square{{}}
+}
+
+// Huff implements rules.Huffer: takes 1 off an odd counter.
+func (s state) Huff(square string) (rules.State, error) {
+	if len(s.Huffable()) == 0 {
+		return nil, rules.Errorf(rules.ErrNotNow, "nothing to huff")
+	}
+	if square != "a1" {
+		return nil, rules.Errorf(rules.ErrIllegal, "cannot huff %q (huff a1)", square)
+	}
+	s.n--
+	return s, nil
+}
