@@ -226,7 +226,7 @@ func (s *State) after(m Move) *State {
 		n.out = rules.Outcome{Over: true, Winner: n.pos.Winner(), Reason: "camp filled"}
 	case lh > 0 && n.turns[mover] == lh && !n.pos.pieces[mover].And(n.pos.Home(mover)).Empty():
 		n.out = rules.Outcome{Over: true, Winner: (mover + 1) % s.game.v.Players,
-			Reason: fmt.Sprintf("a piece left at home after %d moves", lh)}
+			Reason: fmt.Sprintf("a piece still at home after move %d", lh)}
 	}
 	return n
 }
