@@ -1,0 +1,517 @@
+package storage
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions"
+	"go.etcd.io/bbolt"
+)
+
+// Errors of Open and of a closed Store.
+var (
+	// ErrNotBotDB: the file is not a bbolt database, is damaged, or is a
+	// bbolt database of another program. Open never modifies such a file.
+	ErrNotBotDB = errors.New("storage: not a bot database")
+	// ErrLocked: another process has the database open.
+	ErrLocked = errors.New("storage: database in use")
+	// ErrClosed: the Store was closed.
+	ErrClosed = errors.New("storage: closed")
+)
+
+// App is the name written in the meta bucket of every bot database.
+const App = "boardgamebot"
+
+// SchemaVersion is the version of the database layout.
+const SchemaVersion = 1
+
+var (
+	bMeta      = []byte("meta")
+	bLive      = []byte("live")         // session key -> live session record
+	bGames     = []byte("games")        // game id (8 bytes) -> finished game record
+	bByUser    = []byte("by_user")      // platform 0 user 0 game id -> nothing
+	bByChannel = []byte("by_channel")   // platform 0 channel 0 thread 0 game id -> nothing
+	bLiveUser  = []byte("live_by_user") // platform 0 user 0 session key -> nothing
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser}
+)
+
+// Mode is how Commit groups transactions.
+type Mode int
+
+// The commit modes. ModeGroup is the default and the fastest at every
+// concurrency (see BenchmarkMove in package sessions).
+const (
+	// ModeGroup: one writer goroutine commits every change waiting at that
+	// moment in one transaction, with no added delay.
+	ModeGroup Mode = iota
+	// ModeUpdate: one bbolt Update (one fsync) per change.
+	ModeUpdate
+	// ModeBatch: bbolt's DB.Batch (waits up to MaxBatchDelay to group).
+	ModeBatch
+)
+
+// Options tune Open.
+type Options struct {
+	// Timeout is how long Open waits for another process to release the
+	// file; 0 means 1 second.
+	Timeout time.Duration
+	// Mode is the commit mode (ModeGroup by default).
+	Mode Mode
+	// MaxBatch caps the changes of one group commit; 0 means 256.
+	MaxBatch int
+	// NoSync skips fsync (tests of speed only: a crash may lose data).
+	NoSync bool
+}
+
+// Store is the bbolt store of sessions and finished games. It implements
+// sessions.Store.
+type Store struct {
+	db       *bbolt.DB
+	mode     Mode
+	maxBatch int
+	commits  chan *commitReq
+	quit     chan struct{}
+	wg       sync.WaitGroup
+	once     sync.Once
+}
+
+type commitReq struct {
+	c    *sessions.Change
+	id   uint64 // the finished game's id, assigned in the transaction
+	done chan error
+}
+
+// Open opens (or creates) the database at path, creating its directory.
+// A file that is not a bot database is left untouched and gives an error
+// wrapping ErrNotBotDB; a file another process holds gives ErrLocked.
+func Open(path string, o Options) (*Store, error) {
+	if o.Timeout == 0 {
+		o.Timeout = time.Second
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 256
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o750); err != nil {
+			return nil, fmt.Errorf("storage: %w", err)
+		}
+	}
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 && fi.Size() < 4096 {
+		// bbolt would read past the end of a tiny file; say what it is.
+		return nil, fmt.Errorf("%w: %s is too small to be a database (%d bytes)", ErrNotBotDB, path, fi.Size())
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+	switch {
+	case errors.Is(err, bbolt.ErrTimeout):
+		return nil, fmt.Errorf("%w: %s is open in another process (is the bot already running?)", ErrLocked, path)
+	case errors.Is(err, bbolt.ErrInvalid), errors.Is(err, bbolt.ErrVersionMismatch), errors.Is(err, bbolt.ErrChecksum):
+		return nil, fmt.Errorf("%w: %s is not a bbolt database or is damaged (%v); the file was not changed", ErrNotBotDB, path, err)
+	case err != nil:
+		return nil, fmt.Errorf("storage: opening %s: %w", path, err)
+	}
+	if err := checkMeta(db, path); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := db.Update(func(tx *bbolt.Tx) error {
+		for _, b := range buckets {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		m := tx.Bucket(bMeta)
+		if m.Get([]byte("app")) == nil {
+			if err := m.Put([]byte("app"), []byte(App)); err != nil {
+				return err
+			}
+			return m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion)))
+		}
+		return nil
+	}); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
+	}
+	s := &Store{db: db, mode: o.Mode, maxBatch: o.MaxBatch, commits: make(chan *commitReq), quit: make(chan struct{})}
+	if s.mode == ModeBatch {
+		db.MaxBatchSize = o.MaxBatch
+	}
+	if s.mode == ModeGroup {
+		s.wg.Add(1)
+		go s.loop()
+	}
+	return s, nil
+}
+
+// checkMeta refuses a bbolt database of another program or of a newer schema.
+func checkMeta(db *bbolt.DB, path string) error {
+	return db.View(func(tx *bbolt.Tx) error {
+		m := tx.Bucket(bMeta)
+		if m == nil {
+			var names []string
+			_ = tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
+				names = append(names, strconv.Quote(string(name)))
+				return nil
+			})
+			if len(names) > 0 {
+				return fmt.Errorf("%w: %s is a bbolt database of another program (buckets %s); the file was not changed",
+					ErrNotBotDB, path, strings.Join(names, ", "))
+			}
+			return nil
+		}
+		if app := string(m.Get([]byte("app"))); app != App {
+			return fmt.Errorf("%w: %s belongs to %q; the file was not changed", ErrNotBotDB, path, app)
+		}
+		if v, _ := strconv.Atoi(string(m.Get([]byte("schema")))); v > SchemaVersion {
+			return fmt.Errorf("%w: %s has schema %d, newer than this bot's %d", ErrNotBotDB, path, v, SchemaVersion)
+		}
+		return nil
+	})
+}
+
+// Close waits for the commits in progress and closes the database.
+func (s *Store) Close() error {
+	s.once.Do(func() { close(s.quit) })
+	s.wg.Wait()
+	return s.db.Close()
+}
+
+// Check verifies the consistency of the whole file (bbolt's Tx.Check).
+func (s *Store) Check() error {
+	return s.db.View(func(tx *bbolt.Tx) error {
+		var errs []error
+		for err := range tx.Check() {
+			errs = append(errs, err)
+		}
+		return errors.Join(errs...)
+	})
+}
+
+// Load implements sessions.Store.
+func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, error) {
+	k, err := keyBytes(key)
+	if err != nil {
+		return nil, err
+	}
+	var rec *sessions.Record
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		v := tx.Bucket(bLive).Get(k)
+		if v == nil {
+			return fmt.Errorf("storage: session %s: %w", key, sessions.ErrNotFound)
+		}
+		rec, err = decode(v)
+		if err != nil {
+			return fmt.Errorf("storage: session %s: %w", key, err)
+		}
+		return nil
+	})
+	return rec, err
+}
+
+// Live implements sessions.Store.
+func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
+	var out []*sessions.Record
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bLive).ForEach(func(k, v []byte) error {
+			rec, err := decode(v)
+			if err != nil {
+				return fmt.Errorf("storage: session %q: %w", k, err)
+			}
+			out = append(out, rec)
+			return nil
+		})
+	})
+	return out, err
+}
+
+// Finished implements sessions.Store.
+func (s *Store) Finished(ctx context.Context, id string) (*sessions.Record, error) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || n == 0 {
+		return nil, fmt.Errorf("storage: game %q: %w", id, sessions.ErrNotFound)
+	}
+	var rec *sessions.Record
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		rec, err = getGame(tx, u64(n))
+		if err != nil {
+			return fmt.Errorf("storage: game %q: %w", id, err)
+		}
+		return nil
+	})
+	return rec, err
+}
+
+func getGame(tx *bbolt.Tx, id []byte) (*sessions.Record, error) {
+	v := tx.Bucket(bGames).Get(id)
+	if v == nil {
+		return nil, sessions.ErrNotFound
+	}
+	return decode(v)
+}
+
+// History implements sessions.Store: newest first, through the indexes.
+func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessions.Record, error) {
+	var prefix []byte
+	index := bByChannel
+	if q.User != "" {
+		index, prefix = bByUser, join(q.Platform, q.User)
+	} else {
+		k, err := keyBytes(q.Key)
+		if err != nil {
+			return nil, err
+		}
+		prefix = append(k, 0)
+	}
+	var out []*sessions.Record
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(index).Cursor()
+		k, _ := c.Seek(append(bytes.Clone(prefix), 0xff))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
+			if q.Limit > 0 && len(out) >= q.Limit {
+				break
+			}
+			id := k[len(k)-8:]
+			rec, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("storage: game %d in the index: %w", binary.BigEndian.Uint64(id), err)
+			}
+			if q.Game == "" || rec.Game == q.Game {
+				out = append(out, rec)
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Commit implements sessions.Store: the change is committed (and synced to
+// disk) when Commit returns nil. Once the change is queued, Commit waits
+// for its transaction even if ctx is cancelled, so that the caller always
+// knows whether it was applied.
+func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
+	if _, err := keyBytes(c.Key); err != nil {
+		return err
+	}
+	r := &commitReq{c: c, done: make(chan error, 1)}
+	switch s.mode {
+	case ModeUpdate:
+		return s.commitBatch([]*commitReq{r})
+	case ModeBatch:
+		err := s.db.Batch(func(tx *bbolt.Tx) error { return apply(tx, r) })
+		if err == nil {
+			r.finish()
+		}
+		return err
+	}
+	select {
+	case s.commits <- r:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.quit:
+		return ErrClosed
+	}
+	return <-r.done
+}
+
+// loop is the group committer: it takes every change waiting and commits
+// them in one transaction, so that concurrent sessions share an fsync.
+func (s *Store) loop() {
+	defer s.wg.Done()
+	for {
+		var r *commitReq
+		select {
+		case r = <-s.commits:
+		case <-s.quit:
+			return
+		}
+		batch := []*commitReq{r}
+	drain:
+		for len(batch) < s.maxBatch {
+			select {
+			case r := <-s.commits:
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		s.commitBatch(batch)
+	}
+}
+
+// commitBatch commits the batch in one transaction; when that fails, it
+// commits each change alone, so that one bad change fails only itself.
+func (s *Store) commitBatch(batch []*commitReq) error {
+	err := s.db.Update(func(tx *bbolt.Tx) error {
+		for _, r := range batch {
+			if err := apply(tx, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil && len(batch) > 1 {
+		for _, r := range batch {
+			s.commitBatch([]*commitReq{r})
+		}
+		return nil
+	}
+	for _, r := range batch {
+		if err == nil {
+			r.finish()
+		}
+		r.done <- err
+	}
+	return err
+}
+
+func (r *commitReq) finish() {
+	if r.c.Finished != nil {
+		r.c.Finished.ID = strconv.FormatUint(r.id, 10)
+	}
+}
+
+// apply writes one change in tx: the live session (and its user index),
+// and the finished game with its indexes.
+func apply(tx *bbolt.Tx, r *commitReq) error {
+	c := r.c
+	k, err := keyBytes(c.Key)
+	if err != nil {
+		return err
+	}
+	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
+	if old := live.Get(k); old != nil {
+		rec, err := decode(old)
+		if err == nil {
+			for _, u := range rec.Seats {
+				if u.ID != "" {
+					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	if c.Live != nil {
+		v, err := encode(c.Live)
+		if err != nil {
+			return err
+		}
+		if err := live.Put(k, v); err != nil {
+			return err
+		}
+		for _, u := range c.Live.Seats {
+			if u.ID != "" {
+				if err := liveUser.Put(append(join(c.Key.Platform, u.ID), k...), nil); err != nil {
+					return err
+				}
+			}
+		}
+	} else if err := live.Delete(k); err != nil {
+		return err
+	}
+	if c.Finished == nil {
+		return nil
+	}
+	games := tx.Bucket(bGames)
+	n, err := games.NextSequence()
+	if err != nil {
+		return err
+	}
+	r.id = n
+	rec := c.Finished.Clone()
+	rec.ID = strconv.FormatUint(n, 10)
+	v, err := encode(rec)
+	if err != nil {
+		return err
+	}
+	id := u64(n)
+	if err := games.Put(id, v); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bByChannel).Put(append(append(k, 0), id...), nil); err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	for _, u := range rec.Seats {
+		if u.ID != "" && !seen[u.ID] {
+			seen[u.ID] = true
+			if err := tx.Bucket(bByUser).Put(append(join(c.Key.Platform, u.ID), id...), nil); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// LiveOf returns the keys of the live sessions a user plays in.
+func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]sessions.Key, error) {
+	prefix := join(platform, userID)
+	var out []sessions.Key
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bLiveUser).Cursor()
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			parts := strings.Split(string(k[len(prefix):]), "\x00")
+			if len(parts) != 3 {
+				return fmt.Errorf("storage: bad index key %q", k)
+			}
+			out = append(out, sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// keyBytes encodes a session key as platform 0 channel 0 thread.
+func keyBytes(k sessions.Key) ([]byte, error) {
+	if k.Platform == "" || k.Channel == "" || strings.ContainsRune(k.Platform+k.Channel+k.Thread, 0) {
+		return nil, fmt.Errorf("storage: bad session key %q", k.String())
+	}
+	return []byte(k.Platform + "\x00" + k.Channel + "\x00" + k.Thread), nil
+}
+
+// join returns a 0 b 0.
+func join(a, b string) []byte { return []byte(a + "\x00" + b + "\x00") }
+
+func u64(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+func encode(r *sessions.Record) ([]byte, error) {
+	if r.V == 0 {
+		c := *r
+		c.V = sessions.RecordVersion
+		r = &c
+	}
+	return json.Marshal(r)
+}
+
+// decode reads a record; the bytes are bbolt's and valid only in the
+// transaction, so decoding happens there.
+func decode(v []byte) (*sessions.Record, error) {
+	var head struct {
+		V int `json:"v"`
+	}
+	if err := json.Unmarshal(v, &head); err != nil {
+		return nil, fmt.Errorf("bad record: %w", err)
+	}
+	if head.V != sessions.RecordVersion {
+		return nil, fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion)
+	}
+	var r sessions.Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, fmt.Errorf("bad record: %w", err)
+	}
+	return &r, nil
+}
