@@ -1,0 +1,89 @@
+package sessions_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
+	"github.com/boardgamebot/bot/storage"
+)
+
+// BenchmarkMove measures moves applied and committed (fsync'ed) per second
+// with the bbolt store on disk, with 1 and 64 sessions playing at once,
+// in each commit mode of the store. Games are of the count game and last
+// 100 moves; the last move of each stores the finished game, and the
+// players start a new one.
+//
+//	go test -run '^$' -bench BenchmarkMove -benchtime 2000x -count 3 ./sessions/
+func BenchmarkMove(b *testing.B) {
+	modes := []struct {
+		name string
+		mode storage.Mode
+	}{{"group", storage.ModeGroup}, {"update", storage.ModeUpdate}, {"batch", storage.ModeBatch}}
+	for _, n := range []int{1, 64} {
+		for _, m := range modes {
+			b.Run(fmt.Sprintf("sessions=%d/mode=%s", n, m.name), func(b *testing.B) {
+				benchMoves(b, n, m.mode)
+			})
+		}
+	}
+}
+
+func benchMoves(b *testing.B, n int, mode storage.Mode) {
+	store, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{Mode: mode})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer store.Close()
+	s := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	p := sessions.DefaultPlayOptions()
+	p.Color = sessions.ColorWhite
+	start := func(k sessions.Key) error {
+		if _, err := s.Challenge(ctx, sessions.Request{Key: k, User: alice},
+			sessions.ChallengeSpec{Game: "count", Options: map[string]string{"target": "100"}, Invited: []sessions.User{bob}, Play: p}); err != nil {
+			return err
+		}
+		_, err := s.Accept(ctx, sessions.Request{Key: k, User: bob})
+		return err
+	}
+	keys := make([]sessions.Key, n)
+	for i := range keys {
+		keys[i] = sessions.Key{Platform: "bench", Channel: fmt.Sprint("c", i)}
+		if err := start(keys[i]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var left atomic.Int64
+	left.Store(int64(b.N))
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	t0 := time.Now()
+	for _, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			players := []sessions.User{alice, bob}
+			for m := 0; left.Add(-1) >= 0; m++ {
+				ev, err := s.Move(ctx, sessions.Request{Key: k, User: players[m%2]}, "1")
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if ev.Ended() {
+					m = -1
+					if err := start(k); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(t0).Seconds(), "moves/s")
+}
