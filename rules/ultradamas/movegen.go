@@ -228,6 +228,9 @@ func (g *gen) series(s Square, jumped, captured uint64, manFirst bool) {
 		return
 	}
 	for _, h := range hs[:n] {
+		if g.found {
+			return
+		}
 		c := captured
 		if h.capture {
 			c |= h.over

@@ -146,7 +146,7 @@ func (p Position) ParseMove(text string) (Move, error) {
 	_, level, _, _ = p.Piece(mover)
 	var match []Move
 	for _, m := range legal {
-		if p.names(m, acts, level) {
+		if p.names(m, acts) {
 			match = append(match, m)
 		}
 	}
@@ -165,6 +165,18 @@ func (p Position) ParseMove(text string) (Move, error) {
 			own = append(own, m)
 		}
 	}
+	if len(acts) == 1 {
+		// A double ultra king's first action alone, when the second is compulsory.
+		var cont []Move
+		for _, m := range own {
+			if m.Second.Kind == Consume && p.namesAction(m, m.First, acts[0]) {
+				cont = append(cont, m)
+			}
+		}
+		if len(cont) > 0 {
+			return Move{}, rules.Errorf(rules.ErrIllegal, "after %s the double ultra king must consume: %s", clip(text), p.list(cont, 6))
+		}
+	}
 	if len(own) == 0 {
 		return Move{}, rules.Errorf(rules.ErrIllegal, "the %s on %v cannot move now (legal: %s)", levelNames[level], mover, p.list(legal, 6))
 	}
@@ -181,20 +193,20 @@ func hasSquare(list []Square, s Square) bool {
 }
 
 // names reports whether the typed actions name m.
-func (p Position) names(m Move, acts []typedAction, level int) bool {
+func (p Position) names(m Move, acts []typedAction) bool {
 	if (m.Second.Kind == NoAction) != (len(acts) == 1) {
 		return false
 	}
-	if !p.namesAction(m, m.First, acts[0], level) {
+	if !p.namesAction(m, m.First, acts[0]) {
 		return false
 	}
 	if len(acts) == 2 {
-		return p.namesAction(m, m.Second, acts[1], level)
+		return p.namesAction(m, m.Second, acts[1])
 	}
 	return true
 }
 
-func (p Position) namesAction(m Move, a Action, t typedAction, level int) bool {
+func (p Position) namesAction(m Move, a Action, t typedAction) bool {
 	sq := t.squares
 	if a.From != sq[0] || a.To != sq[len(sq)-1] {
 		return false
