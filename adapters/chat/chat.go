@@ -1,0 +1,801 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// MaxText is the longest message Handle reads, in bytes; longer messages
+// get a one-line refusal.
+const MaxText = 2000
+
+// Message is one command from a user, as a platform delivers it.
+type Message struct {
+	Key  sessions.Key
+	User sessions.User
+	// Text is the command as typed: "/move c3-d4", "/play@MyBot spanish @bob".
+	Text string
+	// Mentions maps names used with @ in Text (lower case, without @) to
+	// users, for platforms that resolve them; unresolved @names match by name.
+	Mentions map[string]sessions.User
+	// ID is the platform's id of the update or interaction (may be empty).
+	ID string
+}
+
+// Reply is what the bot answers: lines of text, maybe a picture of the
+// board and buttons. A zero Reply means nothing to say.
+type Reply struct {
+	Lines []string
+	// Picture, when set, asks the adapter to show the board.
+	Picture *Picture
+	// Buttons are commands offered as buttons, in order.
+	Buttons []Button
+	// Error marks the answer to a refused command: nothing changed. A
+	// platform may show it only to the sender.
+	Error bool
+}
+
+// Text returns the lines joined by newlines.
+func (r Reply) Text() string { return strings.Join(r.Lines, "\n") }
+
+// Picture is a request for a picture of the board.
+type Picture struct {
+	View rules.View
+	// Last is the move to mark, nil for none.
+	Last *rules.Move
+	// Viewer is the seat whose point of view the picture takes.
+	Viewer int
+	// FEN is the position in the game's FEN format.
+	FEN string
+	// Game is the game's id.
+	Game string
+}
+
+// Button is a command offered as a button.
+type Button struct {
+	Label   string
+	Command string
+}
+
+// Config is what a Handler needs.
+type Config struct {
+	Sessions *sessions.Service
+	// Games lists the games for /games; nil means games.List.
+	Games func() []games.Info
+	// Log receives unexpected errors; nil discards them.
+	Log *slog.Logger
+}
+
+// Handler turns messages into calls of the sessions service and their
+// results into replies. It is safe for concurrent use.
+type Handler struct {
+	svc   *sessions.Service
+	games func() []games.Info
+	log   *slog.Logger
+	cmds  map[string]*command
+	order []*command
+}
+
+// command is one command of the language.
+type command struct {
+	name    string
+	aliases []string
+	usage   string // "/move <move>"
+	short   string // one line for /help
+	long    string // more for /help <name>
+	minArgs int
+	maxArgs int // -1: any number
+	later   string
+	run     func(h *Handler, ctx context.Context, m Message, args []string) Reply
+}
+
+// New returns a Handler.
+func New(c Config) *Handler {
+	h := &Handler{svc: c.Sessions, games: c.Games, log: c.Log, cmds: map[string]*command{}}
+	if h.games == nil {
+		h.games = games.List
+	}
+	if h.log == nil {
+		h.log = slog.New(slog.DiscardHandler)
+	}
+	for _, c := range commandTable() {
+		h.order = append(h.order, c)
+		h.cmds[c.name] = c
+		for _, a := range c.aliases {
+			h.cmds[a] = c
+		}
+	}
+	return h
+}
+
+// Commands lists the commands with their one-line help, for platforms that
+// publish a command list (Telegram's setMyCommands, Discord's slash commands).
+func (h *Handler) Commands() []Button {
+	var out []Button
+	for _, c := range h.order {
+		out = append(out, Button{Label: c.short, Command: c.name})
+	}
+	return out
+}
+
+// Handle answers one message. It never panics: a failure anywhere is
+// logged and answered with one line saying that nothing changed.
+func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("panic handling a message", "session", m.Key.String(), "panic", fmt.Sprint(p))
+			reply = fail("Sorry, something went wrong with that command; nothing changed. Try /board.")
+		}
+	}()
+	text := m.Text
+	switch {
+	case len(text) > MaxText:
+		return fail(fmt.Sprintf("That message is too long (%d bytes; commands fit in %d): /help lists the commands.", len(text), MaxText))
+	case !utf8.ValidString(text):
+		return fail("That message is not valid UTF-8 text: type the command again, /help lists them.")
+	}
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\t", " "))
+	if strings.ContainsFunc(text, unicode.IsControl) {
+		return fail("That message contains control characters: type the command again, /help lists them.")
+	}
+	if text == "" {
+		return Reply{}
+	}
+	if !strings.HasPrefix(text, "/") {
+		return fail("Commands start with a slash, like /move c3-d4 or /play spanish @bob: /help lists them.")
+	}
+	fields := strings.Fields(text)
+	name := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
+	if at := strings.IndexByte(name, '@'); at >= 0 {
+		name = name[:at] // "/play@MyBot" in Telegram groups
+	}
+	c, ok := h.cmds[name]
+	if !ok {
+		return fail(fmt.Sprintf("I don't know the command /%s: /help lists the commands.", clip(name, 30)))
+	}
+	args := fields[1:]
+	if c.later != "" {
+		return fail(fmt.Sprintf("/%s is not available yet: it comes with %s. /help lists what works now.", c.name, c.later))
+	}
+	if len(args) < c.minArgs {
+		return fail(fmt.Sprintf("/%s needs more: %s (/help %s).", c.name, c.usage, c.name))
+	}
+	if c.maxArgs >= 0 && len(args) > c.maxArgs {
+		if c.maxArgs == 0 {
+			return fail(fmt.Sprintf("/%s takes nothing after it: just %s.", c.name, c.usage))
+		}
+		return fail(fmt.Sprintf("/%s takes less: %s (/help %s).", c.name, c.usage, c.name))
+	}
+	return c.run(h, ctx, m, args)
+}
+
+func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
+
+func req(m Message) sessions.Request {
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID}
+}
+
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// ---- replies to events ----
+
+// player names a seat: "alice (White)".
+func player(s *sessions.Snapshot, seat int) string {
+	u := s.Player(seat)
+	if u.IsZero() {
+		return "an open seat (" + s.SeatName(seat) + ")"
+	}
+	return u.Name + " (" + s.SeatName(seat) + ")"
+}
+
+// players lists every seat: "alice (White) vs bob (Black)".
+func players(s *sessions.Snapshot) string {
+	var parts []string
+	for i := range s.Record.Seats {
+		parts = append(parts, player(s, i))
+	}
+	return strings.Join(parts, " vs ")
+}
+
+func gameTitle(s *sessions.Snapshot) string {
+	title := s.Game.Name()
+	var opts []string
+	if info, ok := lookupInfo(s.Game.ID()); ok {
+		for _, o := range info.Options {
+			if v := s.Record.Options[o.Key]; v != "" && v != o.Default {
+				opts = append(opts, o.Key+"="+v)
+			}
+		}
+	}
+	if len(opts) > 0 {
+		title += " (" + strings.Join(opts, " ") + ")"
+	}
+	return title
+}
+
+func lookupInfo(id string) (games.Info, bool) { return games.Lookup(id) }
+
+// status says whose turn it is, or who has to set up.
+func status(s *sessions.Snapshot) string {
+	if p := s.Pending(); len(p) > 0 {
+		var names []string
+		for _, seat := range p {
+			names = append(names, player(s, seat))
+		}
+		return "Set-up step: " + strings.Join(names, " and ") + " to choose a formation: /setup default, or /setup and your squares."
+	}
+	if t := s.Turn(); t >= 0 {
+		return player(s, t) + " to move: /move <move> (/moves lists them)."
+	}
+	return ""
+}
+
+// result describes the end of a game.
+func result(s *sessions.Snapshot) string {
+	r := s.Record.Result
+	line := "Game over: "
+	if r.Winner >= 0 {
+		line += player(s, r.Winner) + " wins"
+	} else if strings.HasPrefix(r.Reason, "draw") || len(s.Record.Seats) == 2 {
+		line += "draw"
+	} else {
+		line += "no winner"
+	}
+	if r.Reason != "" {
+		line += " (" + r.Reason + ")"
+	}
+	line += "."
+	if s.Record.ID != "" {
+		line += " Saved as game #" + s.Record.ID + "."
+	}
+	return line
+}
+
+// picture asks for the board from the point of view of the player to
+// move, else of the sender's seat, else of the first seat.
+func picture(s *sessions.Snapshot, viewer sessions.User) *Picture {
+	if s == nil || s.State == nil {
+		return nil
+	}
+	seat := s.Turn()
+	if seat < 0 {
+		seat = 0
+		if mine := s.Record.SeatsOf(viewer); len(mine) > 0 {
+			seat = mine[0]
+		}
+	}
+	return &Picture{View: s.State.View(), Last: s.Last, Viewer: seat, FEN: s.State.FEN(), Game: s.Game.ID()}
+}
+
+var (
+	challengeButtons = []Button{{"Accept", "/accept"}, {"Decline", "/decline"}}
+	gameButtons      = []Button{{"Moves", "/moves"}, {"Draw", "/draw"}, {"Resign", "/resign"}}
+)
+
+// eventReply turns a committed change into its reply.
+func eventReply(ev sessions.Event) Reply {
+	s := ev.Session
+	by := ev.By.Name
+	var r Reply
+	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
+	switch ev.Kind {
+	case sessions.EvChallenged:
+		rec := s.Record
+		open := len(rec.Seats) - 1
+		var who string
+		switch {
+		case len(rec.Invited) == 0:
+			who = "anyone here"
+		default:
+			var names []string
+			for _, u := range rec.Invited {
+				names = append(names, u.Name)
+			}
+			who = strings.Join(names, " and ")
+			if len(rec.Invited) < open {
+				who += " and anyone here"
+			}
+		}
+		add("%s challenges %s to %s; %s plays %s.", by, who, gameTitle(s), by, s.SeatName(ev.Seat))
+		if open > 1 {
+			add("%d seats to fill: /accept to join, /decline to refuse; %s can /cancel.", open, by)
+		} else {
+			add("/accept to play, /decline to refuse; %s can /cancel.", by)
+		}
+		r.Buttons = challengeButtons
+		return r
+	case sessions.EvJoined:
+		open := 0
+		for _, u := range s.Record.Seats {
+			if u.IsZero() {
+				open++
+			}
+		}
+		add("%s joins as %s; %d more to /accept.", by, s.SeatName(ev.Seat), open)
+		r.Buttons = challengeButtons
+		return r
+	case sessions.EvStarted:
+		add("Game on: %s, %s.", gameTitle(s), players(s))
+	case sessions.EvDeclined:
+		add("%s declines the challenge. /play to start another game.", by)
+		return r
+	case sessions.EvCancelled:
+		add("%s withdraws the challenge. /play to start another game.", by)
+		return r
+	case sessions.EvFormed:
+		add("%s has chosen a formation.", player(s, ev.Seat))
+	case sessions.EvMoved:
+		add("%s played %s.", player(s, ev.Seat), ev.Move.Text)
+	case sessions.EvHuffed:
+		add("%s huffs the piece on %s; now %s plays a move.", player(s, ev.Seat), s.Record.Actions[len(s.Record.Actions)-1].Text, by)
+	case sessions.EvDrawOffered:
+		add("%s offers a draw: /draw or /accept to agree, /decline to refuse.", player(s, ev.Seat))
+		return r
+	case sessions.EvDrawDeclined:
+		add("%s declines the draw; play on.", by)
+		return r
+	case sessions.EvDrawAgreed:
+		add("%s accepts the draw.", player(s, ev.Seat))
+	case sessions.EvResigned:
+		add("%s resigns.", player(s, ev.Seat))
+	}
+	if ev.Ended() {
+		add("%s", result(s))
+		r.Picture = picture(s, ev.By)
+		return r
+	}
+	if st := status(s); st != "" {
+		add("%s", st)
+	}
+	r.Picture = picture(s, ev.By)
+	r.Buttons = gameButtons
+	return r
+}
+
+// ---- errors: the one place that turns them into text ----
+
+// errorReply turns an error of the sessions service into one line that ends
+// with the command that helps.
+func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
+	var se *sessions.Error
+	if !errors.As(err, &se) {
+		h.log.Error("unexpected error", "command", cmd, "session", m.Key.String(), "err", err)
+		return fail("Sorry, something went wrong; nothing changed. Try again, or /board.")
+	}
+	s := se.Session
+	me := m.User
+	isChallenger := s != nil && s.Record.Challenger.Is(me)
+	rulesMsg := ""
+	var re *rules.Error
+	if errors.As(err, &re) {
+		rulesMsg = re.Msg
+	}
+	switch se.Kind {
+	case sessions.ErrNoGame:
+		return fail("No game is being played here: /play <game> @user starts one (/games lists the games).")
+	case sessions.ErrNotStarted:
+		if isChallenger {
+			return fail("The game has not started: waiting for " + waitingFor(s) + " to /accept (you can /cancel).")
+		}
+		return fail("The game has not started: waiting for " + waitingFor(s) + " to /accept.")
+	case sessions.ErrGameRunning:
+		if s.Phase() == sessions.PhaseChallenge {
+			return fail(fmt.Sprintf("%s has a challenge open here (%s): /accept it, or %s can /cancel it.", s.Record.Challenger.Name, gameTitle(s), s.Record.Challenger.Name))
+		}
+		if cmd == "cancel" {
+			return fail("The game has started, so it cannot be cancelled: /resign ends it, /draw offers a draw.")
+		}
+		return fail(fmt.Sprintf("A game is running here (%s, %s): finish it first; /board shows it.", gameTitle(s), players(s)))
+	case sessions.ErrNoChallenge:
+		if s != nil && s.Phase() == sessions.PhasePlaying {
+			return fail("There is no challenge or draw offer to answer here: /board shows the game, /draw offers a draw.")
+		}
+		return fail("There is no challenge here to answer: /play <game> @user starts one.")
+	case sessions.ErrNotInvited:
+		if isChallenger {
+			return fail("This is your own challenge: wait for an opponent, or /cancel it.")
+		}
+		if cmd == "decline" && len(s.Record.Invited) == 0 {
+			return fail("This challenge is open to anyone; you need not answer it (/accept to play).")
+		}
+		return fail("This challenge is for " + waitingFor(s) + ", not for you: /play your own game when this one is over.")
+	case sessions.ErrAlreadyJoined:
+		if isChallenger {
+			return fail("You opened this challenge: waiting for " + waitingFor(s) + " to /accept (or /cancel it).")
+		}
+		return fail("You already have a seat: waiting for " + waitingFor(s) + " to /accept.")
+	case sessions.ErrNotChallenger:
+		return fail(fmt.Sprintf("Only %s, who opened the challenge, can cancel it: /decline refuses it.", s.Record.Challenger.Name))
+	case sessions.ErrNotPlayer:
+		if s == nil {
+			return fail("No game is being played here: /play <game> @user starts one.")
+		}
+		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", players(s)))
+	case sessions.ErrNotYourTurn:
+		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, s.SeatName(s.Turn())))
+	case sessions.ErrIllegalMove:
+		if cmd == "huff" {
+			return fail(sentence(rulesMsg) + " " + huffHint(s))
+		}
+		return fail(sentence(rulesMsg) + " " + legalHint(s))
+	case sessions.ErrBadSetup:
+		return fail(sentence(rulesMsg) + " Try /setup default, or /help setup.")
+	case sessions.ErrNotNow:
+		switch {
+		case len(s.Pending()) > 0 && cmd != "setup":
+			return fail("First each side chooses a formation: /setup default, or /setup and your squares.")
+		case len(s.Pending()) > 0:
+			return fail("You have chosen your formation: waiting for the other side's /setup.")
+		case cmd == "setup":
+			return fail("There is no set-up step now: /move plays a move.")
+		case cmd == "huff" && rulesMsg != "":
+			return fail(sentence(rulesMsg) + " " + huffHint(s))
+		case cmd == "huff":
+			return fail("This game has no huffing (only damas with huff=yes): /move plays a move.")
+		}
+		return fail("That is not possible now: /board shows the game.")
+	case sessions.ErrBadOption:
+		if rulesMsg == "" {
+			rulesMsg = se.Msg
+		}
+		return fail(sentence(capital(rulesMsg)) + " /games lists the games and their options.")
+	case sessions.ErrAlreadyOffered:
+		return fail("Your draw offer stands: waiting for the other side to /accept or /decline it.")
+	}
+	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
+	return fail("Sorry, the bot could not save that; nothing changed. Try again in a moment.")
+}
+
+// waitingFor names who may still accept a challenge.
+func waitingFor(s *sessions.Snapshot) string {
+	var names []string
+	open := 0
+	for _, u := range s.Record.Seats {
+		if u.IsZero() {
+			open++
+		}
+	}
+	for _, u := range s.Record.Invited {
+		if len(s.Record.SeatsOf(u)) == 0 {
+			names = append(names, u.Name)
+		}
+	}
+	if open > len(names) {
+		names = append(names, "anyone")
+	}
+	if len(names) == 0 {
+		return "nobody"
+	}
+	return strings.Join(names, " or ")
+}
+
+// legalHint lists a few legal moves.
+func legalHint(s *sessions.Snapshot) string {
+	if s == nil || s.State == nil {
+		return "/moves lists the legal moves."
+	}
+	moves := s.State.Moves()
+	if len(moves) == 0 {
+		return "/board shows the game."
+	}
+	var texts []string
+	for i, mv := range moves {
+		if i == 5 {
+			break
+		}
+		texts = append(texts, mv.Text)
+	}
+	more := ""
+	if len(moves) > 5 {
+		more = ", …"
+	}
+	return fmt.Sprintf("Legal moves: %s%s (/moves lists all %d).", strings.Join(texts, ", "), more, len(moves))
+}
+
+func huffHint(s *sessions.Snapshot) string {
+	if s != nil && s.State != nil {
+		if hf, ok := s.State.(rules.Huffer); ok {
+			if sq := hf.Huffable(); len(sq) > 0 {
+				var names []string
+				for _, q := range sq {
+					names = append(names, q.String())
+				}
+				return "You may huff " + strings.Join(names, ", ") + ": /huff <square>."
+			}
+		}
+	}
+	return "Nothing can be huffed now: /move plays a move."
+}
+
+// sentence makes a rules message a sentence: capital, full stop.
+func sentence(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return "That is not allowed."
+	}
+	msg = capital(msg)
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, "!") {
+		msg += "."
+	}
+	return msg
+}
+
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// ---- the commands ----
+
+func commandTable() []*command {
+	return []*command{
+		{name: "help", usage: "/help [command]", short: "the commands, or more about one", maxArgs: 1, run: (*Handler).help},
+		{name: "games", usage: "/games", short: "the games, their ids and options", run: (*Handler).listGames},
+		{name: "play", usage: "/play <game> [@user ...] [option=value ...]", minArgs: 1, maxArgs: -1,
+			short: "challenge someone, or anyone here when no one is named",
+			long: "Example: /play spanish @bob color=white. With no @user anyone here may accept; halma players=4 fills four seats. " +
+				"Options: the game's own (see /games) and color=white|black|random, rated=yes|no, time=5m|1h|1d|3d|off, level=1..5 " +
+				"(time, rated and level are stored with the game; clocks, ratings and the computer opponent come in a later version).",
+			run: (*Handler).play},
+		{name: "accept", usage: "/accept", short: "accept the challenge (or the draw offered)", run: simple((*sessions.Service).Accept, "accept")},
+		{name: "decline", usage: "/decline", short: "decline the challenge (or the draw offered)", run: simple((*sessions.Service).Decline, "decline")},
+		{name: "cancel", usage: "/cancel", short: "withdraw your challenge", run: simple((*sessions.Service).Cancel, "cancel")},
+		{name: "setup", usage: "/setup default | /setup <squares>", minArgs: 1, maxArgs: 16,
+			short: "choose your formation (Ultradamas)",
+			long:  "Ultradamas: before the first move each side places its 12 pieces on 12 squares of its first three ranks, e.g. /setup a1 c1 e1 g1 b2 d2 f2 h2 a3 c3 e3 g3; /setup default takes the usual ones.",
+			run:   (*Handler).setup},
+		{name: "move", aliases: []string{"m"}, usage: "/move <move>", minArgs: 1, maxArgs: 1,
+			short: "play a move, like /move c3-d4 or /m 11-15",
+			long:  "Moves use the game's notation: c3-d4 for a step, c3xe5xg7 for a capture series (the draughts games also take square numbers, 11-15); Halma jumps list every landing square, a1-c3-e5; Ultradamas: g7^h6 loads, h6^b2 drops, two actions joined by ;.",
+			run:   (*Handler).move},
+		{name: "moves", usage: "/moves", short: "the legal moves now", run: (*Handler).moves},
+		{name: "board", usage: "/board", short: "the board and whose turn it is", run: (*Handler).board},
+		{name: "huff", usage: "/huff <square>", minArgs: 1, maxArgs: 1,
+			short: "huff a piece that should have captured (damas huff=yes)",
+			long:  "In damas with huff=yes capturing is not forced; instead, on your turn, you may remove (huff) an opponent's piece that could have captured, then play your move.",
+			run:   (*Handler).huff},
+		{name: "draw", usage: "/draw", short: "offer a draw, or accept the one offered", run: simple((*sessions.Service).Draw, "draw")},
+		{name: "resign", usage: "/resign", short: "resign the game", run: simple((*sessions.Service).Resign, "resign")},
+		{name: "takeback", usage: "/takeback", short: "ask to take your last move back", later: "clocks and history (a later version)", maxArgs: -1},
+		{name: "rematch", usage: "/rematch", short: "play again, colours swapped", later: "history (a later version)", maxArgs: -1},
+		{name: "notify", usage: "/notify on|off", short: "turn pings by private message", later: "the Telegram adapter", maxArgs: -1},
+		{name: "history", usage: "/history [@user] [game]", short: "recent finished games", later: "history (a later version)", maxArgs: -1},
+		{name: "show", usage: "/show <id>", short: "a finished game", later: "history (a later version)", maxArgs: -1},
+		{name: "replay", usage: "/replay <id>", short: "a finished game as an animation", later: "history (a later version)", maxArgs: -1},
+		{name: "export", usage: "/export <id>", short: "a finished game as PDN or a move list", later: "history (a later version)", maxArgs: -1},
+		{name: "rating", usage: "/rating [@user] [game]", short: "ratings", later: "ratings (a later version)", maxArgs: -1},
+		{name: "top", usage: "/top [game] [month]", short: "the leaderboard", later: "ratings (a later version)", maxArgs: -1},
+	}
+}
+
+// simple runs a command without arguments.
+func simple(f func(*sessions.Service, context.Context, sessions.Request) (sessions.Event, error), name string) func(*Handler, context.Context, Message, []string) Reply {
+	return func(h *Handler, ctx context.Context, m Message, args []string) Reply {
+		ev, err := f(h.svc, ctx, req(m))
+		if err != nil {
+			return h.errorReply(name, m, err)
+		}
+		return eventReply(ev)
+	}
+}
+
+func (h *Handler) help(ctx context.Context, m Message, args []string) Reply {
+	if len(args) == 1 {
+		name := strings.ToLower(strings.TrimPrefix(args[0], "/"))
+		c, ok := h.cmds[name]
+		if !ok {
+			return fail(fmt.Sprintf("There is no command /%s: /help lists them.", clip(name, 30)))
+		}
+		r := Reply{Lines: []string{c.usage + ": " + c.short + "."}}
+		if c.long != "" {
+			r.Lines = append(r.Lines, c.long)
+		}
+		if c.later != "" {
+			r.Lines = append(r.Lines, "Not available yet: it comes with "+c.later+".")
+		}
+		return r
+	}
+	r := Reply{Lines: []string{"Commands (/help <command> tells more):"}}
+	for _, c := range h.order {
+		line := c.usage + " — " + c.short
+		if c.later != "" {
+			line += " (not available yet)"
+		}
+		r.Lines = append(r.Lines, line)
+	}
+	return r
+}
+
+func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply {
+	r := Reply{Lines: []string{"Games: /play <id> [@user] [option=value ...]"}}
+	for _, g := range h.games() {
+		line := fmt.Sprintf("%s — %s, %s players: %s.", g.ID, g.Name, g.Players, g.Summary)
+		if len(g.Options) == 0 {
+			line += " No options."
+		}
+		r.Lines = append(r.Lines, line)
+		for _, o := range g.Options {
+			r.Lines = append(r.Lines, fmt.Sprintf("  %s=%s (default %s): %s", o.Key, strings.Join(o.Values, "|"), o.Default, o.Help))
+		}
+	}
+	r.Lines = append(r.Lines,
+		"Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), "+
+			"time=5m|1h|1d|3d|off (default off) and level=1..5; time, rated and level are stored with the game, "+
+			"but clocks, ratings and the computer opponent come in a later version.")
+	return r
+}
+
+func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
+	spec := sessions.ChallengeSpec{Game: strings.ToLower(args[0]), Options: map[string]string{}, Play: sessions.DefaultPlayOptions()}
+	if spec.Game == "bot" || strings.HasPrefix(spec.Game, "@") || strings.Contains(spec.Game, "=") {
+		return fail("/play starts with the game: /play <game> [@user] [option=value] (/games lists them).")
+	}
+	seen := map[string]bool{}
+	for _, a := range args[1:] {
+		switch {
+		case strings.EqualFold(a, "bot"):
+			return fail("The computer opponent is not available yet (it comes in a later version): /play <game> @user, or with no one named for anyone here.")
+		case strings.HasPrefix(a, "@"):
+			name := strings.TrimPrefix(a, "@")
+			if name == "" || strings.ContainsAny(name, "=@") {
+				return fail(fmt.Sprintf("%q is not a user: write @name (/help play).", clip(a, 30)))
+			}
+			u, ok := m.Mentions[strings.ToLower(name)]
+			if !ok {
+				u = sessions.User{Name: name}
+			}
+			spec.Invited = append(spec.Invited, u)
+		case strings.Contains(a, "="):
+			k, v, _ := strings.Cut(a, "=")
+			k = strings.ToLower(k)
+			if k == "colour" {
+				k = "color"
+			}
+			if k == "" || v == "" {
+				return fail(fmt.Sprintf("%q is not an option: write key=value, like color=white (/games lists them).", clip(a, 30)))
+			}
+			if seen[k] {
+				return fail(fmt.Sprintf("The option %s is given twice: keep one (/games lists the options).", clip(k, 20)))
+			}
+			seen[k] = true
+			known, err := spec.Play.Set(k, v)
+			if err != nil {
+				return h.errorReply("play", m, err)
+			}
+			if !known {
+				spec.Options[k] = v
+			}
+		default:
+			return fail(fmt.Sprintf("I don't understand %q in /play: name players as @user and options as key=value (/help play).", clip(a, 30)))
+		}
+	}
+	ev, err := h.svc.Challenge(ctx, req(m), spec)
+	if err != nil {
+		return h.errorReply("play", m, err)
+	}
+	return eventReply(ev)
+}
+
+func (h *Handler) setup(ctx context.Context, m Message, args []string) Reply {
+	ev, err := h.svc.Setup(ctx, req(m), strings.Join(args, " "))
+	if err != nil {
+		return h.errorReply("setup", m, err)
+	}
+	return eventReply(ev)
+}
+
+func (h *Handler) move(ctx context.Context, m Message, args []string) Reply {
+	ev, err := h.svc.Move(ctx, req(m), args[0])
+	if err != nil {
+		return h.errorReply("move", m, err)
+	}
+	return eventReply(ev)
+}
+
+func (h *Handler) huff(ctx context.Context, m Message, args []string) Reply {
+	ev, err := h.svc.Huff(ctx, req(m), args[0])
+	if err != nil {
+		return h.errorReply("huff", m, err)
+	}
+	return eventReply(ev)
+}
+
+func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Snapshot, *Reply) {
+	s, err := h.svc.Look(ctx, m.Key)
+	if err != nil {
+		r := h.errorReply(cmd, m, err)
+		return nil, &r
+	}
+	if s.Phase() == sessions.PhaseChallenge {
+		r := fail(fmt.Sprintf("%s's challenge to %s is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), waitingFor(s)))
+		r.Error = false
+		r.Buttons = challengeButtons
+		return nil, &r
+	}
+	return s, nil
+}
+
+func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
+	s, r := h.look(ctx, m, "board")
+	if r != nil {
+		return *r
+	}
+	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %d moves played.", gameTitle(s), players(s), countMoves(s.Record))}}
+	if s.Last != nil {
+		out.Lines = append(out.Lines, "Last move: "+s.Last.Text+".")
+	}
+	if len(s.Record.DrawOffer) > 0 {
+		var names []string
+		for _, seat := range s.Record.DrawOffer {
+			names = append(names, player(s, seat))
+		}
+		out.Lines = append(out.Lines, strings.Join(names, " and ")+" offer a draw.")
+	}
+	if st := status(s); st != "" {
+		out.Lines = append(out.Lines, st)
+	}
+	out.Lines = append(out.Lines, "FEN: "+s.State.FEN())
+	out.Picture = picture(s, m.User)
+	out.Buttons = gameButtons
+	return out
+}
+
+func countMoves(r *sessions.Record) int {
+	n := 0
+	for _, a := range r.Actions {
+		if a.Kind == sessions.ActMove {
+			n++
+		}
+	}
+	return n
+}
+
+func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
+	s, r := h.look(ctx, m, "moves")
+	if r != nil {
+		return *r
+	}
+	if len(s.Pending()) > 0 {
+		return Reply{Lines: []string{status(s)}}
+	}
+	moves := s.State.Moves()
+	if len(moves) == 0 {
+		return Reply{Lines: []string{"No legal moves now: /board shows the game."}}
+	}
+	var texts []string
+	for _, mv := range moves {
+		texts = append(texts, mv.Text)
+	}
+	const most = 80
+	more := ""
+	if len(texts) > most {
+		more = fmt.Sprintf(" … and %d more", len(texts)-most)
+		texts = texts[:most]
+	}
+	line := fmt.Sprintf("%s to move, %d legal moves: %s%s.", player(s, s.Turn()), len(moves), strings.Join(texts, " "), more)
+	out := Reply{Lines: []string{line}}
+	if hf, ok := s.State.(rules.Huffer); ok {
+		if sq := hf.Huffable(); len(sq) > 0 {
+			out.Lines = append(out.Lines, huffHint(s))
+		}
+	}
+	return out
+}
