@@ -89,6 +89,20 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			found = append(found, s)
 		}
 	}
+	if len(found) > 1 {
+		// With huffing a plain move and a series may share their ends:
+		// the separator tells them apart.
+		wantCapture := strings.ContainsRune(s, 'x')
+		var kept []Move
+		for _, m := range found {
+			if (m.Captured != 0) == wantCapture {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) == 1 {
+			found = kept
+		}
+	}
 	name := v.Square(from).String() + "-" + v.Square(to).String()
 	if len(fs) > 2 || (len(found) > 0 && found[0].Captured != 0) {
 		name = v.fieldsText(fs)
