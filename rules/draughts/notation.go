@@ -103,6 +103,18 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			found = kept
 		}
 	}
+	if len(found) > 1 {
+		// "d2xh6" is also the full path of a single capture.
+		var exact []Move
+		for _, m := range found {
+			if samePath(m, fs[1:]) {
+				exact = append(exact, m)
+			}
+		}
+		if len(exact) == 1 {
+			found = exact
+		}
+	}
 	name := v.Square(from).String() + "-" + v.Square(to).String()
 	if len(fs) > 2 || (len(found) > 0 && found[0].Captured != 0) {
 		name = v.fieldsText(fs)

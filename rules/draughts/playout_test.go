@@ -69,7 +69,7 @@ func TestRandomPlayouts(t *testing.T) {
 			for ply := 0; ply < 3000 && !g.Outcome().Over; ply++ {
 				p := g.Position()
 				checkPosition(t, v, p)
-				if h := g.Huffable(); h != 0 && rng.IntN(2) == 0 {
+				if h := g.Huffable(); h != 0 && (rng.IntN(2) == 0 || len(g.Moves()) == 0) {
 					f := Field(bits.TrailingZeros32(h))
 					var err error
 					if g, err = g.Huff(f); err != nil {
