@@ -175,20 +175,28 @@ func (s *State) Moves() []rules.Move {
 	}
 	ms := s.pos.Moves()
 	out := make([]rules.Move, len(ms))
+	var t *jumpTree
 	for i, m := range ms {
-		out[i] = s.pos.ruleMove(m)
+		if m.IsPass() {
+			out[i] = rules.Move{Text: "pass", Pass: true}
+			continue
+		}
+		if t == nil || t.from != m.From {
+			t = s.pos.tree(m.From)
+		}
+		out[i] = ruleMove(m, t.path(m.To))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Text < out[j].Text })
 	return out
 }
 
-// ruleMove converts m to the common view, with a shortest path.
-func (p Position) ruleMove(m Move) rules.Move {
+// ruleMove converts m to the common view, with its path.
+func ruleMove(m Move, path []Sq) rules.Move {
 	if m.IsPass() {
 		return rules.Move{Text: "pass", Pass: true}
 	}
 	rm := rules.Move{Text: m.String(), From: m.From.Square(), To: m.To.Square()}
-	for _, q := range p.Path(m) {
+	for _, q := range path {
 		rm.Path = append(rm.Path, q.Square())
 	}
 	return rm
@@ -212,7 +220,7 @@ func (s *State) PlayMove(text string) (*State, rules.Move, error) {
 	if err != nil {
 		return nil, rules.Move{}, err
 	}
-	return s.after(m), s.pos.ruleMove(m), nil
+	return s.after(m), ruleMove(m, s.pos.Path(m)), nil
 }
 
 // after returns the state after the legal move m.

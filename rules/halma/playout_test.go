@@ -116,6 +116,7 @@ func TestPlayouts(t *testing.T) {
 					for _, m := range moves {
 						checkPath(t, p, m)
 					}
+					checkRuleMoves(t, s, moves)
 				}
 				ply++
 			})
@@ -192,5 +193,34 @@ func checkRecord(t *testing.T, s *State, meta rules.Meta) {
 	}
 	if again := back.Record(meta); again != text {
 		t.Fatalf("record changed on a round trip:\n%s\n---\n%s", text, again)
+	}
+}
+
+// checkRuleMoves checks State.Moves against the typed moves: the same
+// moves, sorted by text, each with the path of Position.Path.
+func checkRuleMoves(t *testing.T, s *State, moves []Move) {
+	t.Helper()
+	p := s.Position()
+	rm := s.Moves()
+	if len(rm) != len(moves) {
+		t.Fatalf("%s: %d moves, %d typed", p.FEN(), len(rm), len(moves))
+	}
+	for i, m := range rm {
+		if i > 0 && rm[i-1].Text >= m.Text {
+			t.Fatalf("%s: moves not sorted: %s, %s", p.FEN(), rm[i-1].Text, m.Text)
+		}
+		tm, err := p.ParseMove(m.Text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Path(tm)
+		if len(want) != len(m.Path) || tm.From.Square() != m.From || tm.To.Square() != m.To || tm.IsPass() != m.Pass {
+			t.Fatalf("%s: %+v, typed %v path %v", p.FEN(), m, tm, want)
+		}
+		for k, q := range want {
+			if m.Path[k] != q.Square() {
+				t.Fatalf("%s: %+v, typed path %v", p.FEN(), m, want)
+			}
+		}
 	}
 }

@@ -253,22 +253,36 @@ func (p Position) Path(m Move) []Sq {
 	if m.IsPass() || !p.pieces[p.turn].Has(m.From) || p.won != 0 {
 		return nil
 	}
+	t := p.tree(m.From)
+	return t.path(m.To)
+}
+
+// jumpTree is a breadth-first tree of the jump series of one piece, with
+// the steps it can make.
+type jumpTree struct {
+	from   Sq
+	steps  Board   // the squares a step reaches
+	jumps  Board   // the squares a series reaches
+	parent [256]Sq // the square a series comes from, for each of jumps
+}
+
+// tree builds the jump tree of the piece on from.
+func (p Position) tree(from Sq) *jumpTree {
 	l := p.l()
-	occ := p.Occupied().Without(m.From)
-	target := l.home[l.target[p.turn]]
-	var queue [256]Sq
-	if !l.g.reach(occ, target, m.From, &queue).Has(m.To) {
-		return nil
-	}
 	g := l.g
-	for k := 0; k < int(g.nsteps[m.From]); k++ {
-		if g.steps[m.From][k] == m.To {
-			return []Sq{m.From, m.To}
+	occ := p.Occupied().Without(from)
+	target := l.home[l.target[p.turn]]
+	t := &jumpTree{from: from}
+	in := target.Has(from)
+	for k := 0; k < int(g.nsteps[from]); k++ {
+		n := g.steps[from][k]
+		if !occ.Has(n) && (!in || target.Has(n)) {
+			t.steps = t.steps.With(n)
 		}
 	}
-	var parent [256]Sq
-	seen := Board{}.With(m.From)
-	queue[0] = m.From
+	var queue [256]Sq
+	seen := Board{}.With(from)
+	queue[0] = from
 	head, tail := 0, 1
 	for head < tail {
 		c := queue[head]
@@ -278,19 +292,31 @@ func (p Position) Path(m Move) []Sq {
 			j := g.jumps[c][k]
 			if occ.Has(j.over) && !occ.Has(j.land) && !seen.Has(j.land) && (!in || target.Has(j.land)) {
 				seen = seen.With(j.land)
-				parent[j.land] = c
+				t.parent[j.land] = c
 				queue[tail] = j.land
 				tail++
 			}
 		}
 	}
-	var rev []Sq
-	for s := m.To; s != m.From; s = parent[s] {
-		rev = append(rev, s)
+	t.jumps = seen.Without(from)
+	return t
+}
+
+// path returns a shortest path to to, or nil.
+func (t *jumpTree) path(to Sq) []Sq {
+	if t.steps.Has(to) {
+		return []Sq{t.from, to}
 	}
-	path := []Sq{m.From}
-	for i := len(rev) - 1; i >= 0; i-- {
-		path = append(path, rev[i])
+	if !t.jumps.Has(to) {
+		return nil
+	}
+	n := 1
+	for s := to; s != t.from; s = t.parent[s] {
+		n++
+	}
+	path := make([]Sq, n)
+	for s, i := to, n-1; i >= 0; s, i = t.parent[s], i-1 {
+		path[i] = s
 	}
 	return path
 }
