@@ -58,6 +58,8 @@ type Picture struct {
 	FEN string
 	// Game is the game's id.
 	Game string
+	// Seats are the game's seat names, in seat order.
+	Seats []string
 }
 
 // Button is a command offered as a button.
@@ -279,7 +281,7 @@ func picture(s *sessions.Snapshot, viewer sessions.User) *Picture {
 			seat = mine[0]
 		}
 	}
-	return &Picture{View: s.State.View(), Last: s.Last, Viewer: seat, FEN: s.State.FEN(), Game: s.Game.ID()}
+	return &Picture{View: s.State.View(), Last: s.Last, Viewer: seat, FEN: s.State.FEN(), Game: s.Game.ID(), Seats: s.Game.Seats()}
 }
 
 var (

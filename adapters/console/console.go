@@ -1,0 +1,298 @@
+package console
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// Platform is the platform name of console session keys.
+const Platform = "console"
+
+// maxLine is the most of one input line kept; the rest is read and dropped.
+const maxLine = 1 << 20
+
+// Config is what Run needs.
+type Config struct {
+	Handler *chat.Handler
+	In      io.Reader
+	Out     io.Writer
+	// As is the first speaker's name.
+	As string
+	// Channel names the session; empty means "terminal".
+	Channel string
+	// Prompt prints "name> " before each line (an interactive terminal);
+	// without it each line read is echoed after the prompt, so that a
+	// scripted session reads as a transcript.
+	Prompt bool
+	// Draw, when set, draws a picture as PNG; PictureDir is where it goes.
+	Draw       func(p *chat.Picture) ([]byte, error)
+	PictureDir string
+	Log        *slog.Logger
+}
+
+// Run reads lines from c.In until its end or until ctx is done, and
+// answers each. "/as NAME" changes the speaker; every other line is a
+// message of the current speaker to the chat handler.
+func Run(ctx context.Context, c Config) error {
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.Channel == "" {
+		c.Channel = "terminal"
+	}
+	speaker := c.As
+	if err := checkName(speaker); err != nil {
+		return fmt.Errorf("console: --as %q: %v", speaker, err)
+	}
+	w := bufio.NewWriter(c.Out)
+	defer w.Flush()
+	lines := make(chan string)
+	readErr := make(chan error, 1)
+	go func() { readErr <- readLines(ctx, c.In, lines) }()
+	key := sessions.Key{Platform: Platform, Channel: c.Channel}
+	pictures := 0
+	for {
+		if c.Prompt {
+			fmt.Fprintf(w, "%s> ", speaker)
+		}
+		w.Flush()
+		var line string
+		var ok bool
+		select {
+		case <-ctx.Done():
+			fmt.Fprintln(w)
+			return nil
+		case line, ok = <-lines:
+		}
+		if !ok {
+			if c.Prompt {
+				fmt.Fprintln(w)
+			}
+			return <-readErr
+		}
+		if !c.Prompt {
+			fmt.Fprintf(w, "%s> %s\n", speaker, clip(line))
+		}
+		fields := strings.Fields(line)
+		if len(fields) > 0 && strings.EqualFold(fields[0], "/as") {
+			switch {
+			case len(fields) != 2:
+				fmt.Fprintln(w, "/as takes one name: /as bob (you are "+speaker+").")
+			case checkName(fields[1]) != nil:
+				fmt.Fprintf(w, "%s: /as bob.\n", checkName(fields[1]))
+			default:
+				speaker = strings.TrimPrefix(fields[1], "@")
+				fmt.Fprintf(w, "You are now %s.\n", speaker)
+			}
+			continue
+		}
+		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line)}
+		r := c.Handler.Handle(ctx, m)
+		for _, l := range r.Lines {
+			fmt.Fprintln(w, l)
+		}
+		if r.Picture != nil {
+			fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats))
+			if c.Draw != nil && c.PictureDir != "" {
+				pictures++
+				path, err := writePicture(c, r.Picture, pictures)
+				if err != nil {
+					c.Log.Error("picture", "err", err)
+					fmt.Fprintln(w, "(could not write the picture; see the log)")
+				} else {
+					fmt.Fprintln(w, "Picture: "+path)
+				}
+			}
+		}
+	}
+}
+
+func writePicture(c Config, p *chat.Picture, n int) (string, error) {
+	png, err := c.Draw(p)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(c.PictureDir, 0o750); err != nil {
+		return "", err
+	}
+	path := filepath.Join(c.PictureDir, fmt.Sprintf("board-%04d.png", n))
+	return path, os.WriteFile(path, png, 0o640)
+}
+
+// readLines sends each line of r (without its line end) to out, and closes
+// out at the end of input. Lines longer than maxLine are cut there.
+func readLines(ctx context.Context, r io.Reader, out chan<- string) error {
+	defer close(out)
+	br := bufio.NewReaderSize(r, 64*1024)
+	for {
+		var line []byte
+		var err error
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if len(line) < maxLine {
+				line = append(line, chunk[:min(len(chunk), maxLine-len(line))]...)
+			}
+			if !errors.Is(err, bufio.ErrBufferFull) {
+				break
+			}
+		}
+		if len(line) > 0 || err == nil {
+			s := strings.TrimRight(string(line), "\r\n")
+			select {
+			case out <- s:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("console: reading input: %w", err)
+		}
+	}
+}
+
+func user(name string) sessions.User {
+	return sessions.User{ID: strings.ToLower(name), Name: name}
+}
+
+// mentions resolves every @name of the line to the console user of that name.
+func mentions(line string) map[string]sessions.User {
+	var m map[string]sessions.User
+	for _, f := range strings.Fields(line) {
+		if name, ok := strings.CutPrefix(f, "@"); ok && checkName(name) == nil {
+			if m == nil {
+				m = map[string]sessions.User{}
+			}
+			m[strings.ToLower(name)] = user(name)
+		}
+	}
+	return m
+}
+
+func checkName(name string) error {
+	name = strings.TrimPrefix(name, "@")
+	switch {
+	case name == "":
+		return errors.New("a name is needed")
+	case !utf8.ValidString(name) || utf8.RuneCountInString(name) > 32:
+		return errors.New("a name is at most 32 letters")
+	case strings.ContainsFunc(name, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
+	}):
+		return errors.New("a name has only letters, digits, _ - and .")
+	}
+	return nil
+}
+
+func clip(s string) string {
+	if len(s) <= 200 {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsControl(r) || r == utf8.RuneError {
+				return '?'
+			}
+			return r
+		}, s)
+	}
+	return clip(strings.ToValidUTF8(s[:200], "?")) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// Board draws a position as text, rank 1 at the bottom, with coordinates.
+// seats are the seat names: a seat's piece is the first letter of its name
+// (its number when two names share a letter), capital for a king, and the
+// capital with the level for higher stacks ("R3", "R5+" when an ultra king
+// carries a piece); "." is an empty playing square.
+func Board(v rules.View, seats []string) string {
+	n := v.Size
+	if n <= 0 || n > 16 {
+		return ""
+	}
+	glyphs := seatGlyphs(seats)
+	var playable map[rules.Square]bool
+	if v.Playable != nil {
+		playable = map[rules.Square]bool{}
+		for _, s := range v.Playable {
+			playable[s] = true
+		}
+	}
+	pieces := map[rules.Square]rules.Piece{}
+	for _, p := range v.Pieces {
+		pieces[p.Square] = p
+	}
+	var b strings.Builder
+	files := "   "
+	for f := range n {
+		files += fmt.Sprintf("%-3c", 'a'+f)
+	}
+	files = strings.TrimRight(files, " ") + "\n"
+	b.WriteString(files)
+	for r := n - 1; r >= 0; r-- {
+		fmt.Fprintf(&b, "%2d ", r+1)
+		for f := range n {
+			sq := rules.Square{File: int8(f), Rank: int8(r)}
+			cell := "."
+			if playable != nil && !playable[sq] {
+				cell = ""
+			}
+			if p, ok := pieces[sq]; ok {
+				cell = pieceText(p, glyphs)
+			}
+			fmt.Fprintf(&b, "%-3s", cell)
+		}
+		fmt.Fprintf(&b, "%d\n", r+1)
+	}
+	b.WriteString(files)
+	return b.String()
+}
+
+// seatGlyphs gives each seat a letter: the first letter of its name, or
+// the seat numbers when two names begin alike (Halma's "Player 1"...).
+func seatGlyphs(seats []string) []string {
+	out := make([]string, len(seats))
+	seen := map[string]bool{}
+	for i, s := range seats {
+		g := strings.ToLower(s[:min(1, len(s))])
+		if g == "" || seen[g] {
+			for j := range out {
+				out[j] = fmt.Sprint(j + 1)
+			}
+			return out
+		}
+		seen[g] = true
+		out[i] = g
+	}
+	return out
+}
+
+func pieceText(p rules.Piece, glyphs []string) string {
+	g := "?"
+	if p.Seat >= 0 && p.Seat < len(glyphs) {
+		g = glyphs[p.Seat]
+	}
+	switch {
+	case p.Level <= 1:
+		return g
+	case p.Level == 2:
+		return strings.ToUpper(g)
+	}
+	s := strings.ToUpper(g) + fmt.Sprint(p.Level)
+	if p.Carries > 0 {
+		s += "+"
+	}
+	return s
+}

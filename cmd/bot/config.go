@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions"
+	"go.yaml.in/yaml/v3"
+)
+
+// config is every setting of the bot; config.example.yaml documents each.
+type config struct {
+	Storage struct {
+		Path        string   `yaml:"path"`
+		OpenTimeout duration `yaml:"open_timeout"`
+	} `yaml:"storage"`
+	Log struct {
+		Level  string `yaml:"level"`
+		Format string `yaml:"format"`
+	} `yaml:"log"`
+	Console struct {
+		As       string `yaml:"as"`
+		Channel  string `yaml:"channel"`
+		Pictures string `yaml:"pictures"`
+	} `yaml:"console"`
+	Discord struct {
+		Token string `yaml:"token"`
+	} `yaml:"discord"`
+	Telegram struct {
+		Token       string `yaml:"token"`
+		APIEndpoint string `yaml:"api_endpoint"`
+	} `yaml:"telegram"`
+}
+
+// duration is a time span in YAML: "500ms", "5s", "1h", "3d".
+type duration time.Duration
+
+func (d *duration) set(s string) error {
+	v, err := sessions.ParseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = duration(v)
+	return nil
+}
+
+// UnmarshalYAML reads a duration and names the line of a bad one.
+func (d *duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: a duration is a single value like 5s or 1h", n.Line)
+	}
+	if err := d.set(n.Value); err != nil {
+		return fmt.Errorf("line %d: %v", n.Line, err)
+	}
+	return nil
+}
+
+func defaultConfig() config {
+	var c config
+	c.Storage.Path = "./data/bot.db"
+	c.Storage.OpenTimeout = duration(2 * time.Second)
+	c.Log.Level = "info"
+	c.Log.Format = "text"
+	c.Console.As = "you"
+	c.Console.Channel = "terminal"
+	c.Console.Pictures = "./data/pictures"
+	return c
+}
+
+// setting is one setting with its environment variable.
+type setting struct {
+	env string
+	set func(c *config, v string) error
+}
+
+func str(f func(c *config) *string) func(c *config, v string) error {
+	return func(c *config, v string) error { *f(c) = v; return nil }
+}
+
+// settings lists every setting's environment override.
+var settings = []setting{
+	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
+	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
+	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
+	{"BOT_LOG_FORMAT", str(func(c *config) *string { return &c.Log.Format })},
+	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
+	{"BOT_CONSOLE_CHANNEL", str(func(c *config) *string { return &c.Console.Channel })},
+	{"BOT_CONSOLE_PICTURES", str(func(c *config) *string { return &c.Console.Pictures })},
+	{"BOT_DISCORD_TOKEN", str(func(c *config) *string { return &c.Discord.Token })},
+	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
+	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
+}
+
+var yamlField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
+// loadConfig reads the defaults, then the YAML file (when path is not
+// empty), then the environment (getenv). Errors name the file and line.
+func loadConfig(path string, getenv func(string) string) (config, error) {
+	c := defaultConfig()
+	if path != "" {
+		b, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return c, fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
+		}
+		if err != nil {
+			return c, fmt.Errorf("config %s: %w", path, err)
+		}
+		dec := yaml.NewDecoder(bytes.NewReader(b))
+		dec.KnownFields(true)
+		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+			var lines []string
+			for _, l := range strings.Split(msg, "\n") {
+				l = strings.TrimSpace(l)
+				l = yamlField.ReplaceAllString(l, `unknown setting "$1"`)
+				if l != "" {
+					lines = append(lines, l)
+				}
+			}
+			return c, fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
+		}
+	}
+	for _, s := range settings {
+		if v := getenv(s.env); v != "" {
+			if err := s.set(&c, v); err != nil {
+				return c, fmt.Errorf("environment %s: %v", s.env, err)
+			}
+		}
+	}
+	switch strings.ToLower(c.Log.Level) {
+	case "debug", "info", "warn", "error":
+	default:
+		return c, fmt.Errorf("config: log.level %q is not one of debug, info, warn, error", c.Log.Level)
+	}
+	switch strings.ToLower(c.Log.Format) {
+	case "text", "json":
+	default:
+		return c, fmt.Errorf("config: log.format %q is not text or json", c.Log.Format)
+	}
+	if c.Storage.Path == "" {
+		return c, errors.New("config: storage.path is empty")
+	}
+	return c, nil
+}

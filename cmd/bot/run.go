@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+)
+
+// cmdRun serves the platforms whose tokens are set; with none, it starts
+// the console.
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("run", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (usage: bot run [--config FILE])", fl.Arg(0))
+	}
+	c, err := loadConfig(*path, os.Getenv)
+	if err != nil {
+		return err
+	}
+	var missing []string
+	if c.Discord.Token != "" {
+		missing = append(missing, "Discord (issue 10)")
+	}
+	if c.Telegram.Token != "" {
+		missing = append(missing, "Telegram (issue 9)")
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("a token is set for %s, but this build has no such adapter yet; unset the token to play in the console", strings.Join(missing, " and "))
+	}
+	return runConsole(ctx, c, os.Stdin, stdout, stderr, isTerminal(os.Stdin))
+}
+
+// cmdConsole plays in this terminal whatever tokens are set.
+func cmdConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("console", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	as := fl.String("as", "", "the first speaker's `name` (default: console.as, \"you\")")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (usage: bot console [--config FILE] [--as NAME])", fl.Arg(0))
+	}
+	c, err := loadConfig(*path, os.Getenv)
+	if err != nil {
+		return err
+	}
+	if *as != "" {
+		c.Console.As = *as
+	}
+	return runConsole(ctx, c, os.Stdin, stdout, stderr, isTerminal(os.Stdin))
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// newLogger builds the logger of the configuration, writing to w.
+func newLogger(c config, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.Log.Level))
+	o := &slog.HandlerOptions{Level: level}
+	if strings.EqualFold(c.Log.Format, "json") {
+		return slog.New(slog.NewJSONHandler(w, o))
+	}
+	return slog.New(slog.NewTextHandler(w, o))
+}
+
+// runConsole opens the database, resumes its games and runs the console
+// until the end of input or until ctx is done.
+func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.Writer, interactive bool) error {
+	log := newLogger(c, stderr)
+	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout)})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		}
+	}()
+	svc := sessions.New(sessions.Config{Store: store, Log: log})
+	n, err := svc.Resume(ctx)
+	if err != nil {
+		return fmt.Errorf("resuming the games in %s: %w", c.Storage.Path, err)
+	}
+	log.Info("console started", "database", c.Storage.Path, "live_sessions", n)
+	h := chat.New(chat.Config{Sessions: svc, Log: log})
+	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
+		Prompt: interactive, Log: log}
+	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
+		r := render.New()
+		cc.PictureDir = filepath.Clean(c.Console.Pictures)
+		cc.Draw = func(p *chat.Picture) ([]byte, error) {
+			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Numbers: p.View.Numbers != nil})
+		}
+	}
+	if interactive {
+		fmt.Fprintf(stdout, "Board-game bot on %s. You are %s; /as NAME changes who speaks, /help lists the commands, Ctrl-D ends.\n",
+			c.Storage.Path, c.Console.As)
+	}
+	if err := console.Run(ctx, cc); err != nil {
+		return err
+	}
+	log.Info("console stopped")
+	return nil
+}
