@@ -211,9 +211,12 @@ func TestLastMoveAndMovable(t *testing.T) {
 				for fl := 0; fl < f.v.Size; fl++ {
 					for rk := 0; rk < f.v.Size; rk++ {
 						s := rules.Square{File: int8(fl), Rank: int8(rk)}
-						edge := p.at(s, 0.01, 0.5) // on the frame's left side
-						if movable[s] != (edge == p.th.frame) {
-							t.Errorf("%v: movable %v, but its left edge is %v (frame colour %v)", s, movable[s], edge, p.th.frame)
+						framed := false // the frame's left side, inside any camp border
+						for x := 0.0; x < 0.15; x += 0.02 {
+							framed = framed || p.at(s, x, 0.5) == p.th.frame
+						}
+						if movable[s] != framed {
+							t.Errorf("%v: movable %v, but framed %v", s, movable[s], framed)
 						}
 						if c := p.fillAt(s); !marked[s] && (c == p.th.from || c == p.th.to) {
 							t.Errorf("%v is not part of the last move, but is filled %v", s, c)
@@ -501,7 +504,7 @@ func TestConcurrent(t *testing.T) {
 }
 
 // TestGolden compares pictures with testdata/*.png by decoded pixels: at
-// most 0.5% of the pixels may differ, by at most 48 in a channel.
+// most 0.05% of the pixels may differ by more than 48 in a channel.
 func TestGolden(t *testing.T) {
 	r := New()
 	h4 := halmaView(4)
@@ -552,9 +555,17 @@ func golden(t *testing.T, name string, data []byte) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	if msg := differ(got, want); msg != "" {
-		out := filepath.Join(t.TempDir(), name+".png")
-		os.WriteFile(out, data, 0o644)
-		t.Errorf("%s: %s; the picture drawn now is %s", path, msg, out)
+		// Not t.TempDir(): it is removed when the test ends, and the
+		// point is to look at the picture.
+		dir, err := os.MkdirTemp("", "render-golden-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name+".png")
+		if err := os.WriteFile(out, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%s: %s; the picture drawn now is %s (go test ./render -run Golden -update accepts it)", path, msg, out)
 	}
 }
 
@@ -574,7 +585,7 @@ func differ(got, want image.Image) string {
 			}
 		}
 	}
-	if bad*200 > b.Dx()*b.Dy() {
+	if bad*2000 > b.Dx()*b.Dy() {
 		return fmt.Sprintf("%d of %d pixels differ", bad, b.Dx()*b.Dy())
 	}
 	return ""

@@ -214,7 +214,7 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 	dc.SetColor(fill)
 	dc.Clear()
 	if k.edges != 0 {
-		w := math.Max(2, math.Round(n/14))
+		w := s.edgeWidth()
 		dc.SetColor(th.seats[k.camp-1].face)
 		if k.edges&edgeTop != 0 {
 			dc.DrawRectangle(0, 0, n, w)
@@ -261,15 +261,22 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 	if k.piece.level > 0 {
 		draw.Draw(img, img.Bounds(), s.piece(k.piece), image.Point{}, draw.Over)
 	}
-	if k.movable {
+	if k.movable { // inside the camp border, if any, which stays visible
 		w := math.Max(2, math.Round(n/15))
+		in := w / 2
+		if k.camp > 0 {
+			in += s.edgeWidth()
+		}
 		dc.SetColor(th.frame)
 		dc.SetLineWidth(w)
-		dc.DrawRectangle(w/2, w/2, n-w, n-w)
+		dc.DrawRectangle(in, in, n-2*in, n-2*in)
 		dc.Stroke()
 	}
 	return img
 }
+
+// edgeWidth is the width of a camp's border.
+func (s *sheet) edgeWidth() float64 { return math.Max(2, math.Round(float64(s.cell)/14)) }
 
 func luminance(c color.RGBA) float64 {
 	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255

@@ -70,7 +70,7 @@ func newTheme(name Theme) (*theme, bool) {
 			margin: rgb(0xf6f1e7), label: rgb(0x5b4636),
 			light: rgb(0xeedbb4), dark: rgb(0xad7f5b),
 			from: rgb(0xe4dc8e), to: rgb(0xd9c23a),
-			dot: rgb(0x9c7f10), cross: rgb(0xd3302f), frame: rgb(0x10a050),
+			dot: rgb(0x9c7f10), cross: rgb(0xd3302f), frame: rgb(0x0fb0c8),
 			numLight: rgb(0xf7ead2), numDrk: rgb(0x5b4636),
 			campTint: 0.3,
 			seats: [nColours]pieceColours{
@@ -87,7 +87,7 @@ func newTheme(name Theme) (*theme, bool) {
 			margin: rgb(0x1d1f24), label: rgb(0xb9bec8),
 			light: rgb(0x8d96a3), dark: rgb(0x4c5666),
 			from: rgb(0x8a8450), to: rgb(0xb0a232),
-			dot: rgb(0xf0e060), cross: rgb(0xff5a52), frame: rgb(0x46e08a),
+			dot: rgb(0xf0e060), cross: rgb(0xff5a52), frame: rgb(0x40d8f0),
 			numLight: rgb(0xd4d9e0), numDrk: rgb(0x1d1f24),
 			campTint: 0.35,
 			seats: [nColours]pieceColours{

@@ -141,11 +141,12 @@ func halmaView(players int) rules.View {
 	n := 16
 	rows := []int{4, 4, 3, 2}
 	corners := [][2]int{{0, 0}, {0, n - 1}, {n - 1, n - 1}, {n - 1, 0}}
+	v := rules.View{Size: n, Turn: 1, Movable: squares("b13", "c14", "d15", "d16")}
 	if players == 2 {
 		rows = []int{5, 5, 4, 3, 2}
 		corners = [][2]int{{0, 0}, {n - 1, n - 1}}
+		v.Movable = squares("o12", "n13", "m14", "l15", "l16")
 	}
-	v := rules.View{Size: n, Turn: 1}
 	for seat, c := range corners {
 		cs := camp(n, c[0], c[1], rows)
 		v.Camps = append(v.Camps, cs)
