@@ -62,7 +62,7 @@ func (v Variant) layout() int {
 }
 
 // Home returns the home camp of seat in variant v (v must pass Check).
-func (v Variant) Home(seat int) Board { return layouts[v.layout()].home[seat] }
+func (v Variant) Home(seat int) Board { return layouts[v.layout()].home[seat&3] }
 
 // Start returns the initial position, every camp full of its owner's
 // pieces, with seat first to move (taken modulo the number of players).
@@ -70,12 +70,13 @@ func (v Variant) Home(seat int) Board { return layouts[v.layout()].home[seat] }
 func (v Variant) Start(first int) Position {
 	l := v.layout()
 	p := Position{lay: uint8(l)}
-	for seat := 0; seat < v.Players; seat++ {
+	players := layouts[l].players
+	for seat := 0; seat < players; seat++ {
 		p.pieces[seat] = layouts[l].home[seat]
 	}
-	first %= v.Players
+	first %= players
 	if first < 0 {
-		first += v.Players
+		first += players
 	}
 	p.turn = uint8(first)
 	return p
