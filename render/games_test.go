@@ -1,0 +1,140 @@
+package render
+
+import (
+	"bytes"
+	"image/gif"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
+)
+
+// registered returns every registered game with its default options,
+// and Halma on each board and with four players.
+func registered(t *testing.T) []rules.Game {
+	t.Helper()
+	var out []rules.Game
+	for _, info := range games.List() {
+		sets := []map[string]string{nil}
+		if info.ID == "halma" {
+			sets = append(sets, map[string]string{"size": "8"}, map[string]string{"size": "10"}, map[string]string{"players": "4"})
+		}
+		for _, opts := range sets {
+			g, err := games.New(info.ID, opts)
+			if err != nil {
+				t.Errorf("games.New(%q, %v): %v", info.ID, opts, err)
+				continue
+			}
+			out = append(out, g)
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("no game registered")
+	}
+	return out
+}
+
+// playSome plays up to n moves from the start (after the default
+// formations, where the game has them), picking varied legal moves, and
+// returns the views and the moves.
+func playSome(t *testing.T, g rules.Game, n int) ([]rules.View, []rules.Move) {
+	t.Helper()
+	st := g.Start(0)
+	for {
+		f, ok := st.(rules.Former)
+		if !ok || len(f.Pending()) == 0 {
+			break
+		}
+		next, err := f.Form(f.Pending()[0], "default")
+		if err != nil {
+			t.Fatalf("%s: default formation: %v", g.ID(), err)
+		}
+		st = next
+	}
+	frames := []rules.View{st.View()}
+	var moves []rules.Move
+	for i := 0; i < n; i++ {
+		legal := st.Moves()
+		if len(legal) == 0 || st.Outcome().Over {
+			break
+		}
+		next, m, err := st.Play(legal[(i*5)%len(legal)].Text)
+		if err != nil {
+			t.Fatalf("%s: playing a legal move: %v", g.ID(), err)
+		}
+		st = next
+		frames = append(frames, st.View())
+		moves = append(moves, m)
+	}
+	return frames, moves
+}
+
+// TestRegisteredGames draws real positions of every registered game from
+// the side of the player to move and checks the pieces, the last move
+// and the movable pieces by pixels, then replays the game as a GIF.
+func TestRegisteredGames(t *testing.T) {
+	r := New()
+	for _, g := range registered(t) {
+		name := g.ID()
+		opts := g.Options()
+		keys := slices.Sorted(maps.Keys(opts))
+		for _, k := range keys {
+			name += " " + k + "=" + opts[k]
+		}
+		t.Run(name, func(t *testing.T) {
+			frames, moves := playSome(t, g, 30)
+			seats := len(g.Seats())
+			for i, v := range frames {
+				var last *rules.Move
+				if i > 0 {
+					last = &moves[i-1]
+				}
+				data, err := r.PNG(v, last, -1, Options{Numbers: true})
+				if err != nil {
+					t.Fatalf("position %d: %v", i, err)
+				}
+				turns := 0
+				if viewer := max(v.Turn, 0); viewer > 0 {
+					turns = viewer * 4 / seats
+				}
+				p := decode(t, r, data, Options{}, v.Size, turns)
+				checkPieces(t, p, v)
+				if last != nil && !last.Pass {
+					if c := p.fillAt(last.From); c != p.th.from {
+						t.Errorf("after %s: start square %v is %v", last.Text, last.From, c)
+					}
+					if c := p.fillAt(last.To); c != p.th.to {
+						t.Errorf("after %s: end square %v is %v", last.Text, last.To, c)
+					}
+					for _, s := range last.Captured {
+						if c := p.at(s, 0.3, 0.3); c != p.th.cross && p.seatAt(s) < 0 {
+							t.Errorf("after %s: captured %v is %v at its cross", last.Text, s, c)
+						}
+					}
+				}
+				for _, s := range v.Movable {
+					framed := false
+					for x := 0.0; x < 0.15; x += 0.02 {
+						framed = framed || p.at(s, x, 0.5) == p.th.frame
+					}
+					if !framed {
+						t.Errorf("position %d: movable %v is not framed", i, s)
+					}
+				}
+			}
+			data, err := r.Replay(frames, moves, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			anim, err := gif.DecodeAll(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(anim.Image) != len(frames) {
+				t.Errorf("GIF of %d moves has %d frames, want %d", len(moves), len(anim.Image), len(frames))
+			}
+		})
+	}
+}
