@@ -86,6 +86,9 @@ func (g Game) PDN(meta rules.Meta) string {
 			num++
 		}
 	}
+	if g.huffed != NoField { // a huff not yet followed by its move
+		toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(g.huffed)))
+	}
 	toks = append(toks, result)
 	line := 0
 	for i, t := range toks {

@@ -7,18 +7,49 @@ import "testing"
 // variants"), as cited on shared/rules/draughts.md.
 var spanishPerft = []uint64{1, 7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866, 17743464, 81383200, 365728331}
 
-func TestPerftSpanish(t *testing.T) {
-	max := 9
-	if !testing.Short() {
-		max = 10
+// spanishNoQuality11 is the depth-11 count without the quality rule (same
+// source): depth 11 is the first where the rule changes the count.
+const spanishNoQuality11 = 81383497
+
+func perftDepth() int {
+	if testing.Short() {
+		return 9
 	}
-	for d := 0; d <= max; d++ {
+	return 11
+}
+
+func TestPerftSpanish(t *testing.T) {
+	for d := 0; d <= perftDepth(); d++ {
 		if got := Spanish.Perft(Initial, d); got != spanishPerft[d] {
 			t.Errorf("spanish perft(%d) = %d, want %d", d, got, spanishPerft[d])
 		}
 	}
 }
 
+func TestPerftQualityRule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("depth 11")
+	}
+	v := Spanish
+	v.Quality = false
+	if got := v.Perft(Initial, 11); got != spanishNoQuality11 {
+		t.Errorf("spanish without quality perft(11) = %d, want %d", got, spanishNoQuality11)
+	}
+}
+
+// dame with flying kings is Spanish draughts on the mirrored board: the
+// same counts (rules page).
+func TestPerftDame(t *testing.T) {
+	max := perftDepth() - 1
+	for d := 1; d <= max; d++ {
+		if got := Dame.Perft(Initial, d); got != spanishPerft[d] {
+			t.Errorf("dame perft(%d) = %d, want %d", d, got, spanishPerft[d])
+		}
+	}
+}
+
+// BenchmarkPerft counts Spanish draughts from the start to depth 9 with
+// bulk counting at the leaves; Mnodes/s is leaves per second.
 func BenchmarkPerft(b *testing.B) {
 	var n uint64
 	for b.Loop() {
