@@ -31,11 +31,11 @@ import (
 // Depth 2: no Red move reaches rank 5, so Black's 19 moves (the mirror
 // image) are the same after each: 19 * 19 = 361.
 //
-// Depths 3 and 4 come from refPerft below (at depth 4 Black can already
+// Depths 3 to 5 come from refPerft below (at depth 4 Black can already
 // be crowned, as in c3-b4 d6-d5 e3-d4 d5xd3xd1xf1xf3xh3xh1xf1), a separate small generator for
-// men-only positions written straight from the rules page (mailbox board,
+// positions of men and kings written straight from the rules page (mailbox board,
 // a map of resulting boards for move identity); TestPerftStart runs it.
-var startPerft = []uint64{1, 19, 361, 6888, 122684}
+var startPerft = []uint64{1, 19, 361, 6888, 122684, 2207096}
 
 func TestPerftStart(t *testing.T) {
 	p := Start()
@@ -46,7 +46,7 @@ func TestPerftStart(t *testing.T) {
 	}
 	ref := refFromPosition(t, p)
 	for d, want := range startPerft {
-		if d == 4 && testing.Short() {
+		if d == 5 && testing.Short() {
 			break
 		}
 		if got := refPerft(t, ref, d); got != want {
@@ -65,8 +65,9 @@ func TestPerftStart(t *testing.T) {
 	}
 }
 
-// refBoard is the reference's board: +1 a Red man, -1 a Black man, +-2
-// a king (crowned on the last ply; the reference cannot move kings).
+// refBoard is the reference's board: +1 a Red man, +2 a Red king, -1 and
+// -2 Black's; +-3 a triple king (crowned on the last ply: the reference
+// cannot move triple kings).
 type refBoard struct {
 	sq  [64]int8
 	red bool
@@ -78,19 +79,20 @@ func refFromPosition(t *testing.T, p Position) refBoard {
 	b.red = p.Turn() == Red
 	for s := Square(0); s < 64; s++ {
 		if side, level, _, ok := p.Piece(s); ok {
-			if level != Man {
-				t.Fatalf("reference handles men only: %v", p)
+			if level > King {
+				t.Fatalf("reference handles men and kings only: %v", p)
 			}
-			b.sq[s] = 1 - 2*int8(side)
+			b.sq[s] = int8(level) * (1 - 2*int8(side))
 		}
 	}
 	return b
 }
 
 // refChildren returns the positions after each legal move: captures if
-// any (first jump forward, later ones any way, captured men stay until the
-// end, none jumped twice, the series stops only where it cannot capture),
-// otherwise steps.
+// any (a man's first jump forward, later ones any way, a king's any way;
+// captured pieces stay until the end, none is jumped twice, the series
+// stops only where it cannot capture), otherwise steps (a man's three
+// forward, a king's eight).
 func refChildren(t *testing.T, b refBoard) []refBoard {
 	me, fwd := int8(1), 1
 	if !b.red {
@@ -106,11 +108,20 @@ func refChildren(t *testing.T, b refBoard) []refBoard {
 		}
 	}
 	on := func(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
-	for s := 0; s < 64; s++ {
-		if b.sq[s] == 2*me {
-			t.Fatalf("reference: a king to move; it moves men only")
+	// crown returns what a piece of value v becomes when it ends on rank y.
+	crown := func(v int8, y int) int8 {
+		far, own := (me == 1 && y == 7) || (me == -1 && y == 0), (me == 1 && y == 0) || (me == -1 && y == 7)
+		if (v == me && far) || (v == 2*me && own) {
+			return v + me
 		}
-		if b.sq[s] != me {
+		return v
+	}
+	for s := 0; s < 64; s++ {
+		v := b.sq[s]
+		if v == 3*me {
+			t.Fatalf("reference: a triple king to move; it moves men and kings only")
+		}
+		if v != me && v != 2*me {
 			continue
 		}
 		var rec func(x, y int, taken [64]bool, n int)
@@ -118,7 +129,7 @@ func refChildren(t *testing.T, b refBoard) []refBoard {
 			can := false
 			for dx := -1; dx <= 1; dx++ {
 				for dy := -1; dy <= 1; dy++ {
-					if (dx == 0 && dy == 0) || (n == 0 && dy != fwd) {
+					if (dx == 0 && dy == 0) || (v == me && n == 0 && dy != fwd) {
 						continue
 					}
 					mx, my, lx, ly := x+dx, y+dy, x+2*dx, y+2*dy
@@ -142,10 +153,7 @@ func refChildren(t *testing.T, b refBoard) []refBoard {
 					}
 				}
 				c.sq[s] = 0
-				c.sq[y*8+x] = me
-				if (me == 1 && y == 7) || (me == -1 && y == 0) {
-					c.sq[y*8+x] = 2 * me
-				}
+				c.sq[y*8+x] = crown(v, y)
 				add(c)
 			}
 		}
@@ -155,15 +163,21 @@ func refChildren(t *testing.T, b refBoard) []refBoard {
 		return out
 	}
 	for s := 0; s < 64; s++ {
-		if b.sq[s] != me {
+		v := b.sq[s]
+		if v != me && v != 2*me {
 			continue
 		}
 		for dx := -1; dx <= 1; dx++ {
-			x, y := s%8+dx, s/8+fwd
-			if on(x, y) && b.sq[y*8+x] == 0 {
-				c := b
-				c.sq[s], c.sq[y*8+x] = 0, me
-				add(c)
+			for dy := -1; dy <= 1; dy++ {
+				if (dx == 0 && dy == 0) || (v == me && dy != fwd) {
+					continue
+				}
+				x, y := s%8+dx, s/8+dy
+				if on(x, y) && b.sq[y*8+x] == 0 {
+					c := b
+					c.sq[s], c.sq[y*8+x] = 0, crown(v, y)
+					add(c)
+				}
 			}
 		}
 	}
