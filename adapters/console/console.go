@@ -190,7 +190,9 @@ func checkName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("a name is needed")
-	case !utf8.ValidString(name) || utf8.RuneCountInString(name) > 32:
+	case !utf8.ValidString(name):
+		return errors.New("a name must be valid UTF-8 text")
+	case utf8.RuneCountInString(name) > 32:
 		return errors.New("a name is at most 32 letters")
 	case strings.ContainsFunc(name, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
