@@ -2,6 +2,7 @@ package ultradamas
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/boardgamebot/bot/rules"
@@ -31,10 +32,11 @@ import (
 // Depth 2: no Red move reaches rank 5, so Black's 19 moves (the mirror
 // image) are the same after each: 19 * 19 = 361.
 //
-// Depths 3 to 5 come from refPerft below (at depth 4 Black can already
-// be crowned, as in c3-b4 d6-d5 e3-d4 d5xd3xd1xf1xf3xh3xh1xf1), a separate small generator for
-// positions of men and kings written straight from the rules page (mailbox board,
-// a map of resulting boards for move identity); TestPerftStart runs it.
+// Depths 3 to 5 come from refPerft below, a separate plain generator
+// written straight from the rules page (mailbox board, moves told apart by
+// a map keyed by piece, end and captures); TestPerftStart runs it. At
+// depth 4 Black can already be crowned, as in c3-b4 d6-d5 e3-d4
+// d5xd3xd1xf1xf3xh3xh1xf1.
 var startPerft = []uint64{1, 19, 361, 6888, 122684, 2207096}
 
 func TestPerftStart(t *testing.T) {
@@ -65,12 +67,23 @@ func TestPerftStart(t *testing.T) {
 	}
 }
 
-// refBoard is the reference's board: +1 a Red man, +2 a Red king, -1 and
-// -2 Black's; +-3 a triple king (crowned on the last ply: the reference
-// cannot move triple kings).
+// The reference generator: a separate, plain implementation of the rules
+// page on a mailbox board, used to check the counts of the fast one.
+
+// refBoard is the reference's board: the signed level of each square's
+// piece (+ Red, - Black) and the level of the piece an ultra king carries.
 type refBoard struct {
 	sq  [64]int8
+	cr  [64]int8
 	red bool
+}
+
+// refKey identifies a move as the page does: the piece (its start), the
+// end and the captured pieces; for a double ultra king, both actions.
+type refKey struct {
+	kind1, from1, to1 int8
+	kind2, from2, to2 int8
+	captured          uint64
 }
 
 func refFromPosition(t *testing.T, p Position) refBoard {
@@ -78,110 +91,271 @@ func refFromPosition(t *testing.T, p Position) refBoard {
 	var b refBoard
 	b.red = p.Turn() == Red
 	for s := Square(0); s < 64; s++ {
-		if side, level, _, ok := p.Piece(s); ok {
-			if level > King {
-				t.Fatalf("reference handles men and kings only: %v", p)
-			}
+		if side, level, carried, ok := p.Piece(s); ok {
 			b.sq[s] = int8(level) * (1 - 2*int8(side))
+			b.cr[s] = int8(carried)
 		}
 	}
 	return b
 }
 
-// refChildren returns the positions after each legal move: captures if
-// any (a man's first jump forward, later ones any way, a king's any way;
-// captured pieces stay until the end, none is jumped twice, the series
-// stops only where it cannot capture), otherwise steps (a man's three
-// forward, a king's eight).
+func abs8(v int8) int8 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// refChildren returns the position after each legal move.
 func refChildren(t *testing.T, b refBoard) []refBoard {
 	me, fwd := int8(1), 1
 	if !b.red {
 		me, fwd = -1, -1
 	}
-	seen := map[refBoard]bool{}
-	var out []refBoard
-	add := func(c refBoard) {
-		c.red = !b.red
-		if !seen[c] {
-			seen[c] = true
-			out = append(out, c)
-		}
-	}
 	on := func(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
-	// crown returns what a piece of value v becomes when it ends on rank y.
-	crown := func(v int8, y int) int8 {
-		far, own := (me == 1 && y == 7) || (me == -1 && y == 0), (me == 1 && y == 0) || (me == -1 && y == 7)
-		if (v == me && far) || (v == 2*me && own) {
-			return v + me
+	at := func(x, y int) int { return y*8 + x }
+	// crown: the level a piece of level lv has after ending a move on rank y.
+	crown := func(lv int8, y int) int8 {
+		far := (me == 1 && y == 7) || (me == -1 && y == 0)
+		own := (me == 1 && y == 0) || (me == -1 && y == 7)
+		if ((lv == 1 || lv == 3) && far) || ((lv == 2 || lv == 4) && own) {
+			return lv + 1
 		}
-		return v
+		return lv
 	}
-	for s := 0; s < 64; s++ {
-		v := b.sq[s]
-		if v == 3*me {
-			t.Fatalf("reference: a triple king to move; it moves men and kings only")
+	put := func(c *refBoard, i int, lv, carried int8) { c.sq[i], c.cr[i] = lv*me, carried }
+	// act applies one ultra-king action (kinds: 1 teleport, 3 consume,
+	// 4 load from->to, 5 drop from->to) and returns the board.
+	act := func(c refBoard, kind, from, to int8) refBoard {
+		switch kind {
+		case 1, 3:
+			lv, cr := abs8(c.sq[from]), c.cr[from]
+			c.sq[from], c.cr[from] = 0, 0
+			put(&c, int(to), lv, cr)
+		case 4:
+			lv := abs8(c.sq[from])
+			c.sq[from] = 0
+			if lv == 5 {
+				c.sq[to] = 6 * me
+			} else {
+				c.cr[to] = lv
+			}
+		case 5:
+			lv := c.cr[from]
+			c.cr[from] = 0
+			put(&c, int(to), crown(lv, int(to)/8), 0)
 		}
-		if v != me && v != 2*me {
-			continue
-		}
-		var rec func(x, y int, taken [64]bool, n int)
-		rec = func(x, y int, taken [64]bool, n int) {
-			can := false
-			for dx := -1; dx <= 1; dx++ {
-				for dy := -1; dy <= 1; dy++ {
-					if (dx == 0 && dy == 0) || (v == me && n == 0 && dy != fwd) {
-						continue
-					}
-					mx, my, lx, ly := x+dx, y+dy, x+2*dx, y+2*dy
-					if !on(lx, ly) {
-						continue
-					}
-					m, l := my*8+mx, ly*8+lx
-					if b.sq[m]*me < 0 && !taken[m] && (b.sq[l] == 0 || l == s) {
-						can = true
-						tk := taken
-						tk[m] = true
-						rec(lx, ly, tk, n+1)
-					}
+		return c
+	}
+	// ultra lists the actions of the ultra king on u other than consumes.
+	ultra := func(c refBoard, u int) [][3]int8 {
+		var out [][3]int8
+		if c.cr[u] != 0 {
+			for e := 0; e < 64; e++ {
+				if c.sq[e] == 0 {
+					out = append(out, [3]int8{5, int8(u), int8(e)})
 				}
 			}
-			if !can && n > 0 {
-				c := b
-				for i := range taken {
-					if taken[i] {
-						c.sq[i] = 0
-					}
-				}
-				c.sq[s] = 0
-				c.sq[y*8+x] = crown(v, y)
-				add(c)
-			}
+			return out
 		}
-		rec(s%8, s/8, [64]bool{}, 0)
-	}
-	if len(out) > 0 {
-		return out
-	}
-	for s := 0; s < 64; s++ {
-		v := b.sq[s]
-		if v != me && v != 2*me {
-			continue
+		for e := 0; e < 64; e++ {
+			if c.sq[e] == 0 {
+				out = append(out, [3]int8{1, int8(u), int8(e)})
+			}
 		}
 		for dx := -1; dx <= 1; dx++ {
 			for dy := -1; dy <= 1; dy++ {
-				if (dx == 0 && dy == 0) || (v == me && dy != fwd) {
+				x, y := u%8+dx, u/8+dy
+				if (dx == 0 && dy == 0) || !on(x, y) {
 					continue
 				}
-				x, y := s%8+dx, s/8+dy
-				if on(x, y) && b.sq[y*8+x] == 0 {
-					c := b
-					c.sq[s], c.sq[y*8+x] = 0, crown(v, y)
-					add(c)
+				f := at(x, y)
+				lv := c.sq[f] * me
+				if lv >= 1 && lv <= 4 || (lv == 5 && c.cr[f] == 0 && abs8(c.sq[u]) == 5) {
+					out = append(out, [3]int8{4, int8(f), int8(u)})
+				}
+			}
+		}
+		return out
+	}
+	consumes := func(c refBoard, u int) []int {
+		var out []int
+		if c.cr[u] != 0 {
+			return nil
+		}
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				x, y := u%8+dx, u/8+dy
+				if (dx != 0 || dy != 0) && on(x, y) && c.sq[at(x, y)]*me < 0 {
+					out = append(out, at(x, y))
+				}
+			}
+		}
+		return out
+	}
+	moves := map[refKey]refBoard{}
+	add := func(k refKey, c refBoard) {
+		c.red = !b.red
+		moves[k] = c
+	}
+	// second adds a double ultra king's moves after its first action.
+	second := func(a [3]int8, captured uint64) {
+		c := act(b, a[0], a[1], a[2])
+		d := int(a[2])
+		if a[0] == 5 {
+			d = int(a[1])
+		}
+		if cs := consumes(c, d); len(cs) > 0 {
+			for _, e := range cs {
+				add(refKey{a[0], a[1], a[2], 3, int8(d), int8(e), captured | 1<<uint(e)}, act(c, 3, int8(d), int8(e)))
+			}
+			return
+		}
+		add(refKey{a[0], a[1], a[2], 0, 0, 0, captured}, c)
+		for _, a2 := range ultra(c, d) {
+			if a2[0] == 4 && abs8(c.sq[a2[1]]) == 5 {
+				continue // an ultra king never climbs onto a double one
+			}
+			add(refKey{a[0], a[1], a[2], a2[0], a2[1], a2[2], captured}, act(c, a2[0], a2[1], a2[2]))
+		}
+	}
+	// Captures.
+	for s := 0; s < 64; s++ {
+		lv := b.sq[s] * me
+		switch {
+		case lv >= 1 && lv <= 4:
+			refSeries(b, s, lv, me, fwd, true, func(to int, taken, captured uint64) {
+				if captured == 0 {
+					return
+				}
+				c := b
+				for i := 0; i < 64; i++ {
+					if captured&(1<<uint(i)) != 0 {
+						c.sq[i], c.cr[i] = 0, 0
+					}
+				}
+				c.sq[s] = 0
+				put(&c, to, crown(lv, to/8), 0)
+				add(refKey{kind1: 2, from1: int8(s), to1: int8(to), captured: captured}, c)
+			})
+		case lv == 5 || lv == 6:
+			for _, e := range consumes(b, s) {
+				a := [3]int8{3, int8(s), int8(e)}
+				if lv == 6 {
+					second(a, 1<<uint(e))
+				} else {
+					add(refKey{kind1: 3, from1: int8(s), to1: int8(e), captured: 1 << uint(e)}, act(b, 3, int8(s), int8(e)))
 				}
 			}
 		}
 	}
+	if len(moves) == 0 {
+		for s := 0; s < 64; s++ {
+			lv := b.sq[s] * me
+			switch {
+			case lv >= 1 && lv <= 4:
+				for dx := -1; dx <= 1; dx++ {
+					for dy := -1; dy <= 1; dy++ {
+						if (dx == 0 && dy == 0) || (lv == 1 && dy != fwd) {
+							continue
+						}
+						x, y := s%8+dx, s/8+dy
+						if on(x, y) && b.sq[at(x, y)] == 0 {
+							c := b
+							c.sq[s] = 0
+							put(&c, at(x, y), crown(lv, y), 0)
+							add(refKey{kind1: 1, from1: int8(s), to1: int8(at(x, y))}, c)
+						}
+					}
+				}
+				if lv == 3 {
+					refSeries(b, s, lv, me, fwd, false, func(to int, taken, captured uint64) {
+						if to == s {
+							return
+						}
+						c := b
+						c.sq[s] = 0
+						put(&c, to, crown(lv, to/8), 0)
+						add(refKey{kind1: 2, from1: int8(s), to1: int8(to)}, c)
+					})
+				}
+			case lv == 5 || lv == 6:
+				for _, a := range ultra(b, s) {
+					if lv == 6 {
+						if a[0] == 4 && abs8(b.sq[a[1]]) == 5 {
+							continue
+						}
+						second(a, 0)
+					} else {
+						add(refKey{kind1: a[0], from1: a[1], to1: a[2]}, act(b, a[0], a[1], a[2]))
+					}
+				}
+			}
+		}
+	}
+	var out []refBoard
+	for _, c := range moves {
+		out = append(out, c)
+	}
 	return out
+}
+
+// refSeries calls stop for every place where the piece of level lv on s
+// can end a series of jumps: where it cannot capture, after at least one
+// jump. Captured pieces stay until the end; no piece is jumped twice.
+func refSeries(b refBoard, s int, lv, me int8, fwd int, withCaptures bool, stop func(to int, taken, captured uint64)) {
+	on := func(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
+	occupied := func(i int) bool { return i != s && b.sq[i] != 0 }
+	var rec func(x, y int, taken, captured uint64, n int)
+	rec = func(x, y int, taken, captured uint64, n int) {
+		type hop struct {
+			x, y    int
+			over    uint64
+			capture bool
+		}
+		var hops []hop
+		for dx := -1; dx <= 1; dx++ {
+			for dy := -1; dy <= 1; dy++ {
+				if (dx == 0 && dy == 0) || (lv == 1 && n == 0 && dy != fwd) {
+					continue
+				}
+				if !on(x+2*dx, y+2*dy) {
+					continue
+				}
+				i1, i2 := (y+dy)*8+x+dx, (y+2*dy)*8+x+2*dx
+				i3 := -1
+				if on(x+3*dx, y+3*dy) {
+					i3 = (y+3*dy)*8 + x + 3*dx
+				}
+				enemy := func(i int) bool { return b.sq[i]*me < 0 && taken&(1<<uint(i)) == 0 }
+				switch {
+				case enemy(i1) && !occupied(i2):
+					hops = append(hops, hop{x + 2*dx, y + 2*dy, 1 << uint(i1), true})
+				case enemy(i1) && lv >= 3 && enemy(i2) && i3 >= 0 && !occupied(i3):
+					hops = append(hops, hop{x + 3*dx, y + 3*dy, 1<<uint(i1) | 1<<uint(i2), true})
+				case !occupied(i1) && lv == 4 && enemy(i2) && i3 >= 0 && !occupied(i3):
+					hops = append(hops, hop{x + 3*dx, y + 3*dy, 1 << uint(i2), true})
+				case occupied(i1) && b.sq[i1]*me > 0 && lv == 3 && taken&(1<<uint(i1)) == 0 && !occupied(i2):
+					hops = append(hops, hop{x + 2*dx, y + 2*dy, 1 << uint(i1), false})
+				}
+			}
+		}
+		can := false
+		for _, h := range hops {
+			can = can || h.capture
+		}
+		if !can && n > 0 {
+			stop(y*8+x, taken, captured)
+		}
+		for _, h := range hops {
+			c := captured
+			if h.capture {
+				c |= h.over
+			}
+			rec(h.x, h.y, taken|h.over, c, n+1)
+		}
+	}
+	rec(s%8, s/8, 0, 0, 0)
 }
 
 func refPerft(t *testing.T, b refBoard, depth int) uint64 {
@@ -203,6 +377,39 @@ var perftPositions = []string{
 	"R:R6b2,c3,4f4,3d1:Bd6,e5,2g5,h8,a6",
 	"B:Ra3,b4,c5,5d6,2g2:B6f7,e7,4d8,3b6",
 	"R:Rc3,e3,g3,d2,f2,3e1,2c5:Bd5,e6,f7,c6,2b4,4e4",
+}
+
+// TestPerftReference compares the fast counts with the reference
+// generator's on the positions with high levels.
+func TestPerftReference(t *testing.T) {
+	for _, fen := range perftPositions {
+		p := mustFEN(t, fen)
+		depth := 3
+		if p.lvl[DoubleUltra-1] != 0 || testing.Short() {
+			depth = 2
+		}
+		for d := 1; d <= depth; d++ {
+			if got, want := p.Perft(d), refPerft(t, refFromPosition(t, p), d); got != want {
+				t.Errorf("%s: perft(%d) = %d, reference %d", fen, d, got, want)
+			}
+		}
+	}
+	// Random positions of every level, some loaded ultra kings.
+	r := rand.New(rand.NewPCG(7, 8))
+	n := 300
+	if testing.Short() {
+		n = 30
+	}
+	for i := 0; i < n; i++ {
+		p := randomPosition(r)
+		depth := 2
+		if p.Perft(1) > 300 {
+			depth = 1
+		}
+		if got, want := p.Perft(depth), refPerft(t, refFromPosition(t, p), depth); got != want {
+			t.Errorf("%s: perft(%d) = %d, reference %d", p, depth, got, want)
+		}
+	}
 }
 
 // slowPerft counts through the rules.State interface: Moves, then Play
