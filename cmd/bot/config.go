@@ -135,18 +135,22 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 			}
 		}
 	}
+	source := "config"
+	if path != "" {
+		source += " " + path
+	}
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
-		return c, fmt.Errorf("config: log.level %q is not one of debug, info, warn, error", c.Log.Level)
+		return c, fmt.Errorf("%s: log.level %q is not one of debug, info, warn, error", source, c.Log.Level)
 	}
 	switch strings.ToLower(c.Log.Format) {
 	case "text", "json":
 	default:
-		return c, fmt.Errorf("config: log.format %q is not text or json", c.Log.Format)
+		return c, fmt.Errorf("%s: log.format %q is not text or json", source, c.Log.Format)
 	}
 	if c.Storage.Path == "" {
-		return c, errors.New("config: storage.path is empty")
+		return c, fmt.Errorf("%s: storage.path is empty", source)
 	}
 	return c, nil
 }

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func writeConfig(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func noEnv(string) string { return "" }
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		env        map[string]string
+		want       string
+	}{
+		{"malformed", "storage:\n  path: x\n   bad: y\n", nil, "line 3: mapping values are not allowed in this context"},
+		{"tab", "storage:\n\tpath: x\n", nil, "line 2: found character that cannot start any token"},
+		{"not a map", "- a\n- b\n", nil, "line 1: cannot unmarshal !!seq into main.config"},
+		{"unknown key", "storage:\n  path: x.db\n  paht: y.db\n", nil, `line 3: unknown setting "paht"`},
+		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil, `line 3: unknown setting "discrod"`},
+		{"bad duration", "storage:\n  open_timeout: soon\n", nil, `line 2: "soon" is not a duration (examples: 5m, 1h, 3d, off)`},
+		{"duration as a list", "storage:\n  open_timeout: [1s]\n", nil, "line 2: a duration is a single value"},
+		{"bad level", "log:\n  level: loud\n", nil, `log.level "loud" is not one of debug, info, warn, error`},
+		{"bad format", "log:\n  format: xml\n", nil, `log.format "xml" is not text or json`},
+		{"empty path", "storage:\n  path: \"\"\n", nil, "storage.path is empty"},
+		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeConfig(t, tc.text)
+			_, err := loadConfig(path, func(k string) string { return tc.env[k] })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if tc.env == nil && !strings.HasPrefix(err.Error(), "config ") {
+				t.Fatalf("the message should name the file: %v", err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("the message should be one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestConfigMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nope.yaml")
+	_, err := loadConfig(path, noEnv)
+	if err == nil || err.Error() != "config "+path+": no such file (config.example.yaml shows every setting)" {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestConfigDefaultsFileAndEnv(t *testing.T) {
+	c, err := loadConfig("", noEnv)
+	if err != nil || c.Storage.Path != "./data/bot.db" || c.Console.As != "you" || c.Storage.OpenTimeout != duration(2*time.Second) {
+		t.Fatalf("defaults: %+v %v", c, err)
+	}
+	// An empty file is the defaults.
+	if c, err := loadConfig(writeConfig(t, ""), noEnv); err != nil || c.Storage.Path != "./data/bot.db" {
+		t.Fatalf("empty file: %+v %v", c, err)
+	}
+	path := writeConfig(t, "storage:\n  path: /srv/bot.db\n  open_timeout: 1d\nconsole:\n  as: carol\ntelegram:\n  token: file-token\n")
+	c, err = loadConfig(path, noEnv)
+	if err != nil || c.Storage.Path != "/srv/bot.db" || c.Console.As != "carol" || c.Telegram.Token != "file-token" ||
+		c.Storage.OpenTimeout != duration(24*time.Hour) {
+		t.Fatalf("file: %+v %v", c, err)
+	}
+	env := map[string]string{}
+	for _, s := range settings {
+		env[s.env] = "x"
+	}
+	env["BOT_STORAGE_OPEN_TIMEOUT"] = "3s"
+	env["BOT_LOG_LEVEL"] = "debug"
+	env["BOT_LOG_FORMAT"] = "json"
+	c, err = loadConfig(path, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config{}
+	want.Storage.Path, want.Storage.OpenTimeout = "x", duration(3*time.Second)
+	want.Log.Level, want.Log.Format = "debug", "json"
+	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
+	want.Discord.Token = "x"
+	want.Telegram.Token, want.Telegram.APIEndpoint = "x", "x"
+	if c != want {
+		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)
+	}
+}
+
+// TestExampleConfig checks that config.example.yaml loads, holds the
+// defaults, and names the environment variable of every setting.
+func TestExampleConfig(t *testing.T) {
+	path := filepath.Join("..", "..", "config.example.yaml")
+	c, err := loadConfig(path, noEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c != defaultConfig() {
+		t.Fatalf("config.example.yaml differs from the defaults:\n%+v\n%+v", c, defaultConfig())
+	}
+	b, _ := os.ReadFile(path)
+	for _, s := range settings {
+		if !strings.Contains(string(b), s.env) {
+			t.Errorf("config.example.yaml does not mention %s", s.env)
+		}
+	}
+}
