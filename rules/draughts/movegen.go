@@ -96,23 +96,38 @@ func (g *gen) captures() bool {
 	return len(g.buf) > n0
 }
 
+// manJumps[f][d] is a man's jump from f up-left (d=0) or up-right (d=1):
+// the square jumped over and the landing, NoField when off the board.
+var manJumps = func() (t [32][2]struct {
+	over uint32
+	land Field
+}) {
+	for f := range t {
+		for d := range t[f] {
+			t[f][d].land = NoField
+			if r := rays[f][d]; r.n >= 2 {
+				t[f][d].over, t[f][d].land = 1<<r.f[0], r.f[1]
+			}
+		}
+	}
+	return t
+}()
+
 func (g *gen) manJump(from, at Field, capt uint32, n int) {
 	found := false
-	for d := upLeft; d <= upRight; d++ {
-		r := &rays[at][d]
-		if r.n < 2 {
-			continue
-		}
-		victim, land := uint32(1)<<r.f[0], uint32(1)<<r.f[1]
-		if g.them&^capt&victim == 0 || g.empty&land == 0 {
+	for d := 0; d < 2; d++ {
+		j := &manJumps[at][d]
+		if j.land == NoField || g.them&^capt&j.over == 0 || g.empty&(1<<j.land) == 0 {
 			continue
 		}
 		found = true
-		g.path[n] = r.f[1]
-		g.manJump(from, r.f[1], capt|victim, n+1)
+		g.path[n] = j.land
+		g.manJump(from, j.land, capt|j.over, n+1)
 	}
 	if !found && n > 0 {
-		g.add(from, at, capt, n)
+		// A man's series is fixed by its captures (each jump climbs two
+		// ranks), so it never repeats a move: no need to look for one.
+		g.add(from, at, capt, n, false)
 	}
 }
 
@@ -143,11 +158,11 @@ func (g *gen) kingJump(from, at Field, capt uint32, n int) {
 		}
 	}
 	if !found && n > 0 {
-		g.add(from, at, capt, n)
+		g.add(from, at, capt, n, true)
 	}
 }
 
-func (g *gen) add(from, to Field, capt uint32, n int) {
+func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 	c := bits.OnesCount32(capt)
 	if c > g.maxN {
 		g.maxN = c
@@ -165,7 +180,7 @@ func (g *gen) add(from, to Field, capt uint32, n int) {
 			g.buf = g.buf[:g.start]
 		}
 	}
-	if !g.all {
+	if dedupe && !g.all {
 		for i := g.start; i < len(g.buf); i++ {
 			if m := &g.buf[i]; m.From == from && m.To == to && m.Captured == capt {
 				return
@@ -336,6 +351,28 @@ func (g *gen) perft(p rel, depth int) uint64 {
 	}
 	end := len(g.buf)
 	var n uint64
+	if depth == 2 && !g.loose {
+		// Count the replies without turning the board when the opponent
+		// has only men and no capture: the common case.
+		men := p.them &^ p.kings
+		for i := start; i < end; i++ {
+			m := &g.buf[i]
+			opp := p.them &^ m.Captured
+			if opp&men != opp {
+				n += g.perft(applyRel(p, *m), 1)
+				continue
+			}
+			us := p.us&^(1<<m.From) | 1<<m.To
+			empty := ^(us | opp)
+			if opp&(shiftUR(us&shiftUR(empty))|shiftUL(us&shiftUL(empty))) != 0 {
+				n += g.perft(applyRel(p, *m), 1)
+				continue
+			}
+			n += uint64(bits.OnesCount32(shiftDL(opp)&empty) + bits.OnesCount32(shiftDR(opp)&empty))
+		}
+		g.buf = g.buf[:start]
+		return n
+	}
 	for i := start; i < end; i++ {
 		n += g.perft(applyRel(p, g.buf[i]), depth-1)
 	}

@@ -24,6 +24,13 @@ func checkPosition(t *testing.T, v Variant, p Position) {
 	if n := v.Perft(p, 1); n != uint64(len(ms)) {
 		t.Fatalf("%s: perft(1) %d but %d moves", v.FEN(p), n, len(ms))
 	}
+	var sum uint64
+	for _, m := range ms {
+		sum += v.Perft(v.Apply(p, m), 1)
+	}
+	if n := v.Perft(p, 2); n != sum {
+		t.Fatalf("%s: perft(2) %d but the replies add up to %d", v.FEN(p), n, sum)
+	}
 	if n := len(v.Moves(mirror(p))); n != len(ms) {
 		t.Fatalf("%s: %d moves but %d in the mirrored position", v.FEN(p), len(ms), n)
 	}
