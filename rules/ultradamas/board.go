@@ -61,14 +61,11 @@ var dirDelta = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1
 // forward lists a man's three forward directions per side.
 var forward = [2][3]int{{dirNW, dirN, dirNE}, {dirSW, dirS, dirSE}}
 
-var (
-	// ray[s][d][k] is the square k+1 steps from s in direction d, or -1.
-	ray [64][8][3]Square
-	// around[s] is the set of the (up to) 8 squares next to s.
-	around [64]uint64
-)
+// ray[s][d][k] is the square k+1 steps from s in direction d, or -1;
+// around[s] is the set of the (up to) 8 squares next to s.
+var ray, around = tables()
 
-func init() {
+func tables() (ray [64][8][3]Square, around [64]uint64) {
 	for s := 0; s < 64; s++ {
 		f, r := s&7, s>>3
 		for d := 0; d < 8; d++ {
@@ -85,6 +82,7 @@ func init() {
 			}
 		}
 	}
+	return ray, around
 }
 
 const (

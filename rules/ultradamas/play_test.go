@@ -10,7 +10,43 @@ import (
 
 // TestApply plays one move and checks the position it leaves: promotions
 // (one level, only where the move ends), loads, drops, merges, consumes,
-// the ply counter and the removal of captured pieces.
+// the ply counter and the removal of captured pieces. The less usual
+// positions:
+//
+// Merge, R:R5d4,5e5:Bh8: e5^d4 (e5 climbs onto d4) leaves one double
+// ultra king on d4 (level 6), a promotion, so the ply count restarts.
+//
+//	8  .  .  .  .  .  .  .  b1
+//	5  .  .  .  .  r5 .  .  .
+//	4  .  .  .  r5 .  .  .  .
+//	    a  b  c  d  e  f  g  h      (empty ranks left out)
+//
+// Promotion by drop, R:Ra1,5d4+1:Be5,h8: the carried man dropped on a8
+// (Red's far rank) becomes a king; dropped on c3 it stays a man.
+//
+//	8  .  .  .  .  .  .  .  b1
+//	5  .  .  .  .  b1 .  .  .
+//	4  .  .  .  r5+ .  .  .  .      (carries a man)
+//	1  r1 .  .  .  .  .  .  .
+//	    a  b  c  d  e  f  g  h
+//
+// R:R5d4+4:Bh8: a carried quad king dropped on a1 (Red's first rank)
+// becomes an ultra king.
+//
+// B:R5d4+2:Be5: Black's man jumps the loaded ultra king (e5xc3); the king
+// it carries is captured with it and Red has nothing left.
+//
+//	5  .  .  .  .  b1 .  .  .
+//	4  .  .  .  r5+ .  .  .  .      (carries a king)
+//	    a  b  c  d  e  f  g  h
+//
+// R:Rc3,6d4:Bh8: the double ultra king loads c3 and drops it on h1 in one
+// turn (c3^d4;d4^h1), or teleports and comes back (d4-a1;a1-d4).
+//
+//	8  .  .  .  .  .  .  .  b1
+//	4  .  .  .  r6 .  .  .  .
+//	3  .  .  r1 .  .  .  .  .
+//	    a  b  c  d  e  f  g  h
 func TestApply(t *testing.T) {
 	cases := []struct {
 		name, fen, move, want string
