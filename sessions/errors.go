@@ -38,11 +38,19 @@ var (
 	ErrBadOption = errors.New("sessions: bad option")
 	// ErrAlreadyOffered: the user's draw offer is already on the table.
 	ErrAlreadyOffered = errors.New("sessions: draw already offered")
+	// ErrBroken: the session's stored record does not replay (a move the
+	// rules now refuse, an unknown game); the log says why.
+	ErrBroken = errors.New("sessions: the session's record does not replay")
 	// ErrStorage: the store failed; nothing changed.
 	ErrStorage = errors.New("sessions: storage failed")
 	// ErrNotFound: the store has no such record (stores wrap it).
 	ErrNotFound = errors.New("sessions: not found")
 )
+
+// Kinds lists every error kind a Service method may return.
+var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
+	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
+	ErrAlreadyOffered, ErrBroken, ErrStorage}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's

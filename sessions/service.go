@@ -617,7 +617,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		if err != nil {
 			e.release()
 			s.log.Error("replay failed", "session", key.String(), "err", err)
-			return nil, errf(ErrStorage, err, "replaying %s", key)
+			return nil, errf(ErrBroken, err, "replaying %s", key)
 		}
 		e.cur = l
 	}
@@ -627,22 +627,26 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 
 func (e *entry) release() { <-e.lock }
 
-// Resume loads every live session from the store and checks that each
-// replays; it returns how many there are. Sessions load lazily anyway;
-// Resume reports problems at start rather than at the first command.
+// Resume loads every live session from the store and replays it; it
+// returns how many sessions it loaded. Sessions load lazily anyway; Resume
+// finds problems at start rather than at the first command. A session that
+// does not replay is logged and skipped (its channel answers with
+// ErrBroken until the record is repaired); only a failing store is an error.
 func (s *Service) Resume(ctx context.Context) (int, error) {
 	recs, err := s.store.Live(ctx)
 	if err != nil {
 		return 0, errf(ErrStorage, err, "listing sessions")
 	}
+	n := 0
 	for _, r := range recs {
 		e, err := s.acquire(ctx, r.Key)
 		if err != nil {
-			return 0, err
+			continue // acquire logged it
 		}
 		e.release()
+		n++
 	}
-	return len(recs), nil
+	return n, nil
 }
 
 // Replay rebuilds the game state of a record (a live session or a finished

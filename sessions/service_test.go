@@ -568,3 +568,26 @@ func TestPlayOptions(t *testing.T) {
 		t.Error("size is a game option, not a session option")
 	}
 }
+
+// TestResumeSkipsBrokenSessions: a record that no longer replays (here, a
+// move the rules refuse) does not stop the others from resuming.
+func TestResumeSkipsBrokenSessions(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	s := newService(store)
+	setups["playing"](t, s)
+	other := sessions.Key{Platform: "test", Channel: "c2"}
+	bad, _ := store.Load(ctx, key)
+	bad.Key = other
+	bad.Actions = append(bad.Actions, sessions.Action{Kind: sessions.ActMove, Seat: 0, Text: "7"})
+	if err := store.Commit(ctx, &sessions.Change{Key: other, Live: bad}); err != nil {
+		t.Fatal(err)
+	}
+	s2 := newService(store)
+	if n, err := s2.Resume(ctx); n != 1 || err != nil {
+		t.Fatalf("resume: %d, %v; want 1 session", n, err)
+	}
+	if _, err := s2.Look(ctx, other); !errors.Is(err, sessions.ErrBroken) {
+		t.Fatalf("the broken session: %v", err)
+	}
+	must(t)(s2.Move(ctx, req(alice), "1"))
+}

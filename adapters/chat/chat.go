@@ -458,9 +458,12 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(sentence(capital(rulesMsg)) + " /games lists the games and their options.")
 	case sessions.ErrAlreadyOffered:
 		return fail("Your draw offer stands: waiting for the other side to /accept or /decline it.")
+	case sessions.ErrBroken:
+		h.log.Error("broken session", "session", m.Key.String(), "err", err)
+		return fail("The game of this channel cannot be loaded (its record does not replay; the bot's log says why): /help.")
 	}
 	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
-	return fail("Sorry, the bot could not save that; nothing changed. Try again in a moment.")
+	return fail("Sorry, the bot could not save that; nothing changed. Try again in a moment (/board shows the game).")
 }
 
 // waitingFor names who may still accept a challenge.
