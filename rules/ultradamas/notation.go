@@ -298,8 +298,8 @@ func joinSquares(sq []Square) string {
 
 // clip shortens user text for a message.
 func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "..."
 	}
 	return s
 }
