@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func consoleConfig(t *testing.T, db string) config {
@@ -93,5 +98,54 @@ func TestOpenFailsOnForeignFile(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(db); !bytes.Equal(b, junk) {
 		t.Fatal("the file was changed")
+	}
+}
+
+// TestInterruptShutsDownCleanly runs the console in a child process (this
+// test binary, as main would run it), sends it SIGINT mid-game, and checks
+// that it exits with status 0 and leaves a database that opens with the game.
+func TestInterruptShutsDownCleanly(t *testing.T) {
+	if os.Getenv("BOT_INTERRUPT_CHILD") != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		defer stop()
+		os.Exit(runMain(ctx, []string{"console", "--as", "alice"}, os.Stdout, os.Stderr))
+	}
+	db := filepath.Join(t.TempDir(), "bot.db")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestInterruptShutsDownCleanly$")
+	cmd.Env = append(os.Environ(), "BOT_INTERRUPT_CHILD=1", "BOT_STORAGE_PATH="+db, "BOT_CONSOLE_PICTURES=off")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprint(stdin, "/play spanish @bob color=white\n/as bob\n/accept\n")
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && !strings.Contains(sc.Text(), "Game on") {
+	}
+	cmd.Process.Signal(os.Interrupt)
+	done := make(chan error)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the bot did not exit cleanly: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("the bot did not stop after SIGINT")
+	}
+	var out, log bytes.Buffer
+	c := consoleConfig(t, db)
+	if err := runConsole(context.Background(), c, strings.NewReader("/board\n"), &out, &log, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "alice (White) to move") {
+		t.Fatalf("after the interrupt:\n%s", out.String())
 	}
 }
