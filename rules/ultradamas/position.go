@@ -118,7 +118,21 @@ func (p *Position) clear(b uint64) {
 // Pieces is the number of pieces a side has: a double ultra king counts
 // two, a carried piece one. It never exceeds 12 and never grows.
 func (p Position) Pieces(side Side) int {
-	n := bits.OnesCount64(p.occ[side]) + bits.OnesCount64(p.occ[side]&p.lvl[DoubleUltra-1])
+	return bits.OnesCount64(p.occ[side]) + p.Count(side, DoubleUltra) + p.Carried(side)
+}
+
+// Count is the number of side's pieces of the given level on the board
+// (carried pieces not included).
+func (p Position) Count(side Side, level int) int {
+	if level < 1 || level > 6 {
+		return 0
+	}
+	return bits.OnesCount64(p.occ[side] & p.lvl[level-1])
+}
+
+// Carried is the number of side's pieces that ride on an ultra king.
+func (p Position) Carried(side Side) int {
+	n := 0
 	for l := range p.carry {
 		n += bits.OnesCount64(p.occ[side] & p.carry[l])
 	}

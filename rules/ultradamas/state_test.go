@@ -322,3 +322,12 @@ func randomPlacement(r *rand.Rand) Position {
 	p.turn = Side(r.IntN(2))
 	return p
 }
+
+func TestCount(t *testing.T) {
+	p := mustFEN(t, "R:Ra1,b2,3c3,5d4+2,6h1:Bf6,2g7,6e5")
+	got := []int{p.Count(Red, 1), p.Count(Red, 3), p.Count(Red, 5), p.Count(Red, 6), p.Carried(Red), p.Pieces(Red), p.Count(Black, 2), p.Pieces(Black)}
+	want := []int{2, 1, 1, 1, 1, 7, 1, 4}
+	if !slices.Equal(got, want) {
+		t.Errorf("counts %v, want %v", got, want)
+	}
+}
