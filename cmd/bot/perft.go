@@ -16,8 +16,10 @@ import (
 // optList collects repeated --opt key=value flags.
 type optList map[string]string
 
+// String is part of flag.Value.
 func (o optList) String() string { return "" }
 
+// Set adds one key=value option.
 func (o optList) Set(s string) error {
 	k, v, ok := strings.Cut(s, "=")
 	k, v = strings.TrimSpace(k), strings.TrimSpace(v)

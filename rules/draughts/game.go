@@ -17,7 +17,8 @@ type Ply struct {
 // Game is the record of a whole game: the start, the moves, the counters
 // behind the automatic draws and the huffing rights. A Game is a value:
 // Play, Huff, Resign and AgreeDraw return a new Game and leave the receiver
-// as it was.
+// as it was. Make one with NewGame or ParsePDN; the zero Game is not a
+// record.
 type Game struct {
 	v       Variant
 	start   Position

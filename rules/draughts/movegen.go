@@ -261,13 +261,13 @@ func fromRel(m Move) Move {
 	return m
 }
 
-func (v Variant) generate(p Position, all, loose bool) []Move {
-	g := v.newGen(nil)
+func (v Variant) generate(buf []Move, p Position, all, loose bool) []Move {
+	g := v.newGen(buf)
 	g.all = all
 	g.loose = g.loose || loose
 	g.moves(toRel(p))
 	if p.ToMove == Black {
-		for i := range g.buf {
+		for i := g.start; i < len(g.buf); i++ {
 			g.buf[i] = fromRel(g.buf[i])
 		}
 	}
@@ -278,11 +278,17 @@ func (v Variant) generate(p Position, all, loose bool) []Move {
 // captured set), in a fresh slice. When capturing is obligatory only the
 // captures that the game's precedence allows are returned; with huffing
 // every plain move and every complete capture series is legal.
-func (v Variant) Moves(p Position) []Move { return v.generate(p, false, false) }
+func (v Variant) Moves(p Position) []Move { return v.generate(nil, p, false, false) }
+
+// AppendMoves appends the legal moves of p (as Moves returns them) to buf
+// and returns the extended slice: a search can reuse one buffer.
+func (v Variant) AppendMoves(buf []Move, p Position) []Move {
+	return v.generate(buf, p, false, false)
+}
 
 // series returns every legal series with its route: the same move may
 // appear with several paths.
-func (v Variant) series(p Position) []Move { return v.generate(p, true, false) }
+func (v Variant) series(p Position) []Move { return v.generate(nil, p, true, false) }
 
 // allCaptures returns every complete capture series, whatever the precedence.
 func (v Variant) allCaptures(p Position) []Move {

@@ -575,3 +575,18 @@ func mustField(t *testing.T, v Variant, s string) Field {
 	}
 	return f
 }
+
+func TestAppendMoves(t *testing.T) {
+	p := mustFEN(t, Spanish, "B:Wc4,f5:Bd5,g6")
+	buf := make([]Move, 1, 8)
+	buf = Spanish.AppendMoves(buf, p)
+	want := Spanish.Moves(p)
+	if len(buf) != 1+len(want) || buf[0] != (Move{}) {
+		t.Fatalf("AppendMoves gave %d moves after the first", len(buf)-1)
+	}
+	for i, m := range want {
+		if buf[1+i] != m {
+			t.Fatalf("move %d: %s, want %s", i, Spanish.MoveText(buf[1+i]), Spanish.MoveText(m))
+		}
+	}
+}
