@@ -17,4 +17,17 @@
 // automatic draws, huffing rights and the outcome. New and the adapter types
 // make the games available through the rules.Game and rules.State
 // interfaces; FEN, move text and PDN are read and written here too.
+//
+// Readings where the rules page leaves room:
+//
+//   - With huffing (damas huff=yes) every plain move and every complete
+//     capture series is legal, whatever it captures; a series still goes on
+//     while the piece can capture. A player left with no move but a huff
+//     must huff.
+//   - Three kings against one (spanish): the count of the stronger side's
+//     13 moves starts at the first position with that material in which
+//     one of the three kings stands on the long diagonal; any change of
+//     material stops it.
+//   - A huff is written in PDN as a comment before the huffer's move:
+//     {huff 14}.
 package draughts

@@ -182,8 +182,8 @@ func (v Variant) parseSquare(t string) (Field, error) {
 
 // clip shortens text quoted in error messages to keep them on one short line.
 func clip(s string) string {
-	if len(s) > 24 {
-		return s[:21] + "..."
+	if r := []rune(s); len(r) > 24 {
+		return string(r[:21]) + "..."
 	}
 	return s
 }
