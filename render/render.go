@@ -35,6 +35,9 @@ type Options struct {
 	Numbers bool
 }
 
+// maxSheets bounds the cache: a bot uses a few (theme, size, board) sheets.
+const maxSheets = 32
+
 // MaxSize is the largest picture size accepted, in pixels.
 const MaxSize = 4096
 
@@ -95,6 +98,9 @@ func (r *Renderer) sheet(o Options, n int) (*sheet, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(r.sheets) >= maxSheets { // many sizes: start again rather than grow
+		clear(r.sheets)
+	}
 	r.sheets[key] = s
 	return s, nil
 }
@@ -128,19 +134,25 @@ func (r *Renderer) PNG(v rules.View, last *rules.Move, viewer int, o Options) ([
 	if err != nil {
 		return nil, err
 	}
-	img := s.compose(keys, k)
+	img, _ := s.images.Get().(*image.Paletted)
+	img = s.compose(img, keys, k)
 	var buf bytes.Buffer
 	buf.Grow(32 << 10)
-	if err := r.enc.encode(&buf, img); err != nil {
+	err = r.enc.encode(&buf, img)
+	s.images.Put(img)
+	if err != nil {
 		return nil, fmt.Errorf("render: encoding PNG: %v", err)
 	}
 	return buf.Bytes(), nil
 }
 
-// compose copies the frame for orientation k and the cells into a new picture.
-func (s *sheet) compose(keys *[16][16]cellKey, k int) *image.Paletted {
+// compose copies the frame for orientation k and the cells into img, or
+// into a new picture when img is nil, and returns it.
+func (s *sheet) compose(img *image.Paletted, keys *[16][16]cellKey, k int) *image.Paletted {
 	frame := s.frame(k)
-	img := image.NewPaletted(frame.Rect, frame.Palette)
+	if img == nil {
+		img = image.NewPaletted(frame.Rect, frame.Palette)
+	}
 	copy(img.Pix, frame.Pix)
 	for row := 0; row < s.n; row++ {
 		for col := 0; col < s.n; col++ {

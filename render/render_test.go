@@ -598,3 +598,22 @@ func diff(a, b uint32) int {
 	}
 	return d
 }
+
+// TestManySizes draws at more sizes than the cache keeps and checks the
+// pictures still come out right.
+func TestManySizes(t *testing.T) {
+	r := New()
+	v := draughtsView()
+	for size := 200; size < 200+2*maxSheets+5; size += 2 {
+		data, err := r.PNG(v, nil, 0, Options{Size: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size%16 == 0 {
+			checkPieces(t, decode(t, r, data, Options{Size: size}, 8, 0), v)
+		}
+	}
+	if len(r.sheets) > maxSheets {
+		t.Errorf("%d sheets cached, at most %d wanted", len(r.sheets), maxSheets)
+	}
+}

@@ -50,7 +50,7 @@ func (r *Renderer) Replay(frames []rules.View, moves []rules.Move, o Options) ([
 		}
 		var img *image.Paletted
 		if prev == nil {
-			img = s.compose(keys, 0)
+			img = s.compose(nil, keys, 0)
 			img.Palette = s.th.palette
 		} else {
 			img = s.delta(prev, keys)

@@ -38,6 +38,7 @@ type sheet struct {
 	pieces  map[pieceKey]*image.RGBA
 	nearest map[color.RGBA]uint8
 	faces   map[float64]font.Face
+	images  sync.Pool // *image.Paletted pictures of this size, for PNG
 }
 
 // cellKey is everything that decides how one square looks.
