@@ -25,7 +25,7 @@ type encodeBuffers struct {
 	row  []byte
 }
 
-var pngSignature = []byte("\x89PNG\r\n\x1a\n")
+const pngSignature = "\x89PNG\r\n\x1a\n"
 
 // encode writes img as an 8-bit paletted PNG to out.
 func (e *encoder) encode(out *bytes.Buffer, img *image.Paletted) error {
@@ -59,7 +59,7 @@ func (e *encoder) encode(out *bytes.Buffer, img *image.Paletted) error {
 		return err
 	}
 
-	out.Write(pngSignature)
+	out.WriteString(pngSignature)
 	var ihdr [13]byte
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))

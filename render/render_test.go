@@ -121,6 +121,8 @@ func checkPieces(t *testing.T, p pic, v rules.View) {
 	}
 }
 
+var colourNames = [nColours]string{"white", "black", "red", "blue", "green", "yellow"}
+
 func colourName(c int) string {
 	if c < 0 {
 		return "no piece"
@@ -615,5 +617,40 @@ func TestManySizes(t *testing.T) {
 	}
 	if len(r.sheets) > maxSheets {
 		t.Errorf("%d sheets cached, at most %d wanted", len(r.sheets), maxSheets)
+	}
+}
+
+// TestPalette checks the fixed palettes: 255 opaque colours, among them
+// exactly every colour the theme paints with, then a transparent one.
+func TestPalette(t *testing.T) {
+	for _, name := range []Theme{Light, Dark} {
+		th, ok := newTheme(name)
+		if !ok {
+			t.Fatalf("no theme %q", name)
+		}
+		if len(th.palette) != 256 {
+			t.Fatalf("%s: %d colours, want 256", name, len(th.palette))
+		}
+		has := map[color.Color]bool{}
+		for i, c := range th.palette {
+			_, _, _, a := c.RGBA()
+			if (i == transparent) != (a == 0) {
+				t.Errorf("%s: colour %d is %v", name, i, c)
+			}
+			has[c] = true
+		}
+		keys := []color.RGBA{th.margin, th.label, th.dot, th.cross, th.frame, th.numLight, th.numDrk}
+		keys = append(keys, th.fills()...)
+		for _, s := range th.seats {
+			keys = append(keys, s.face, s.side, s.rim, s.mark)
+		}
+		for _, c := range keys {
+			if !has[c] {
+				t.Errorf("%s: %v is not in the palette", name, c)
+			}
+		}
+	}
+	if _, ok := newTheme("pink"); ok {
+		t.Error("theme pink exists")
 	}
 }

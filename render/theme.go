@@ -25,9 +25,6 @@ const (
 	nColours
 )
 
-// colourNames name the colour sets for messages and tests.
-var colourNames = [nColours]string{"white", "black", "red", "blue", "green", "yellow"}
-
 // pieceColours are the colours of one colour set: the top face of a disc,
 // its side, its outline and the crown or level digit on its face.
 type pieceColours struct {
