@@ -1,0 +1,280 @@
+package ai
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/draughts"
+	"github.com/boardgamebot/bot/rules/halma"
+	"github.com/boardgamebot/bot/rules/ultradamas"
+)
+
+// Levels of play.
+const (
+	MinLevel     = 1
+	MaxLevel     = 5
+	DefaultLevel = 3
+)
+
+// Config sets a Player's resources.
+type Config struct {
+	// TableMB is the size of one search's transposition table in megabytes
+	// (default 16).
+	TableMB int
+	// MaxTime is level 5's time budget and the most any search may take
+	// (default 1 s).
+	MaxTime time.Duration
+	// Searches is how many searches may run at once (default 2); more
+	// wait for a free table. Memory is about Searches x TableMB.
+	Searches int
+}
+
+// Player is the computer opponent. It is safe for concurrent use: each
+// search takes one of a fixed number of transposition tables.
+type Player struct {
+	cfg    Config
+	tables chan *table
+}
+
+// New returns a Player with the given resources (zero fields take their
+// defaults).
+func New(cfg Config) *Player {
+	if cfg.TableMB <= 0 {
+		cfg.TableMB = 16
+	}
+	if cfg.MaxTime <= 0 {
+		cfg.MaxTime = time.Second
+	}
+	if cfg.Searches <= 0 {
+		cfg.Searches = 2
+	}
+	p := &Player{cfg: cfg, tables: make(chan *table, cfg.Searches)}
+	for i := 0; i < cfg.Searches; i++ {
+		p.tables <- nil // allocated on first use
+	}
+	return p
+}
+
+// Options set one search. Level and Seed are what the bot's games use;
+// Depth, Nodes and Time override the level's limits (tests, benchmarks).
+type Options struct {
+	Level int    // 1 to 5; 0 is DefaultLevel
+	Seed  uint64 // decides between moves of equal value and the weak levels' mistakes
+	Depth int    // the deepest iteration, in plies (0: the level's)
+	Nodes int64  // stop after this many positions (0: the level's)
+	Time  time.Duration
+}
+
+// Result is the move a search chose and what it saw.
+type Result struct {
+	Move  rules.Move
+	Score int // for the side to move, in hundredths of a man (draughts); wins near ±30000
+	Depth int // the deepest completed iteration, in plies
+	Nodes int64
+}
+
+// level holds a level's limits for one family of games.
+type level struct {
+	depth int
+	nodes int64
+	noise int
+	time  float64 // share of MaxTime
+}
+
+// draughtsLevels are the levels of the draughts games:
+// level 1 sees two plies through a noisy evaluation and drops pieces
+// often; level 5 searches as deep as MaxTime allows.
+var draughtsLevels = [MaxLevel + 1]level{
+	{},
+	{depth: 2, noise: 250, time: 0.2},
+	{depth: 4, noise: 80, time: 0.3},
+	{depth: 10, nodes: 800_000, noise: 20, time: 0.7},
+	{depth: 16, nodes: 1_200_000, time: 1},
+	{depth: maxPly - 8, time: 1},
+}
+
+// ultraLevels are the levels of Ultradamas, whose positions cost more to search.
+var ultraLevels = [MaxLevel + 1]level{
+	{},
+	{depth: 2, noise: 250, time: 0.2},
+	{depth: 4, noise: 80, time: 0.3},
+	{depth: 8, nodes: 250_000, noise: 20, time: 0.7},
+	{depth: 12, nodes: 500_000, time: 1},
+	{depth: maxPly - 8, time: 1},
+}
+
+// halmaLevels are the levels of Halma (lookahead in plies: with four
+// players, in moves of anyone).
+var halmaLevels = [MaxLevel + 1]level{
+	{},
+	{depth: 1, noise: 40, time: 0.2},
+	{depth: 2, noise: 12, time: 0.3},
+	{depth: 2, time: 0.5},
+	{depth: 3, nodes: 400_000, time: 1},
+	{depth: maxPly - 8, time: 1},
+}
+
+// Move picks a move for the seat to move in s, at the given level (1-5,
+// 0 for the default), and returns it as s.Moves lists it: Play(m.Text)
+// plays it. Levels 1 to 4 stop at a depth and a number of positions, so
+// the same state, level and seed give the same move (unless the time cap
+// bites on a slow machine); level 5 searches for Config.MaxTime and may
+// differ from run to run. A position with one legal move answers at once.
+// When ctx is cancelled Move returns ctx.Err(); when ctx's deadline passes
+// it returns the best move found so far.
+func (pl *Player) Move(ctx context.Context, s rules.State, level int, seed uint64) (rules.Move, error) {
+	r, err := pl.Search(ctx, s, Options{Level: level, Seed: seed})
+	return r.Move, err
+}
+
+// Search is Move with its options spelled out and what the search saw.
+func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result, error) {
+	if o.Level == 0 {
+		o.Level = DefaultLevel
+	}
+	if o.Level < MinLevel || o.Level > MaxLevel {
+		return Result{}, rules.Errorf(rules.ErrBadOption, "level %d is not allowed (choose %d to %d)", o.Level, MinLevel, MaxLevel)
+	}
+	if out := s.Outcome(); out.Over {
+		return Result{}, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", out.Reason)
+	}
+	if s.Turn() < 0 {
+		return Result{}, rules.Errorf(rules.ErrNotNow, "no one may move yet")
+	}
+	legal := s.Moves()
+	if len(legal) == 0 {
+		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+	}
+	if len(legal) == 1 {
+		return Result{Move: legal[0]}, nil
+	}
+
+	var tt *table
+	select {
+	case tt = <-pl.tables:
+	case <-ctx.Done():
+		return Result{}, ctx.Err()
+	}
+	defer func() { pl.tables <- tt }()
+	if tt == nil {
+		tt = newTable(pl.cfg.TableMB)
+	}
+
+	r, err := pl.search(ctx, s, o, tt)
+	if err != nil {
+		return Result{}, err
+	}
+	if errors.Is(ctx.Err(), context.Canceled) {
+		return Result{}, ctx.Err()
+	}
+	// Never trust a move: it must be one that the state plays.
+	if _, played, err := s.Play(r.Move.Text); err != nil || played.Text != r.Move.Text {
+		return Result{}, rules.Errorf(rules.ErrIllegal, "the computer found no legal move (%q)", r.Move.Text)
+	}
+	return r, nil
+}
+
+// budget returns the limits of a search at level o.Level in a family.
+func (pl *Player) budget(o Options, table [MaxLevel + 1]level) (limits, time.Duration) {
+	lv := table[o.Level]
+	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, seed: o.Seed}
+	if o.Depth > 0 {
+		lim.depth = min(o.Depth, maxPly-8)
+	}
+	if o.Nodes > 0 {
+		lim.nodes = o.Nodes
+	}
+	d := time.Duration(float64(pl.cfg.MaxTime) * lv.time)
+	if o.Time > 0 {
+		d = min(o.Time, pl.cfg.MaxTime)
+	}
+	return lim, d
+}
+
+// search dispatches s to its game's engine.
+func (pl *Player) search(ctx context.Context, s rules.State, o Options, tt *table) (Result, error) {
+	switch st := s.(type) {
+	case draughts.State:
+		return pl.searchDraughts(ctx, st.Match(), o, tt)
+	case draughts.HuffState:
+		return pl.searchDraughts(ctx, st.Match(), o, tt)
+	case *ultradamas.State:
+		return pl.searchUltra(ctx, st.Position(), st.GameRecord().Positions(), o, tt)
+	case *halma.State:
+		return pl.searchHalma(ctx, st, o, tt)
+	}
+	// Another wrapper of a known game: rebuild the typed position from its FEN.
+	g := s.Game()
+	switch g.ID() {
+	case "spanish", "damas", "dame":
+		v, err := draughts.VariantFor(g.ID(), g.Options())
+		if err != nil {
+			return Result{}, err
+		}
+		p, err := v.ParseFEN(s.FEN())
+		if err != nil {
+			return Result{}, err
+		}
+		return pl.searchDraughts(ctx, draughts.NewGame(v, p), o, tt)
+	case "ultradamas":
+		p, err := ultradamas.ParseFEN(s.FEN())
+		if err != nil {
+			return Result{}, err
+		}
+		return pl.searchUltra(ctx, p, nil, o, tt)
+	case "halma":
+		hg, err := halma.NewFromOptions(g.Options())
+		if err != nil {
+			return Result{}, err
+		}
+		st, err := hg.LoadState(s.FEN())
+		if err != nil {
+			return Result{}, err
+		}
+		return pl.searchHalma(ctx, st, o, tt)
+	}
+	return Result{}, rules.Errorf(rules.ErrBadOption, "the computer does not play %s", g.ID())
+}
+
+func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options, tt *table) (Result, error) {
+	lim, d := pl.budget(o, draughtsLevels)
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	e := newDraughtsEngine(g.Variant())
+	p := g.Position()
+	before := map[uint64]bool{}
+	for i := range g.Plies() {
+		if q := g.Before(i); q.ToMove == p.ToMove {
+			before[draughtsHash(&q)] = true
+		}
+	}
+	moves := e.moves(&p, nil)
+	if len(moves) == 0 {
+		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+	}
+	s := newSearcher[draughts.Position, draughts.Move](ctx, e, tt, lim, before)
+	r := s.run(&p, moves)
+	return Result{Move: g.Variant().RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
+}
+
+func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, history []ultradamas.Position, o Options, tt *table) (Result, error) {
+	lim, d := pl.budget(o, ultraLevels)
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	e := ultraEngine{}
+	before := map[uint64]bool{}
+	for i := 0; i+1 < len(history); i++ {
+		if q := history[i]; q.Turn() == p.Turn() {
+			before[e.hash(&q)] = true
+		}
+	}
+	moves := e.moves(&p, nil)
+	if len(moves) == 0 {
+		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+	}
+	s := newSearcher[ultradamas.Position, ultradamas.Move](ctx, e, tt, lim, before)
+	r := s.run(&p, moves)
+	return Result{Move: p.RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
+}

@@ -1,0 +1,162 @@
+package ai
+
+import (
+	"math/bits"
+
+	"github.com/boardgamebot/bot/rules/ultradamas"
+)
+
+// ultraBoard is an Ultradamas position read square by square through the
+// package's exported API.
+type ultraBoard struct {
+	occ   [2]uint64
+	level [64]int8
+	carry [64]int8
+}
+
+func readUltra(p *ultradamas.Position) (b ultraBoard) {
+	for s := ultradamas.Square(0); s < 64; s++ {
+		side, level, carried, ok := p.Piece(s)
+		if !ok {
+			continue
+		}
+		b.occ[side] |= 1 << uint(s)
+		b.level[s] = int8(level)
+		b.carry[s] = int8(carried)
+	}
+	return b
+}
+
+// Zobrist keys: [side][level-1 + 6*carried][square], carried 0-4.
+var ultraKeys = func() (k [2][30][64]uint64) {
+	x := uint64(0x5EED0002)
+	for i := range k {
+		for j := range k[i] {
+			for s := range k[i][j] {
+				x = mix(x)
+				k[i][j][s] = x
+			}
+		}
+	}
+	return k
+}()
+
+const ultraBlackKey uint64 = 0xBB67AE8584CAA73B
+
+// ultraValue is the value of a piece of each level, in hundredths of a man.
+var ultraValue = [7]int{0, 100, 260, 420, 560, 900, 1500}
+
+// ultraEngine searches Ultradamas.
+type ultraEngine struct{}
+
+func (ultraEngine) moves(p *ultradamas.Position, buf []ultradamas.Move) []ultradamas.Move {
+	return p.Moves(buf)
+}
+
+func (ultraEngine) apply(p *ultradamas.Position, m *ultradamas.Move) ultradamas.Position {
+	return p.Apply(*m)
+}
+
+func (ultraEngine) hash(p *ultradamas.Position) uint64 {
+	b := readUltra(p)
+	return ultraHash(p, &b)
+}
+
+func ultraHash(p *ultradamas.Position, b *ultraBoard) uint64 {
+	var h uint64
+	for side := 0; side < 2; side++ {
+		for o := b.occ[side]; o != 0; o &= o - 1 {
+			s := bits.TrailingZeros64(o)
+			h ^= ultraKeys[side][int(b.level[s])-1+6*int(b.carry[s])][s]
+		}
+	}
+	if p.Turn() == ultradamas.Black {
+		h ^= ultraBlackKey
+	}
+	return h
+}
+
+func (ultraEngine) capture(m *ultradamas.Move) bool { return m.Captured != 0 }
+
+func (ultraEngine) order(p *ultradamas.Position, m *ultradamas.Move) int {
+	if m.Captured == 0 {
+		return 0
+	}
+	v := 0
+	for c := m.Captured; c != 0; c &= c - 1 {
+		_, level, carried, _ := p.Piece(ultradamas.Square(bits.TrailingZeros64(c)))
+		v += ultraValue[level] + ultraValue[carried]
+	}
+	return v
+}
+
+func (ultraEngine) key(m *ultradamas.Move) int {
+	return int(m.First.Kind)<<12 | int(m.First.From)<<6 | int(m.First.To)
+}
+
+func (ultraEngine) histSize() int { return 8 << 12 }
+
+func (ultraEngine) cycles() bool { return true }
+
+func (ultraEngine) over(p *ultradamas.Position) (int, bool) {
+	if p.Ply() >= ultradamas.DrawPlies {
+		return 0, true
+	}
+	return 0, false
+}
+
+// Files and ranks of the 64-square board (a1 is bit 0).
+const (
+	fileA uint64 = 0x0101010101010101
+	fileH uint64 = 0x8080808080808080
+)
+
+// forward returns the squares one step forward (straight or diagonal) of b
+// for side: where its men may step.
+func forward(b uint64, side int) [3]uint64 {
+	if side == 0 {
+		return [3]uint64{b << 8, (b &^ fileA) << 7, (b &^ fileH) << 9}
+	}
+	return [3]uint64{b >> 8, (b &^ fileA) >> 9, (b &^ fileH) >> 7}
+}
+
+// eval scores p for the side to move: material by level (a carried piece
+// counts almost fully), each level's progress towards the rank that
+// promotes it, the men's mobility and the back-rank guard.
+func (ultraEngine) eval(p *ultradamas.Position) int {
+	b := readUltra(p)
+	var score [2]int
+	empty := ^(b.occ[0] | b.occ[1])
+	for side := 0; side < 2; side++ {
+		men := uint64(0)
+		for o := b.occ[side]; o != 0; o &= o - 1 {
+			s := bits.TrailingZeros64(o)
+			lv := int(b.level[s])
+			v := ultraValue[lv] + ultraValue[b.carry[s]]*9/10
+			rank := s >> 3
+			if side == 1 {
+				rank = 7 - rank // ranks from the side's own first rank
+			}
+			switch lv {
+			case 1:
+				men |= 1 << uint(s)
+				v += advance[rank]
+			case 2, 4: // promoted on the own first rank
+				v += 4 * (7 - rank)
+			case 3: // promoted on the far rank
+				v += 4 * rank
+			}
+			score[side] += v
+		}
+		first := uint64(0xFF)
+		if side == 1 {
+			first = 0xFF << 56
+		}
+		score[side] += guardBonus * bits.OnesCount64(men&first)
+		for _, f := range forward(men, side) {
+			score[side] += 2 * bits.OnesCount64(f&empty)
+		}
+	}
+	me := int(p.Turn())
+	return score[me] - score[me^1] + tempoBonus
+}
