@@ -1,0 +1,192 @@
+package draughts
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// refMoves is a slow, plain reference generator written straight from the
+// rules page on an 8x8 array, to check the bitboard generator on random
+// positions full of kings. Each move is "from-to:captured squares".
+func refMoves(v Variant, p Position) []string {
+	var board [8][8]int // [file][rank]: +1/+2 White man/king, -1/-2 Black
+	for f := Field(0); f < 32; f++ {
+		sq := v.Square(f)
+		bit := uint32(1) << f
+		k := 1
+		if p.Kings&bit != 0 {
+			k = 2
+		}
+		switch {
+		case p.White&bit != 0:
+			board[sq.File][sq.Rank] = k
+		case p.Black&bit != 0:
+			board[sq.File][sq.Rank] = -k
+		}
+	}
+	side, fwd := 1, 1
+	if p.ToMove == Black {
+		side, fwd = -1, -1
+	}
+	on := func(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
+	type series struct {
+		from, to [2]int
+		capt     [][2]int
+		kings    int
+	}
+	var caps []series
+	var dfs func(from [2]int, x, y int, king bool, capt [][2]int, kings int)
+	dfs = func(from [2]int, x, y int, king bool, capt [][2]int, kings int) {
+		taken := func(a, b int) bool { return slices.Contains(capt, [2]int{a, b}) }
+		found := false
+		for _, d := range [][2]int{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} {
+			if !king && d[1] != fwd {
+				continue
+			}
+			a, b := x+d[0], y+d[1]
+			if king && v.Flying {
+				for on(a, b) && board[a][b] == 0 {
+					a, b = a+d[0], b+d[1]
+				}
+			}
+			if !on(a, b) || board[a][b]*side >= 0 || taken(a, b) {
+				continue
+			}
+			k := 0
+			if board[a][b] == -2*side {
+				k = 1
+			}
+			for c, e := a+d[0], b+d[1]; on(c, e) && board[c][e] == 0; c, e = c+d[0], e+d[1] {
+				found = true
+				dfs(from, c, e, king, append(slices.Clip(capt), [2]int{a, b}), kings+k)
+				if !king || !v.Flying || v.LandNext {
+					break
+				}
+			}
+		}
+		if !found && len(capt) > 0 {
+			caps = append(caps, series{from, [2]int{x, y}, capt, kings})
+		}
+	}
+	var plain []series
+	for x := 0; x < 8; x++ {
+		for y := 0; y < 8; y++ {
+			pc := board[x][y] * side
+			if pc <= 0 {
+				continue
+			}
+			board[x][y] = 0 // the start square is empty during the series
+			dfs([2]int{x, y}, x, y, pc == 2, nil, 0)
+			board[x][y] = pc * side
+			for _, d := range [][2]int{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}} {
+				if pc == 1 && d[1] != fwd {
+					continue
+				}
+				for a, b := x+d[0], y+d[1]; on(a, b) && board[a][b] == 0; a, b = a+d[0], b+d[1] {
+					plain = append(plain, series{from: [2]int{x, y}, to: [2]int{a, b}})
+					if pc == 1 || !v.Flying {
+						break
+					}
+				}
+			}
+		}
+	}
+	if !v.Huff && len(caps) > 0 {
+		best := 0
+		score := func(s series) int {
+			if v.Quality {
+				return len(s.capt)*32 + s.kings
+			}
+			return len(s.capt)
+		}
+		for _, s := range caps {
+			best = max(best, score(s))
+		}
+		caps = slices.DeleteFunc(caps, func(s series) bool { return score(s) < best })
+		plain = nil
+	}
+	name := func(c [2]int) string { return rules.Square{File: int8(c[0]), Rank: int8(c[1])}.String() }
+	set := map[string]bool{}
+	for _, s := range append(caps, plain...) {
+		var cs []string
+		for _, c := range s.capt {
+			cs = append(cs, name(c))
+		}
+		sort.Strings(cs)
+		set[name(s.from)+"-"+name(s.to)+":"+strings.Join(cs, ",")] = true
+	}
+	var out []string
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func engineMoves(v Variant, p Position) []string {
+	var out []string
+	for _, m := range v.Moves(p) {
+		var cs []string
+		for b := m.Captured; b != 0; b &= b - 1 {
+			cs = append(cs, v.Square(Field(bits.TrailingZeros32(b))).String())
+		}
+		sort.Strings(cs)
+		out = append(out, fmt.Sprintf("%s-%s:%s", v.Square(m.From), v.Square(m.To), strings.Join(cs, ",")))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// randomPosition puts up to 12 pieces a side on random squares, many of them kings.
+func randomPosition(rng *rand.Rand) Position {
+	var p Position
+	p.ToMove = Color(rng.IntN(2))
+	perm := rng.Perm(32)
+	nw, nb := 1+rng.IntN(12), 1+rng.IntN(12)
+	kingOdds := rng.IntN(4)
+	for i, f := range perm[:nw+nb] {
+		bit := uint32(1) << f
+		white := i < nw
+		if white {
+			p.White |= bit
+		} else {
+			p.Black |= bit
+		}
+		if rng.IntN(4) < kingOdds || (white && bit&topRank != 0) || (!white && bit&lowRank != 0) {
+			p.Kings |= bit
+		}
+	}
+	return p
+}
+
+func TestReferenceGenerator(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	for vi, v := range fuzzVariants {
+		rng := rand.New(rand.NewPCG(7, uint64(vi)))
+		series := 0
+		for i := 0; i < n; i++ {
+			p := randomPosition(rng)
+			want, got := refMoves(v, p), engineMoves(v, p)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s %v %s:\n%s\nengine    %v\nreference %v", v.ID, v.Options(), v.FEN(p), diagram(v, p), got, want)
+			}
+			if len(want) > 0 && strings.Contains(want[0], ",") {
+				series++
+			}
+		}
+		// Make sure the random positions exercise long series.
+		if series < n/50 {
+			t.Errorf("%s: only %d of %d positions with a series", v.ID, series, n)
+		}
+	}
+}
