@@ -654,3 +654,77 @@ func TestPalette(t *testing.T) {
 		t.Error("theme pink exists")
 	}
 }
+
+// TestLevelsAtAGlance checks what tells the Ultradamas levels apart in
+// the middle column of a square: the stack grows with the level up to 4;
+// an ultra king (5) shows one band of the opponent's colour, a double
+// ultra king (6) two; kings and up carry a crown or digit in the mark
+// colour; a carried piece shows as a disc at the top right.
+func TestLevelsAtAGlance(t *testing.T) {
+	r := New()
+	for seat, colour := range []int{cRed, cBlack} {
+		v := rules.View{Size: 8, Turn: -1}
+		for level := 1; level <= 6; level++ {
+			v.Pieces = append(v.Pieces, rules.Piece{Square: rules.Square{File: int8(level - 1), Rank: 3}, Seat: seat, Level: level})
+		}
+		v.Pieces = append(v.Pieces, rules.Piece{Square: sq("h4"), Seat: seat, Level: 5, Carries: 3})
+		data, err := r.PNG(v, nil, 0, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := decode(t, r, data, Options{}, 8, 0)
+		own, other := p.th.seats[colour], p.th.seats[[]int{cBlack, cRed}[seat]]
+		prevHeight := 0
+		for level := 1; level <= 6; level++ {
+			s := rules.Square{File: int8(level - 1), Rank: 3}
+			first, last, bands, marks := -1, -1, 0, 0
+			inBand := false
+			for y := 0; y < p.s.cell; y++ {
+				c := p.at(s, 0.5, float64(y)/float64(p.s.cell))
+				fill := c == p.th.light || c == p.th.dark
+				if !fill {
+					if first < 0 {
+						first = y
+					}
+					last = y
+				}
+				band := c == other.side || c == other.face
+				if band && !inBand {
+					bands++
+				}
+				inBand = band
+				if c == own.mark {
+					marks++
+				}
+			}
+			height := last - first
+			if level <= 4 && height <= prevHeight {
+				t.Errorf("seat %d: level %d stands %d px high, level %d %d px", seat, level, height, level-1, prevHeight)
+			}
+			prevHeight = height
+			wantBands := map[int]int{5: 1, 6: 2}[level]
+			if bands != wantBands {
+				t.Errorf("seat %d: level %d shows %d bands of the opponent's colour, want %d", seat, level, bands, wantBands)
+			}
+			if (marks > 0) != (level >= 2) {
+				t.Errorf("seat %d: level %d has %d pixels of crown or digit", seat, level, marks)
+			}
+		}
+		for _, c := range []struct {
+			sq      string
+			carries bool
+		}{{"e4", false}, {"h4", true}} {
+			n := 0 // the top of the small disc, above its digit and the stack
+			for x := 0.7; x < 0.9; x += 0.02 {
+				for y := 0.04; y < 0.12; y += 0.02 {
+					if p.at(sq(c.sq), x, y) == own.face {
+						n++
+					}
+				}
+			}
+			if got := n > 5; got != c.carries {
+				t.Errorf("seat %d: %s shows a carried piece: %v (%d pixels), want %v", seat, c.sq, got, n, c.carries)
+			}
+		}
+	}
+}
