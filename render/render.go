@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"strings"
 	"sync"
 
 	"github.com/boardgamebot/bot/rules"
@@ -25,7 +26,7 @@ var (
 // Options choose how a picture looks. The zero value is the light theme
 // at the default size without square numbers.
 type Options struct {
-	// Theme is Light (the default when empty) or Dark.
+	// Theme is Light (the default when empty) or Dark, in any case.
 	Theme Theme
 	// Size is the width and height of the picture in pixels; 0 means 512
 	// for boards up to 10x10 and 800 for 16x16.
@@ -67,7 +68,7 @@ func (r *Renderer) sheet(o Options, n int) (*sheet, error) {
 	if n < 2 || n > 16 {
 		return nil, fmt.Errorf("%w: board size %d (2 to 16)", ErrBadView, n)
 	}
-	name := o.Theme
+	name := Theme(strings.ToLower(strings.TrimSpace(string(o.Theme))))
 	if name == "" {
 		name = Light
 	}

@@ -450,6 +450,7 @@ func TestSizes(t *testing.T) {
 		{halmaView(4), 0, 800},
 		{rules.View{Size: 10}, 0, 512},
 		{draughtsView(), 300, 300},
+		{ultraView(), 0, 512},
 		{halmaView(2), 1000, 1000},
 	} {
 		data, err := r.PNG(c.v, nil, 0, Options{Size: c.size})
@@ -726,5 +727,26 @@ func TestLevelsAtAGlance(t *testing.T) {
 				t.Errorf("seat %d: %s shows a carried piece: %v (%d pixels), want %v", seat, c.sq, got, n, c.carries)
 			}
 		}
+	}
+}
+
+func TestThemeNames(t *testing.T) {
+	r := New()
+	want, err := r.PNG(draughtsView(), nil, 0, Options{Theme: Dark})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []Theme{"DARK", " Dark "} {
+		got, err := r.PNG(draughtsView(), nil, 0, Options{Theme: name})
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("theme %q: %v, or not the dark picture", name, err)
+		}
+	}
+	light, err := r.PNG(draughtsView(), nil, 0, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(light, want) {
+		t.Error("the default theme is dark, want light")
 	}
 }
