@@ -540,9 +540,14 @@ func sentence(msg string) string {
 	return msg
 }
 
+// capital capitalizes the first word of s, unless it is a square or a move
+// ("e4-d5: ..." stays as written).
 func capital(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	if n == 0 {
+		return s
+	}
+	if r2, _ := utf8.DecodeRuneInString(s[n:]); !unicode.IsLetter(r2) {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
