@@ -214,14 +214,27 @@ func players(s *sessions.Snapshot) string {
 	return strings.Join(parts, " vs ")
 }
 
+// gameTitle names the game with the options that differ from what the
+// game would have without them ("Halma (players=4)").
 func gameTitle(s *sessions.Snapshot) string {
 	title := s.Game.Name()
 	var opts []string
-	if info, ok := lookupInfo(s.Game.ID()); ok {
+	if info, ok := games.Lookup(s.Game.ID()); ok {
 		for _, o := range info.Options {
-			if v := s.Record.Options[o.Key]; v != "" && v != o.Default {
-				opts = append(opts, o.Key+"="+v)
+			v := s.Record.Options[o.Key]
+			if v == "" {
+				continue
 			}
+			without := map[string]string{}
+			for k, x := range s.Record.Options {
+				if k != o.Key {
+					without[k] = x
+				}
+			}
+			if g, err := games.New(s.Game.ID(), without); err == nil && g.Options()[o.Key] == v {
+				continue
+			}
+			opts = append(opts, o.Key+"="+v)
 		}
 	}
 	if len(opts) > 0 {
@@ -229,8 +242,6 @@ func gameTitle(s *sessions.Snapshot) string {
 	}
 	return title
 }
-
-func lookupInfo(id string) (games.Info, bool) { return games.Lookup(id) }
 
 // status says whose turn it is, or who has to set up.
 func status(s *sessions.Snapshot) string {
@@ -540,16 +551,14 @@ func sentence(msg string) string {
 	return msg
 }
 
-// capital capitalizes the first word of s, unless it is a square or a move
-// ("e4-d5: ..." stays as written).
+// capital capitalizes the first word of s, unless it holds a digit (a
+// square or a move: "e4-d5: ..." stays as written).
 func capital(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if strings.ContainsFunc(word, unicode.IsDigit) {
+		return s
+	}
 	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	if r2, _ := utf8.DecodeRuneInString(s[n:]); !unicode.IsLetter(r2) {
-		return s
-	}
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
