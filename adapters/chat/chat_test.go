@@ -269,3 +269,44 @@ func FuzzHandle(f *testing.F) {
 		}
 	})
 }
+
+// TestRefusedActions: people doing what they may not, in a game where alice
+// (White) is to move against bob: one line each, and nothing changes.
+func TestRefusedActions(t *testing.T) {
+	for _, tc := range []struct{ who, text, want string }{
+		{"carol", "/move 1", "You are not playing in this game"},
+		{"carol", "/resign", "You are not playing in this game"},
+		{"carol", "/draw", "You are not playing in this game"},
+		{"carol", "/accept", "There is no challenge or draw offer to answer"},
+		{"carol", "/cancel", "cannot be cancelled"},
+		{"bob", "/move 1", "It is alice's turn (White), not yours"},
+		{"bob", "/huff a1", "It is alice's turn (White), not yours"},
+		{"alice", "/accept", "There is no challenge or draw offer to answer"},
+		{"alice", "/decline", "There is no challenge or draw offer to answer"},
+		{"alice", "/play count @carol", "A game is running here"},
+		{"alice", "/setup default", "There is no set-up step now"},
+		{"alice", "/move 7", `Illegal move "7": add 1 or 2. Legal moves: 1, 2`},
+		{"alice", "/move one", `"one" is not a move (type 1 or 2).`},
+	} {
+		f := newFixture(t)
+		f.say("alice", "/play count @bob color=white")
+		f.say("bob", "/accept")
+		before := f.dump()
+		r := f.say(tc.who, tc.text)
+		if !r.Error || len(r.Lines) != 1 || !strings.Contains(r.Lines[0], tc.want) {
+			t.Errorf("%s %q: got %q, want one error line with %q", tc.who, tc.text, r.Text(), tc.want)
+		}
+		if f.dump() != before {
+			t.Errorf("%s %q changed the session", tc.who, tc.text)
+		}
+	}
+	// Before any challenge, and with a challenge for someone else.
+	f := newFixture(t)
+	f.expect("bob", "/accept", "There is no challenge here to answer: /play <game> @user starts one.", true)
+	f.expect("bob", "/resign", "No game is being played here", true)
+	f.say("alice", "/play count @bob")
+	f.expect("carol", "/accept", "This challenge is for bob, not for you", true)
+	f.expect("carol", "/decline", "This challenge is for bob, not for you", true)
+	f.expect("carol", "/resign", "The game has not started: waiting for bob to /accept.", true)
+	f.expect("alice", "/move 1", `The game has not started: waiting for bob to /accept \(you can /cancel\).`, true)
+}
