@@ -47,7 +47,9 @@ type Service struct {
 // entry is one session in memory with its lock (a channel, so that waiting
 // for it honours a context).
 type entry struct {
+	key    Key
 	lock   chan struct{}
+	refs   int // goroutines holding or waiting for the lock; guarded by Service.mu
 	loaded bool
 	cur    *live // nil: no session
 }
@@ -194,7 +196,7 @@ func (s *Service) Look(ctx context.Context, key Key) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer e.release()
+	defer s.release(e)
 	if e.cur == nil {
 		return nil, errf(ErrNoGame, nil, "no session at %s", key)
 	}
@@ -531,7 +533,7 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 	if err != nil {
 		return Event{}, err
 	}
-	defer e.release()
+	defer s.release(e)
 	next, ev, err := fn(e.cur)
 	if err != nil {
 		var se *Error
@@ -592,13 +594,17 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	s.mu.Lock()
 	e := s.sessions[key]
 	if e == nil {
-		e = &entry{lock: make(chan struct{}, 1)}
+		e = &entry{key: key, lock: make(chan struct{}, 1)}
 		s.sessions[key] = e
 	}
+	e.refs++
 	s.mu.Unlock()
 	select {
 	case e.lock <- struct{}{}:
 	case <-ctx.Done():
+		s.mu.Lock()
+		e.refs--
+		s.mu.Unlock()
 		return nil, errf(ErrStorage, ctx.Err(), "waiting for %s", key)
 	}
 	if e.loaded {
@@ -609,13 +615,13 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	case errors.Is(err, ErrNotFound):
 		e.cur = nil
 	case err != nil:
-		e.release()
+		s.release(e)
 		s.log.Error("load failed", "session", key.String(), "err", err)
 		return nil, errf(ErrStorage, err, "loading %s", key)
 	default:
 		l, err := s.rebuild(rec)
 		if err != nil {
-			e.release()
+			s.release(e)
 			s.log.Error("replay failed", "session", key.String(), "err", err)
 			return nil, errf(ErrBroken, err, "replaying %s", key)
 		}
@@ -625,7 +631,18 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	return e, nil
 }
 
-func (e *entry) release() { <-e.lock }
+// release unlocks the session; an entry without a session that nobody
+// holds or waits for leaves the map, so that memory holds only the
+// sessions in play.
+func (s *Service) release(e *entry) {
+	s.mu.Lock()
+	e.refs--
+	if e.refs == 0 && e.loaded && e.cur == nil {
+		delete(s.sessions, e.key)
+	}
+	s.mu.Unlock()
+	<-e.lock
+}
 
 // Resume loads every live session from the store and replays it; it
 // returns how many sessions it loaded. Sessions load lazily anyway; Resume
@@ -643,7 +660,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 		if err != nil {
 			continue // acquire logged it
 		}
-		e.release()
+		s.release(e)
 		n++
 	}
 	return n, nil

@@ -1,0 +1,39 @@
+package sessions
+
+import (
+	"context"
+	"testing"
+
+	"github.com/boardgamebot/bot/sessions/sessionstest"
+)
+
+// TestFreedSessionsLeaveMemory: once a session is over and nobody waits for
+// it, the service forgets it; a session in play stays.
+func TestFreedSessionsLeaveMemory(t *testing.T) {
+	ctx := context.Background()
+	s := New(Config{Store: NewMemoryStore(), Games: sessionstest.Games})
+	alice := User{ID: "a", Name: "alice"}
+	count := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.sessions)
+	}
+	for i, ch := range []string{"c1", "c2", "c3"} {
+		r := Request{Key: Key{Platform: "t", Channel: ch}, User: alice}
+		if _, err := s.Challenge(ctx, r, ChallengeSpec{Game: "count", Play: DefaultPlayOptions()}); err != nil {
+			t.Fatal(err)
+		}
+		if got := count(); got != i+1 {
+			t.Fatalf("%d sessions in memory, want %d", got, i+1)
+		}
+	}
+	for _, ch := range []string{"c1", "c2"} {
+		if _, err := s.Cancel(ctx, Request{Key: Key{Platform: "t", Channel: ch}, User: alice}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Look(ctx, Key{Platform: "t", Channel: "never"})
+	if got := count(); got != 1 {
+		t.Fatalf("%d sessions in memory after two were cancelled, want 1", got)
+	}
+}
