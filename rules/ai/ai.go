@@ -278,3 +278,36 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	r := s.run(&p, moves)
 	return Result{Move: p.RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }
+
+// Huff says which of the opponent's pieces the computer huffs before its
+// move when s allows huffing (damas huff=yes): ok is false when there is
+// nothing to huff. It tries each piece and keeps the one after which its
+// search scores best; sessions then calls Huff on the state and Move on
+// the result.
+func (pl *Player) Huff(ctx context.Context, s rules.State, level int, seed uint64) (sq rules.Square, ok bool, err error) {
+	h, is := s.(rules.Huffer)
+	if !is {
+		return rules.Square{}, false, nil
+	}
+	best := -infinity
+	for _, c := range h.Huffable() {
+		ns, err := h.Huff(c.String())
+		if err != nil {
+			continue
+		}
+		if out := ns.Outcome(); out.Over {
+			return c, true, nil
+		}
+		r, err := pl.Search(ctx, ns, Options{Level: level, Seed: seed, Depth: 4})
+		if err != nil {
+			if ctx.Err() != nil {
+				return rules.Square{}, false, ctx.Err()
+			}
+			continue
+		}
+		if !ok || r.Score > best {
+			sq, ok, best = c, true, r.Score
+		}
+	}
+	return sq, ok, nil
+}
