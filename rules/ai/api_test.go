@@ -189,6 +189,9 @@ func TestShifts(t *testing.T) {
 		if p.ToMove == draughts.Black {
 			want = count(downLeft(p.Black)&empty) + count(downRight(p.Black)&empty)
 		}
+		if q := (draughtsEngine{v: draughts.Spanish}).quiet(&p); q && hasCapture(draughts.Spanish.Moves(p)) {
+			t.Fatalf("%s: quiet, yet a capture is on", draughts.Spanish.FEN(p))
+		}
 		got := 0
 		for _, m := range draughts.Spanish.Moves(p) {
 			if m.Captured == 0 {

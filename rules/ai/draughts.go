@@ -109,6 +109,22 @@ func (e draughtsEngine) histSize() int { return 1024 }
 
 func (e draughtsEngine) cycles() bool { return true }
 
+// quiet reports that the side to move has pieces, no king and no man
+// that can capture.
+func (e draughtsEngine) quiet(p *draughts.Position) bool {
+	empty := ^(p.White | p.Black)
+	if p.ToMove == draughts.White {
+		if p.White == 0 || p.White&p.Kings != 0 {
+			return false
+		}
+		return p.White&(downRight(p.Black&downRight(empty))|downLeft(p.Black&downLeft(empty))) == 0
+	}
+	if p.Black == 0 || p.Black&p.Kings != 0 {
+		return false
+	}
+	return p.Black&(upLeft(p.White&upLeft(empty))|upRight(p.White&upRight(empty))) == 0
+}
+
 func (e draughtsEngine) over(p *draughts.Position) (int, bool) {
 	if e.v.Draws == draughts.DamasDraws {
 		w, b := bits.OnesCount32(p.White), bits.OnesCount32(p.Black)

@@ -102,6 +102,8 @@ func (e halmaEngine) histSize() int { return 1 << 16 }
 
 func (e halmaEngine) cycles() bool { return false }
 
+func (e halmaEngine) quiet(p *halmaPos) bool { return true }
+
 func (e halmaEngine) over(p *halmaPos) (int, bool) {
 	if w := p.p.Winner(); w >= 0 {
 		if w == p.p.Turn() {

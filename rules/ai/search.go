@@ -31,6 +31,10 @@ type engine[P comparable, M comparable] interface {
 	// key indexes the history table: below histSize.
 	key(m *M) int
 	histSize() int
+	// quiet reports that the side to move surely has no capture (false
+	// when unsure): the search then stands pat at its depth limit without
+	// generating the moves.
+	quiet(p *P) bool
 	// over reports an end of the game that the move list does not show
 	// (a draw rule, a Halma win or leave-home loss) and its score for the
 	// side to move.
@@ -189,7 +193,7 @@ func (s *searcher[P, M, E]) search(p *P, depth, ply, alpha, beta int) int {
 	if s.e.cycles() && s.repeated(h, ply) {
 		return 0
 	}
-	if ply >= maxPly {
+	if ply >= maxPly || depth <= 0 && s.e.quiet(p) {
 		return s.evaluate(p, h)
 	}
 	moves := s.e.moves(p, s.bufs[ply])

@@ -98,6 +98,9 @@ func (ultraEngine) histSize() int { return 8 << 12 }
 
 func (ultraEngine) cycles() bool { return true }
 
+// quiet is never sure: telling captures apart costs as much as listing them.
+func (ultraEngine) quiet(p *ultradamas.Position) bool { return false }
+
 func (ultraEngine) over(p *ultradamas.Position) (int, bool) {
 	if p.Ply() >= ultradamas.DrawPlies {
 		return 0, true
