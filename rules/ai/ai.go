@@ -263,7 +263,7 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	lim, d := pl.budget(o, ultraLevels)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	e := ultraEngine{}
+	e := &ultraEngine{}
 	before := map[uint64]bool{}
 	for i := 0; i+1 < len(history); i++ {
 		if q := history[i]; q.Turn() == p.Turn() {
@@ -274,7 +274,7 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	if len(moves) == 0 {
 		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
 	}
-	s := newSearcher[ultradamas.Position, ultradamas.Move](ctx, e, tt, lim, before)
+	s := newSearcher[ultradamas.Position, ultradamas.Move, *ultraEngine](ctx, e, tt, lim, before)
 	r := s.run(&p, moves)
 	return Result{Move: p.RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }

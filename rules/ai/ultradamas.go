@@ -46,20 +46,32 @@ const ultraBlackKey uint64 = 0xBB67AE8584CAA73B
 // ultraValue is the value of a piece of each level, in hundredths of a man.
 var ultraValue = [7]int{0, 100, 260, 420, 560, 900, 1500}
 
-// ultraEngine searches Ultradamas.
-type ultraEngine struct{}
+// ultraEngine searches Ultradamas. It keeps the last position it read
+// square by square, which hash and eval of the same node share.
+type ultraEngine struct {
+	last  ultradamas.Position
+	board ultraBoard
+	valid bool
+}
 
-func (ultraEngine) moves(p *ultradamas.Position, buf []ultradamas.Move) []ultradamas.Move {
+// read returns p's board, read once per node.
+func (e *ultraEngine) read(p *ultradamas.Position) *ultraBoard {
+	if !e.valid || e.last != *p {
+		e.last, e.board, e.valid = *p, readUltra(p), true
+	}
+	return &e.board
+}
+
+func (e *ultraEngine) moves(p *ultradamas.Position, buf []ultradamas.Move) []ultradamas.Move {
 	return p.Moves(buf)
 }
 
-func (ultraEngine) apply(p *ultradamas.Position, m *ultradamas.Move) ultradamas.Position {
+func (e *ultraEngine) apply(p *ultradamas.Position, m *ultradamas.Move) ultradamas.Position {
 	return p.Apply(*m)
 }
 
-func (ultraEngine) hash(p *ultradamas.Position) uint64 {
-	b := readUltra(p)
-	return ultraHash(p, &b)
+func (e *ultraEngine) hash(p *ultradamas.Position) uint64 {
+	return ultraHash(p, e.read(p))
 }
 
 func ultraHash(p *ultradamas.Position, b *ultraBoard) uint64 {
@@ -76,9 +88,9 @@ func ultraHash(p *ultradamas.Position, b *ultraBoard) uint64 {
 	return h
 }
 
-func (ultraEngine) capture(m *ultradamas.Move) bool { return m.Captured != 0 }
+func (e *ultraEngine) capture(m *ultradamas.Move) bool { return m.Captured != 0 }
 
-func (ultraEngine) order(p *ultradamas.Position, m *ultradamas.Move) int {
+func (e *ultraEngine) order(p *ultradamas.Position, m *ultradamas.Move) int {
 	if m.Captured == 0 {
 		return 0
 	}
@@ -90,18 +102,18 @@ func (ultraEngine) order(p *ultradamas.Position, m *ultradamas.Move) int {
 	return v
 }
 
-func (ultraEngine) key(m *ultradamas.Move) int {
+func (e *ultraEngine) key(m *ultradamas.Move) int {
 	return int(m.First.Kind)<<12 | int(m.First.From)<<6 | int(m.First.To)
 }
 
-func (ultraEngine) histSize() int { return 8 << 12 }
+func (e *ultraEngine) histSize() int { return 8 << 12 }
 
-func (ultraEngine) cycles() bool { return true }
+func (e *ultraEngine) cycles() bool { return true }
 
 // quiet is never sure: telling captures apart costs as much as listing them.
-func (ultraEngine) quiet(p *ultradamas.Position) bool { return false }
+func (e *ultraEngine) quiet(p *ultradamas.Position) bool { return false }
 
-func (ultraEngine) over(p *ultradamas.Position) (int, bool) {
+func (e *ultraEngine) over(p *ultradamas.Position) (int, bool) {
 	if p.Ply() >= ultradamas.DrawPlies {
 		return 0, true
 	}
@@ -126,8 +138,8 @@ func forward(b uint64, side int) [3]uint64 {
 // eval scores p for the side to move: material by level (a carried piece
 // counts almost fully), each level's progress towards the rank that
 // promotes it, the men's mobility and the back-rank guard.
-func (ultraEngine) eval(p *ultradamas.Position) int {
-	b := readUltra(p)
+func (e *ultraEngine) eval(p *ultradamas.Position) int {
+	b := e.read(p)
 	var score [2]int
 	empty := ^(b.occ[0] | b.occ[1])
 	for side := 0; side < 2; side++ {
