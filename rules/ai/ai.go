@@ -169,10 +169,13 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 	if errors.Is(ctx.Err(), context.Canceled) {
 		return Result{}, ctx.Err()
 	}
-	// Never trust a move: it must be one that the state plays.
-	if _, played, err := s.Play(r.Move.Text); err != nil || played.Text != r.Move.Text {
+	// Never trust a move: it must be one that the state plays, and it is
+	// returned as the state describes it.
+	_, played, err := s.Play(r.Move.Text)
+	if err != nil || played.Text != r.Move.Text {
 		return Result{}, rules.Errorf(rules.ErrIllegal, "the computer found no legal move (%q)", r.Move.Text)
 	}
+	r.Move = played
 	return r, nil
 }
 

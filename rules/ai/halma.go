@@ -181,19 +181,16 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	}
-	return Result{Move: halmaRulesMove(p.p, r.move), Score: r.score, Depth: r.depth, Nodes: nodes}, nil
+	return Result{Move: halmaRulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: nodes}, nil
 }
 
-// halmaRulesMove describes m as the State's move list does.
-func halmaRulesMove(p halma.Position, m halma.Move) rules.Move {
+// halmaRulesMove names m as the State's move list does (Search completes
+// it from the State).
+func halmaRulesMove(m halma.Move) rules.Move {
 	if m.IsPass() {
-		return rules.Move{Text: "pass", From: m.From.Square(), To: m.To.Square(), Path: []rules.Square{m.From.Square()}, Pass: true}
+		return rules.Move{Text: "pass", Pass: true}
 	}
-	rm := rules.Move{Text: m.String(), From: m.From.Square(), To: m.To.Square()}
-	for _, s := range p.Path(m) {
-		rm.Path = append(rm.Path, s.Square())
-	}
-	return rm
+	return rules.Move{Text: m.String(), From: m.From.Square(), To: m.To.Square()}
 }
 
 // paranoid searches four-player Halma as if the three others played
