@@ -1,0 +1,31 @@
+// Package telegram is the Telegram adapter: it plays the bot's games in
+// Telegram groups, forum topics and private chats, over minutes or days.
+//
+// A Bot receives updates by long polling (getUpdates) or, when configured,
+// by webhook on its own HTTP server, whose secret-token header it checks.
+// Commands (/move c3-d4, /play@ThisBot spanish @bob) go to the chat
+// handler of package chat as they are typed; commands addressed to another
+// bot are ignored. Every board is sent as a photo whose caption names the
+// game, the last move and the player to move as a text mention, with the
+// buttons Move, Draw and Resign: Move opens a keyboard of the pieces that
+// can move, then one of their targets (chat.Picker), so a move takes two
+// taps. Callback data carries a version of the session (its number of
+// actions and a hash of its position), so a press on an old keyboard is
+// refused with an alert and plays nothing.
+//
+// Telegram gives bots no user id for an @username, so a challenge to @bob
+// is bound to the name: only a presser whose username is bob may accept it.
+//
+// Sending respects Telegram's limits: each chat has its own queue (never
+// dropped, never blocking other chats), groups get at most GroupLimit
+// messages per GroupWindow, a 429 answer is waited out for its retry_after
+// and the call made again, and a picture already sent is sent again by its
+// file_id. Updates are applied once: the update and callback ids are kept
+// to drop a second delivery, and passed to the sessions service as the
+// request id.
+//
+// Bot implements sessions.Notifier: players who ask for it with /notify on
+// get a private message when it is their turn. The opt-ins are kept in
+// memory only (the sessions store has no place for them yet), so they last
+// until the bot restarts.
+package telegram

@@ -1,0 +1,518 @@
+package telegram
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// where is a place messages go: a chat, and a forum topic in it (0: none).
+type where struct {
+	chat   int64
+	thread int
+}
+
+func placeOf(m *message) where {
+	w := where{chat: m.Chat.ID}
+	if m.IsTopic {
+		w.thread = m.ThreadID
+	}
+	return w
+}
+
+// key is the session key of the place: one game per chat, or per topic of
+// a forum.
+func (w where) key() sessions.Key {
+	k := sessions.Key{Platform: Platform, Channel: strconv.FormatInt(w.chat, 10)}
+	if w.thread != 0 {
+		k.Thread = strconv.Itoa(w.thread)
+	}
+	return k
+}
+
+// userOf is the sessions user of a Telegram user: the id, and the username
+// as the name (so that a challenge to @bob, which Telegram gives no id for,
+// matches bob), or the first and last names when there is no username.
+func userOf(u *tgbotapi.User) sessions.User {
+	name := u.UserName
+	if name == "" {
+		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
+	}
+	if name == "" {
+		name = "user" + strconv.FormatInt(u.ID, 10)
+	}
+	return sessions.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
+}
+
+// dispatch queues an update on its chat's lane, once: an update delivered
+// twice is dropped here (and sessions sees its id as well).
+func (b *Bot) dispatch(_ context.Context, u update, arrived time.Time) {
+	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
+		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
+		return
+	}
+	// Handling uses the send context, which outlives Run's context by the
+	// grace period: an update taken is finished, not cut in half.
+	ctx := b.sendCtx
+	switch {
+	case u.Message != nil && u.Message.Chat != nil:
+		m := u.Message
+		b.work.push(m.Chat.ID, func() { b.onMessage(ctx, u.UpdateID, m, arrived) })
+	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil && u.CallbackQuery.From != nil:
+		q := u.CallbackQuery
+		b.work.push(q.Message.Chat.ID, func() { b.onCallback(ctx, u.UpdateID, q, arrived) })
+	}
+}
+
+// onMessage answers a text message: a command for this bot, or, in a
+// private chat, anything typed.
+func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived time.Time) {
+	if m.From == nil || m.From.IsBot {
+		return
+	}
+	b.remember(m.Chat)
+	private := m.Chat.Type == "private"
+	if private {
+		b.mu.Lock()
+		b.started[m.From.ID] = true
+		b.mu.Unlock()
+	}
+	text := strings.TrimSpace(m.Text)
+	if text == "" {
+		return // stickers, photos, service messages
+	}
+	w := placeOf(m)
+	user := userOf(m.From)
+	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID)}
+	if !strings.HasPrefix(text, "/") {
+		if private {
+			b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
+		}
+		return // groups: only commands are for the bot
+	}
+	head := text
+	rest := ""
+	if i := strings.IndexFunc(text, unicode.IsSpace); i >= 0 {
+		head, rest = text[:i], text[i:]
+	}
+	name := head[1:]
+	if at := strings.IndexByte(name, '@'); at >= 0 {
+		if b.self == "" || !strings.EqualFold(name[at+1:], b.self) {
+			return // a command for another bot
+		}
+		name = name[:at]
+	}
+	name = strings.ToLower(name)
+	msg.Text = "/" + name + rest
+	args := strings.Fields(rest)
+	switch name {
+	case "start":
+		b.start(w, m, args)
+		return
+	case "notify":
+		b.notifyCommand(w, m, args)
+		return
+	case "accept", "decline":
+		snap, _ := b.svc.Look(ctx, w.key())
+		if why, ok := mayAnswer(snap, m.From, name); !ok {
+			b.sendText(w, esc(why), nil, m.MessageID)
+			return
+		}
+	}
+	b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
+}
+
+// deliver sends a reply of the chat handler: errors as a reply to the
+// message that caused them, a board as a photo with its caption and
+// buttons, anything else as text. snap is the session after the reply,
+// nil to look it up.
+func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot) {
+	if len(r.Lines) == 0 && r.Picture == nil {
+		return
+	}
+	if r.Error {
+		b.sendText(w, esc(r.Text()), nil, replyTo)
+		return
+	}
+	if snap == nil {
+		snap, _ = b.svc.Look(ctx, w.key())
+	}
+	kb := b.keyboard(r.Buttons, version(snap))
+	if r.Picture == nil {
+		b.sendText(w, esc(r.Text()), kb, 0)
+		return
+	}
+	caption, short := caption(r, snap)
+	if len([]rune(caption)) > maxCaption {
+		b.sendText(w, esc(r.Text()), nil, 0)
+		caption = short
+	}
+	b.sendPhoto(w, r.Picture, caption, kb)
+}
+
+// ---- buttons ----
+
+// version names the state of a session, for callback data: the number of
+// actions, and a hash of the session's creation, phase and position. A
+// keyboard whose version is not the session's is out of date.
+func version(s *sessions.Snapshot) string {
+	if s == nil || s.Record == nil {
+		return "0"
+	}
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%d|%d|%d|", s.Record.Created.UnixNano(), s.Phase(), len(s.Record.Actions))
+	if s.State != nil {
+		h.Write([]byte(s.State.FEN()))
+	}
+	return strconv.Itoa(len(s.Record.Actions)) + "." + strconv.FormatUint(uint64(h.Sum32()), 36)
+}
+
+// The callback data operations: data is "op:version[:args]", at most 64
+// bytes.
+const (
+	opMove    = "mv" // open the keyboard of the pieces that can move
+	opPiece   = "pc" // a piece: open the keyboard of its targets ("pc:v:b3")
+	opTarget  = "to" // a target: play it ("to:v:b3:2", the piece's target 2)
+	opBack    = "bk" // back to the game's buttons
+	opResign  = "rs" // ask to confirm a resignation
+	opResignY = "ry" // resign, confirmed
+	opCommand = "c"  // a command without arguments ("c:v:draw")
+)
+
+// gameButtons are the buttons under a board: Move, Draw, Resign.
+var gameButtons = []chat.Button{{Label: "Move", Command: "/moves"}, {Label: "Draw", Command: "/draw"}, {Label: "Resign", Command: "/resign"}}
+
+func button(label, data string) tgbotapi.InlineKeyboardButton {
+	return tgbotapi.InlineKeyboardButton{Text: label, CallbackData: &data}
+}
+
+// keyboard turns the reply's buttons into an inline keyboard in one row:
+// /moves becomes Move (the two-tap keyboards), /resign asks to confirm,
+// the others run their command.
+func (b *Bot) keyboard(buttons []chat.Button, ver string) *tgbotapi.InlineKeyboardMarkup {
+	var row []tgbotapi.InlineKeyboardButton
+	for _, bt := range buttons {
+		cmd := strings.TrimPrefix(bt.Command, "/")
+		switch cmd {
+		case "moves":
+			row = append(row, button("Move", opMove+":"+ver))
+		case "resign":
+			row = append(row, button("Resign", opResign+":"+ver))
+		default:
+			data := opCommand + ":" + ver + ":" + cmd
+			if len(data) > 64 || strings.ContainsAny(cmd, " @") {
+				continue
+			}
+			row = append(row, button(bt.Label, data))
+		}
+	}
+	if len(row) == 0 {
+		return nil
+	}
+	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{row}}
+}
+
+// rows lays buttons out n to a row.
+func rows(bs []tgbotapi.InlineKeyboardButton, n int) [][]tgbotapi.InlineKeyboardButton {
+	var out [][]tgbotapi.InlineKeyboardButton
+	for len(bs) > n {
+		out = append(out, bs[:n:n])
+		bs = bs[n:]
+	}
+	if len(bs) > 0 {
+		out = append(out, bs)
+	}
+	return out
+}
+
+// piecesKeyboard lists the pieces that can move.
+func piecesKeyboard(snap *sessions.Snapshot, ver string) *tgbotapi.InlineKeyboardMarkup {
+	var bs []tgbotapi.InlineKeyboardButton
+	for _, p := range chat.Picker(snap.State) {
+		bs = append(bs, button(p.From.String(), opPiece+":"+ver+":"+p.From.String()))
+	}
+	kb := rows(bs, 6)
+	kb = append(kb, []tgbotapi.InlineKeyboardButton{button("« Back", opBack+":"+ver)})
+	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: kb}
+}
+
+// targetsKeyboard lists the targets of the piece on from; nil when no piece
+// there can move.
+func targetsKeyboard(snap *sessions.Snapshot, ver, from string) *tgbotapi.InlineKeyboardMarkup {
+	for _, p := range chat.Picker(snap.State) {
+		if p.From.String() != from {
+			continue
+		}
+		var bs []tgbotapi.InlineKeyboardButton
+		long := false
+		for i, t := range p.Targets {
+			bs = append(bs, button(t.Label, opTarget+":"+ver+":"+from+":"+strconv.Itoa(i)))
+			long = long || len(t.Label) > 4
+		}
+		n := 6
+		if long {
+			n = 2
+		}
+		kb := rows(bs, n)
+		kb = append(kb, []tgbotapi.InlineKeyboardButton{button("« Pieces", opMove+":"+ver)})
+		return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: kb}
+	}
+	return nil
+}
+
+// target returns the move text of the piece on from's target i.
+func target(snap *sessions.Snapshot, arg string) (string, bool) {
+	from, idx, ok := strings.Cut(arg, ":")
+	i, err := strconv.Atoi(idx)
+	if !ok || err != nil || i < 0 {
+		return "", false
+	}
+	for _, p := range chat.Picker(snap.State) {
+		if p.From.String() == from && i < len(p.Targets) {
+			return p.Targets[i].Move, true
+		}
+	}
+	return "", false
+}
+
+// ---- button presses ----
+
+// onCallback answers a button press.
+func (b *Bot) onCallback(ctx context.Context, updateID int, q *callback, arrived time.Time) {
+	if !b.dedupe.add("c" + q.ID) {
+		return
+	}
+	w := placeOf(q.Message)
+	b.remember(q.Message.Chat)
+	user := userOf(q.From)
+	op, rest, _ := strings.Cut(q.Data, ":")
+	ver, arg, _ := strings.Cut(rest, ":")
+	snap, err := b.svc.Look(ctx, w.key())
+	if err != nil {
+		snap = nil
+	}
+	msgID := q.Message.MessageID
+	if ver != version(snap) {
+		b.answer(q.ID, "This keyboard is out of date: the game has changed since. Use the newest board (/board).", true)
+		b.editMarkup(w.chat, msgID, nil)
+		return
+	}
+	run := func(text string) {
+		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID})
+		if r.Error {
+			b.answer(q.ID, r.Text(), true)
+			return
+		}
+		after, err := b.svc.Look(ctx, w.key())
+		if err != nil {
+			after = nil
+		}
+		b.deliver(ctx, w, r, 0, after)
+		b.answer(q.ID, "", false)
+		if version(after) != ver {
+			b.editMarkup(w.chat, msgID, nil)
+		}
+	}
+	switch op {
+	case opMove:
+		if why := mayMove(snap, user); why != "" {
+			b.answer(q.ID, why, true)
+			return
+		}
+		b.editMarkup(w.chat, msgID, piecesKeyboard(snap, ver))
+		b.answer(q.ID, "Choose a piece.", false)
+	case opPiece:
+		if why := mayMove(snap, user); why != "" {
+			b.answer(q.ID, why, true)
+			return
+		}
+		kb := targetsKeyboard(snap, ver, arg)
+		if kb == nil {
+			b.answer(q.ID, "That piece cannot move now.", true)
+			return
+		}
+		b.editMarkup(w.chat, msgID, kb)
+		b.answer(q.ID, "Choose where it goes.", false)
+	case opTarget:
+		if why := mayMove(snap, user); why != "" {
+			b.answer(q.ID, why, true)
+			return
+		}
+		mv, ok := target(snap, arg)
+		if !ok {
+			b.answer(q.ID, "That move is not possible now: /moves lists the legal moves.", true)
+			return
+		}
+		run("/move " + mv)
+	case opBack:
+		b.editMarkup(w.chat, msgID, b.keyboard(gameButtons, ver))
+		b.answer(q.ID, "", false)
+	case opResign:
+		if snap == nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(user)) == 0 {
+			b.answer(q.ID, "Only a player of this game can resign it.", true)
+			return
+		}
+		b.editMarkup(w.chat, msgID, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{
+			button("Yes, resign", opResignY+":"+ver), button("No, play on", opBack+":"+ver)}}})
+		b.answer(q.ID, "Resign this game? Press Yes to confirm.", false)
+	case opResignY:
+		run("/resign")
+	case opCommand:
+		if arg == "" || strings.ContainsAny(arg, " /@") {
+			b.answer(q.ID, "", false)
+			return
+		}
+		if arg == "accept" || arg == "decline" {
+			if why, ok := mayAnswer(snap, q.From, arg); !ok {
+				b.answer(q.ID, why, true)
+				return
+			}
+		}
+		run("/" + arg)
+	default:
+		b.answer(q.ID, "", false)
+	}
+}
+
+// mayMove says why user cannot make a move now, or "" when they can.
+func mayMove(s *sessions.Snapshot, user sessions.User) string {
+	switch {
+	case s == nil || s.Phase() == sessions.PhaseNone || s.Phase() == sessions.PhaseFinished:
+		return "No game is being played here: /play starts one."
+	case s.Phase() == sessions.PhaseChallenge:
+		return "The game has not started yet: the challenge waits to be accepted."
+	case len(s.Pending()) > 0:
+		return "First each side chooses a formation: /setup default, or /setup and your squares."
+	}
+	t := s.Turn()
+	if t < 0 {
+		return "Nobody is to move now: /board shows the game."
+	}
+	if !s.Player(t).Is(user) {
+		if len(s.Record.SeatsOf(user)) == 0 {
+			return "You are not playing in this game."
+		}
+		return fmt.Sprintf("It is %s's turn (%s), not yours.", s.Player(t).Name, s.SeatName(t))
+	}
+	return ""
+}
+
+// mayAnswer checks, for a challenge that names players, that the presser
+// is one of them (Telegram gives no id for an @username, so the names are
+// bound to the presser's username). It returns why not, or ok.
+func mayAnswer(s *sessions.Snapshot, from *tgbotapi.User, cmd string) (string, bool) {
+	if s == nil || s.Phase() != sessions.PhaseChallenge {
+		return "", true
+	}
+	rec := s.Record
+	me := userOf(from)
+	if rec.Challenger.Is(me) || len(rec.SeatsOf(me)) > 0 {
+		return "", true // the sessions service explains
+	}
+	open := 0
+	for _, u := range rec.Seats {
+		if u.IsZero() {
+			open++
+		}
+	}
+	var pending []string
+	for _, u := range rec.Invited {
+		if len(rec.SeatsOf(u)) > 0 {
+			continue
+		}
+		if u.ID != "" && u.ID == me.ID {
+			return "", true
+		}
+		name := strings.TrimPrefix(u.Name, "@")
+		if u.ID == "" && from.UserName != "" && strings.EqualFold(name, from.UserName) {
+			return "", true
+		}
+		pending = append(pending, "@"+name)
+	}
+	if len(rec.Invited) == 0 || (cmd == "accept" && open > len(pending)) {
+		return "", true
+	}
+	return fmt.Sprintf("This challenge is for %s: only they can %s it.", strings.Join(pending, " or "), cmd), false
+}
+
+// ---- /start and /notify ----
+
+func (b *Bot) start(w where, m *message, args []string) {
+	if m.Chat.Type == "private" && len(args) > 0 && args[0] == "notify" {
+		b.setPings(m.From.ID, true)
+		b.sendText(w, "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off.", nil, 0)
+		return
+	}
+	b.sendText(w, esc("Hello! I referee draughts and Halma games in Telegram chats. "+
+		"Add me to a group and type /play spanish @friend, or /play spanish for anyone there; "+
+		"/games lists the games and /help the commands. "+
+		"/notify on sends you a private message when it is your turn."), nil, 0)
+}
+
+func (b *Bot) notifyCommand(w where, m *message, args []string) {
+	id := m.From.ID
+	arg := ""
+	if len(args) > 0 {
+		arg = strings.ToLower(args[0])
+	}
+	switch {
+	case len(args) > 1 || (arg != "" && arg != "on" && arg != "off"):
+		b.sendText(w, esc("/notify takes on or off: /notify on sends you a private message when it is your turn."), nil, m.MessageID)
+	case arg == "on":
+		b.mu.Lock()
+		started := b.started[id]
+		b.mu.Unlock()
+		if !started {
+			link := "https://t.me/" + b.self + "?start=notify"
+			b.sendText(w, "Telegram lets me write to you only after you started a private chat with me: open "+
+				esc(link)+" and press Start, and turn pings are on.", nil, m.MessageID)
+			return
+		}
+		b.setPings(id, true)
+		b.sendText(w, esc("Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."), nil, m.MessageID)
+	case arg == "off":
+		b.setPings(id, false)
+		b.sendText(w, esc("Turn pings are off. /notify on turns them on again."), nil, m.MessageID)
+	default:
+		b.mu.Lock()
+		on := b.optedIn[id]
+		b.mu.Unlock()
+		state := "off: /notify on turns them on"
+		if on {
+			state = "on: /notify off turns them off"
+		}
+		b.sendText(w, esc("Your turn pings are "+state+"."), nil, m.MessageID)
+	}
+}
+
+func (b *Bot) setPings(id int64, on bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if on {
+		b.optedIn[id] = true
+		b.started[id] = true
+	} else {
+		delete(b.optedIn, id)
+	}
+}
+
+// remember keeps a chat's title and username, for the links of pings.
+func (b *Bot) remember(c *tgbotapi.Chat) {
+	if c == nil || c.Type == "private" {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ci := b.chats[c.ID]
+	ci.title, ci.username = c.Title, c.UserName
+	b.chats[c.ID] = ci
+}

@@ -1,0 +1,373 @@
+package telegram
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules/games"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// Telegram's lengths: a caption, a message, an alert.
+const (
+	maxCaption = 1024
+	maxText    = 4096
+	maxAlert   = 200
+)
+
+// esc escapes text for parse_mode HTML.
+func esc(s string) string { return html.EscapeString(s) }
+
+// mention is an HTML text mention of u: it notifies them even without a
+// username.
+func mention(u sessions.User) string {
+	if _, err := strconv.ParseInt(u.ID, 10, 64); err != nil {
+		return esc(u.Name)
+	}
+	return `<a href="tg://user?id=` + u.ID + `">` + esc(u.Name) + `</a>`
+}
+
+// caption is the HTML caption of a board: the game's name, the reply's
+// lines with the player to move as a mention, and the deadline. short is
+// the name and the turn alone, for when the whole is too long.
+func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+	title := r.Picture.Game
+	if info, ok := games.Lookup(r.Picture.Game); ok {
+		title = info.Name
+	}
+	head := "<b>" + esc(title) + "</b>"
+	var lines []string
+	turnLine := ""
+	t := s.Turn()
+	if t >= 0 {
+		u := s.Player(t)
+		prefix := u.Name + " (" + s.SeatName(t) + ") to move"
+		for _, l := range r.Lines {
+			if turnLine == "" && strings.HasPrefix(l, prefix) {
+				turnLine = mention(u) + esc(l[len(u.Name):])
+				lines = append(lines, turnLine)
+				continue
+			}
+			lines = append(lines, esc(l))
+		}
+		if turnLine == "" {
+			turnLine = mention(u) + " (" + esc(s.SeatName(t)) + ") to move."
+			lines = append(lines, turnLine)
+		}
+	} else {
+		for _, l := range r.Lines {
+			lines = append(lines, esc(l))
+		}
+	}
+	full = head + "\n" + strings.Join(lines, "\n")
+	short = head
+	if turnLine != "" {
+		short += "\n" + turnLine
+	}
+	return full, short
+}
+
+// ---- sending, through the chat's lane ----
+
+// enqueue queues a send on the chat's lane; counted sends wait for the
+// group's limit. Failures are logged: the chat's other messages go on.
+func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx context.Context) error) {
+	b.out.push(chatID, func() {
+		ctx := b.sendCtx
+		if counted && chatID < 0 && b.cfg.GroupLimit > 0 {
+			b.mu.Lock()
+			l := b.limits[chatID]
+			if l == nil {
+				l = &limiter{}
+				b.limits[chatID] = l
+			}
+			b.mu.Unlock()
+			if err := l.wait(ctx, b.cfg.GroupLimit, b.cfg.GroupWindow, b.now); err != nil {
+				b.log.Warn("telegram: a message was not sent", "what", what, "chat", chatID, "err", err)
+				return
+			}
+		}
+		if err := f(ctx); err != nil && !notModified(err) {
+			b.log.Warn("telegram: a message was not sent", "what", what, "chat", chatID, "err", err)
+		}
+	})
+}
+
+// edit queues an edit or a callback answer on the chat's edit lane: in
+// order, not counted, and not behind a group's waiting messages.
+func (b *Bot) edit(chatID int64, what string, f func(ctx context.Context) error) {
+	b.edits.push(chatID, func() {
+		if err := f(b.sendCtx); err != nil && !notModified(err) {
+			b.log.Warn("telegram: call failed", "what", what, "chat", chatID, "err", err)
+		}
+	})
+}
+
+func (w where) params() tgbotapi.Params {
+	p := tgbotapi.Params{"chat_id": strconv.FormatInt(w.chat, 10)}
+	if w.thread != 0 {
+		p["message_thread_id"] = strconv.Itoa(w.thread)
+	}
+	return p
+}
+
+func addMarkup(p tgbotapi.Params, kb *tgbotapi.InlineKeyboardMarkup) {
+	if kb == nil {
+		return
+	}
+	js, err := json.Marshal(kb)
+	if err == nil {
+		p["reply_markup"] = string(js)
+	}
+}
+
+func addReply(p tgbotapi.Params, replyTo int) {
+	if replyTo != 0 {
+		p["reply_to_message_id"] = strconv.Itoa(replyTo)
+		p["allow_sending_without_reply"] = "true"
+	}
+}
+
+// sendText sends HTML text, split at line ends into messages Telegram
+// takes; the keyboard goes under the last one.
+func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int) {
+	parts := split(htmlText, maxText)
+	for i, part := range parts {
+		p := w.params()
+		p["text"] = part
+		p["parse_mode"] = "HTML"
+		p["disable_web_page_preview"] = "true"
+		if i == 0 {
+			addReply(p, replyTo)
+		}
+		if i == len(parts)-1 {
+			addMarkup(p, kb)
+		}
+		b.enqueue(w.chat, true, "sendMessage", func(ctx context.Context) error {
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			return err
+		})
+	}
+}
+
+// split cuts s at line ends into pieces of at most n runes (a line longer
+// than n is cut where it must).
+func split(s string, n int) []string {
+	var out []string
+	for utf8.RuneCountInString(s) > n {
+		cut := 0
+		for i := range s {
+			if utf8.RuneCountInString(s[:i]) > n {
+				break
+			}
+			if s[i] == '\n' {
+				cut = i
+			}
+		}
+		if cut == 0 {
+			r := []rune(s)
+			cut = len(string(r[:n]))
+		}
+		out = append(out, s[:cut])
+		s = strings.TrimPrefix(s[cut:], "\n")
+	}
+	if s != "" || len(out) == 0 {
+		out = append(out, s)
+	}
+	return out
+}
+
+// photoKey names a picture: the same key, the same picture.
+func photoKey(p *chat.Picture) string {
+	last := ""
+	if p.Last != nil {
+		last = p.Last.Text
+	}
+	return fmt.Sprintf("%s|%d|%s|%s", p.Game, p.Viewer, p.FEN, last)
+}
+
+// sendPhoto sends a picture of the board: by the file_id of the same
+// picture sent before, or rendered and uploaded.
+func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+	key := photoKey(pic)
+	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
+		p := w.params()
+		p["caption"] = caption
+		p["parse_mode"] = "HTML"
+		addMarkup(p, kb)
+		b.mu.Lock()
+		id := b.photos[key]
+		b.mu.Unlock()
+		if id != "" {
+			p["photo"] = id
+			res, err := b.c.call(ctx, "sendPhoto", p, nil)
+			if err == nil {
+				b.sentBoard(w.chat, res, "")
+				return nil
+			}
+			b.log.Warn("telegram: sending a photo by file_id failed; uploading it", "err", err)
+			delete(p, "photo")
+			b.mu.Lock()
+			delete(b.photos, key)
+			b.mu.Unlock()
+		}
+		png, err := b.r.PNG(pic.View, pic.Last, pic.Viewer, render.Options{Numbers: pic.View.Numbers != nil})
+		if err != nil {
+			b.log.Error("telegram: drawing the board", "game", pic.Game, "err", err)
+			delete(p, "caption")
+			p["text"] = caption
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			return err
+		}
+		res, err := b.c.call(ctx, "sendPhoto", p, []tgbotapi.RequestFile{{Name: "photo", Data: tgbotapi.FileBytes{Name: "board.png", Bytes: png}}})
+		if err != nil {
+			return err
+		}
+		b.sentBoard(w.chat, res, key)
+		return nil
+	})
+}
+
+// sentBoard remembers the message of a board (for the links of pings)
+// and, when key is set, the photo's file_id for the same picture later.
+func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
+	var m message
+	if json.Unmarshal(res, &m) != nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if chatID < 0 {
+		ci := b.chats[chatID]
+		ci.board = m.MessageID
+		b.chats[chatID] = ci
+	}
+	if key == "" || len(m.Photo) == 0 {
+		return
+	}
+	if len(b.photos) >= 1024 {
+		clear(b.photos)
+	}
+	best := m.Photo[0]
+	for _, ph := range m.Photo {
+		if ph.Width*ph.Height > best.Width*best.Height {
+			best = ph
+		}
+	}
+	if best.FileID != "" {
+		b.photos[key] = best.FileID
+	}
+}
+
+// editMarkup replaces the keyboard of a message (nil: removes it).
+func (b *Bot) editMarkup(chatID int64, msgID int, kb *tgbotapi.InlineKeyboardMarkup) {
+	if kb == nil {
+		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{}}
+	}
+	p := tgbotapi.Params{"chat_id": strconv.FormatInt(chatID, 10), "message_id": strconv.Itoa(msgID)}
+	addMarkup(p, kb)
+	b.edit(chatID, "editMessageReplyMarkup", func(ctx context.Context) error {
+		_, err := b.c.call(ctx, "editMessageReplyMarkup", p, nil)
+		return err
+	})
+}
+
+// answer answers a button press: a short notice, or an alert the presser
+// must close. Answers do not wait behind the chat's messages.
+func (b *Bot) answer(id, text string, alert bool) {
+	p := tgbotapi.Params{"callback_query_id": id}
+	if text != "" {
+		if utf8.RuneCountInString(text) > maxAlert {
+			text = string([]rune(text)[:maxAlert-1]) + "…"
+		}
+		p["text"] = text
+	}
+	if alert {
+		p["show_alert"] = "true"
+	}
+	go func() {
+		if _, err := b.c.call(b.sendCtx, "answerCallbackQuery", p, nil); err != nil {
+			b.log.Warn("telegram: answerCallbackQuery failed", "err", err)
+		}
+	}()
+}
+
+// ---- notices ----
+
+// Notify sends a turn ping or the end of a game by private message to a
+// player who asked for pings (/notify on), with a button back to the game's
+// chat. It never blocks: the message is queued.
+func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
+	if n.Key.Platform != Platform || n.Session == nil {
+		return
+	}
+	uid, err := strconv.ParseInt(n.To.ID, 10, 64)
+	if err != nil || uid <= 0 || n.Key.Channel == n.To.ID {
+		return
+	}
+	b.mu.Lock()
+	on := b.optedIn[uid]
+	chatID, _ := strconv.ParseInt(n.Key.Channel, 10, 64)
+	ci := b.chats[chatID]
+	b.mu.Unlock()
+	if !on {
+		return
+	}
+	s := n.Session
+	game := s.Game.Name()
+	place := "this chat"
+	if ci.title != "" {
+		place = "<b>" + esc(ci.title) + "</b>"
+	}
+	var text string
+	switch n.Kind {
+	case sessions.NoticeYourTurn:
+		text = fmt.Sprintf("Your turn in %s (%s).", esc(game), place)
+		if s.Last != nil {
+			text += " Last move: " + esc(s.Last.Text) + "."
+		}
+	case sessions.NoticeGameOver:
+		text = fmt.Sprintf("Your game of %s in %s is over", esc(game), place)
+		if r := s.Record.Result; r != nil {
+			if r.Winner >= 0 {
+				text += ": " + esc(s.Player(r.Winner).Name) + " wins"
+			} else {
+				text += ": no winner"
+			}
+			if r.Reason != "" {
+				text += " (" + esc(r.Reason) + ")"
+			}
+		}
+		text += "."
+	default:
+		text = fmt.Sprintf("News from your game of %s in %s.", esc(game), place)
+	}
+	var kb *tgbotapi.InlineKeyboardMarkup
+	if link := chatLink(chatID, ci); link != "" {
+		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
+	}
+	b.sendText(where{chat: uid}, text, kb, 0)
+}
+
+// chatLink is a t.me link to the game's chat (its last board when known),
+// or "" for chats without links (basic groups).
+func chatLink(chatID int64, ci chatInfo) string {
+	switch {
+	case ci.username != "" && ci.board != 0:
+		return "https://t.me/" + ci.username + "/" + strconv.Itoa(ci.board)
+	case ci.username != "":
+		return "https://t.me/" + ci.username
+	case ci.board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
+		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(ci.board)
+	}
+	return ""
+}

@@ -1,0 +1,444 @@
+package telegram
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// Platform is the Platform of the session keys and the prefix of the user
+// ids of this adapter.
+const Platform = "telegram"
+
+// Config is what a Bot needs besides the chat handler, the sessions and
+// the renderer. Token is required; the rest have defaults.
+type Config struct {
+	// Token is the bot's token from @BotFather. It is never logged.
+	Token string
+	// APIEndpoint is the Bot API server: a base URL such as
+	// "http://localhost:8081" for a local Bot API server, or a format with
+	// two %s (token, method) as telegram-bot-api takes it. Empty means
+	// https://api.telegram.org.
+	APIEndpoint string
+	// Webhook, when set, receives updates by webhook instead of long
+	// polling.
+	Webhook *WebhookConfig
+	// HTTPClient makes the calls; nil means a client on Go's standard
+	// transport, which honours HTTPS_PROXY, NO_PROXY and SSL_CERT_FILE.
+	HTTPClient *http.Client
+	// PollTimeout is the long-poll timeout of getUpdates; 0 means 50s.
+	PollTimeout time.Duration
+	// GroupLimit is the most messages the bot sends into one group in any
+	// GroupWindow (more wait their turn, none is dropped); 0 means 20, a
+	// negative value means no limit. GroupWindow 0 means one minute.
+	GroupLimit  int
+	GroupWindow time.Duration
+	// Retries is how many times a failed call is tried at most (a 429 is
+	// waited out each time); 0 means 8.
+	Retries int
+	// RetryPause is the first pause after a network failure, doubled at each
+	// retry; 0 means one second.
+	RetryPause time.Duration
+	// ShutdownGrace is how long Run, once its context is done, still sends
+	// the replies already queued; 0 means 5s.
+	ShutdownGrace time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// WebhookConfig sets up webhook mode: the bot serves HTTP itself and asks
+// Telegram to post updates to URL.
+type WebhookConfig struct {
+	// Listen is the address to serve on (":8443"); a TLS-terminating proxy
+	// usually stands in front of it.
+	Listen string
+	// URL is the public https URL Telegram posts to; its path is the path
+	// served.
+	URL string
+	// SecretToken is checked against the X-Telegram-Bot-Api-Secret-Token
+	// header of every request; empty means a random one made at start.
+	SecretToken string
+	// CertFile and KeyFile, when set, serve HTTPS directly.
+	CertFile, KeyFile string
+	// Listener, when set, is used instead of listening on Listen.
+	Listener net.Listener
+}
+
+// Bot is the Telegram adapter: it receives updates, passes commands and
+// button presses to the chat handler, and sends the replies (board photos,
+// keyboards) back, within Telegram's limits. It also implements
+// sessions.Notifier for turn pings by private message.
+type Bot struct {
+	cfg  Config
+	c    *client
+	h    *chat.Handler
+	svc  *sessions.Service
+	r    *render.Renderer
+	log  *slog.Logger
+	now  func() time.Time
+	self string // the bot's username, lower case, filled by Run
+
+	work   lanes // handling, per chat
+	out    lanes // sending, per chat
+	edits  lanes // keyboard edits, per chat
+	dedupe *seen
+
+	// sendCtx is the context of every send; cancelled once Run's grace
+	// period is over.
+	sendCtx  context.Context
+	stopSend context.CancelFunc
+
+	mu       sync.Mutex
+	limits   map[int64]*limiter
+	photos   map[string]string // picture key -> file_id
+	chats    map[int64]chatInfo
+	started  map[int64]bool // users who opened a private chat with the bot
+	optedIn  map[int64]bool // users who asked for turn pings
+}
+
+// chatInfo is what the bot remembers of a chat, for links in pings.
+type chatInfo struct {
+	title    string
+	username string
+	board    int // the message id of the last board photo
+}
+
+// New returns a Bot. It makes no call yet: Run checks the token.
+func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer, log *slog.Logger) (*Bot, error) {
+	if strings.TrimSpace(cfg.Token) == "" {
+		return nil, errors.New("telegram: no token (set telegram.token or BOT_TELEGRAM_TOKEN; @BotFather gives one)")
+	}
+	if h == nil || svc == nil || r == nil {
+		return nil, errors.New("telegram: New needs a chat handler, a sessions service and a renderer")
+	}
+	endpoint, err := endpointFormat(cfg.APIEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	if w := cfg.Webhook; w != nil {
+		u, err := url.Parse(w.URL)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			return nil, fmt.Errorf("telegram: webhook url %q is not an http(s) URL", w.URL)
+		}
+		if w.Listen == "" && w.Listener == nil {
+			return nil, errors.New("telegram: webhook needs an address to listen on (telegram.webhook.listen, e.g. :8443)")
+		}
+		if (w.CertFile == "") != (w.KeyFile == "") {
+			return nil, errors.New("telegram: webhook needs both cert_file and key_file, or neither")
+		}
+		for _, c := range w.SecretToken {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+				return nil, errors.New("telegram: webhook secret_token may hold only A-Z, a-z, 0-9, _ and -")
+			}
+		}
+		if len(w.SecretToken) > 256 {
+			return nil, errors.New("telegram: webhook secret_token is longer than 256 characters")
+		}
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.PollTimeout <= 0 {
+		cfg.PollTimeout = 50 * time.Second
+	}
+	if cfg.GroupLimit == 0 {
+		cfg.GroupLimit = 20
+	}
+	if cfg.GroupWindow <= 0 {
+		cfg.GroupWindow = time.Minute
+	}
+	if cfg.Retries <= 0 {
+		cfg.Retries = 8
+	}
+	if cfg.RetryPause <= 0 {
+		cfg.RetryPause = time.Second
+	}
+	if cfg.ShutdownGrace <= 0 {
+		cfg.ShutdownGrace = 5 * time.Second
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	api := &tgbotapi.BotAPI{Token: cfg.Token, Client: hc, Buffer: 100}
+	api.SetAPIEndpoint(endpoint)
+	b := &Bot{
+		cfg: cfg, h: h, svc: svc, r: r, log: log, now: now,
+		c:       &client{api: api, http: hc, token: cfg.Token, log: log, tries: cfg.Retries, pause: cfg.RetryPause},
+		dedupe:  newSeen(8192),
+		limits:  map[int64]*limiter{},
+		photos:  map[string]string{},
+		chats:   map[int64]chatInfo{},
+		started: map[int64]bool{},
+		optedIn: map[int64]bool{},
+	}
+	b.sendCtx, b.stopSend = context.WithCancel(context.Background())
+	return b, nil
+}
+
+// endpointFormat turns the configured endpoint into telegram-bot-api's
+// format ("<base>/bot%s/%s").
+func endpointFormat(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return tgbotapi.APIEndpoint, nil
+	}
+	if strings.Count(s, "%s") == 2 {
+		return s, nil
+	}
+	if strings.Contains(s, "%") {
+		return "", fmt.Errorf("telegram: api_endpoint %q: give a base URL, or a format with two %%s (token, method)", s)
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return "", fmt.Errorf("telegram: api_endpoint %q is not an http(s) URL", s)
+	}
+	return strings.TrimRight(s, "/") + "/bot%s/%s", nil
+}
+
+// Run checks the token (getMe), publishes the command list, and receives
+// updates by long polling, or by webhook when one is configured, until ctx
+// is done. Then it finishes the updates being handled, sends what is queued
+// (for at most ShutdownGrace) and returns nil. It returns an error when the
+// token is refused or the webhook cannot be served.
+func (b *Bot) Run(ctx context.Context) error {
+	defer b.stopSend()
+	var me tgbotapi.User
+	res, err := b.c.call(ctx, "getMe", nil, nil)
+	if err == nil {
+		err = json.Unmarshal(res, &me)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return fmt.Errorf("telegram: checking the token: %w", err)
+	}
+	b.self = strings.ToLower(me.UserName)
+	b.log.Info("telegram bot started", "bot", me.UserName, "webhook", b.cfg.Webhook != nil)
+	if err := b.publishCommands(ctx); err != nil {
+		b.log.Warn("telegram: could not publish the command list", "err", err)
+	}
+	if b.cfg.Webhook != nil {
+		err = b.serveWebhook(ctx)
+	} else {
+		err = b.poll(ctx)
+	}
+	b.drain()
+	b.log.Info("telegram bot stopped")
+	return err
+}
+
+// drain waits for the handlers, then for the queued sends during the
+// grace period, then cancels what is left.
+func (b *Bot) drain() {
+	_ = b.work.wait(context.Background())
+	grace, cancel := context.WithTimeout(context.Background(), b.cfg.ShutdownGrace)
+	defer cancel()
+	errOut := b.out.wait(grace)
+	errEdits := b.edits.wait(grace)
+	if errOut != nil || errEdits != nil {
+		b.log.Warn("telegram: replies still queued at shutdown are not sent")
+		b.stopSend()
+		_ = b.out.wait(context.Background())
+		_ = b.edits.wait(context.Background())
+	}
+}
+
+// publishCommands sends the command list (setMyCommands).
+func (b *Bot) publishCommands(ctx context.Context) error {
+	var list []tgbotapi.BotCommand
+	for _, c := range b.h.Commands() {
+		desc := c.Label
+		if len(desc) < 3 {
+			desc = "/" + c.Command
+		}
+		if len(desc) > 256 {
+			desc = desc[:256]
+		}
+		list = append(list, tgbotapi.BotCommand{Command: c.Command, Description: desc})
+	}
+	js, err := json.Marshal(list)
+	if err != nil {
+		return err
+	}
+	_, err = b.c.call(ctx, "setMyCommands", tgbotapi.Params{"commands": string(js)}, nil)
+	return err
+}
+
+// allowedUpdates are the update kinds the bot asks for.
+const allowedUpdates = `["message","callback_query"]`
+
+// poll receives updates by long polling until ctx is done.
+func (b *Bot) poll(ctx context.Context) error {
+	// A webhook left set would make getUpdates fail with 409.
+	if _, err := b.c.call(ctx, "deleteWebhook", tgbotapi.Params{}, nil); err != nil && ctx.Err() == nil {
+		b.log.Warn("telegram: deleteWebhook failed", "err", err)
+	}
+	offset := 0
+	pause := time.Second
+	for ctx.Err() == nil {
+		p := tgbotapi.Params{
+			"timeout":         strconv.Itoa(int(b.cfg.PollTimeout / time.Second)),
+			"allowed_updates": allowedUpdates,
+		}
+		if offset != 0 {
+			p["offset"] = strconv.Itoa(offset)
+		}
+		pollCtx, cancel := context.WithTimeout(ctx, b.cfg.PollTimeout+30*time.Second)
+		c := *b.c
+		c.tries = 1 // failures are retried here, after a pause
+		res, err := c.call(pollCtx, "getUpdates", p, nil)
+		cancel()
+		if ctx.Err() != nil {
+			return nil
+		}
+		var ups []json.RawMessage
+		if err == nil {
+			err = json.Unmarshal(res, &ups)
+		}
+		if err != nil {
+			b.log.Warn("telegram: getUpdates failed", "err", err, "retry_in", pause)
+			t := time.NewTimer(pause)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil
+			case <-t.C:
+			}
+			pause = min(2*pause, time.Minute)
+			continue
+		}
+		pause = time.Second
+		arrived := b.now()
+		for _, raw := range ups {
+			var u update
+			if err := json.Unmarshal(raw, &u); err != nil {
+				// The update_id alone, so that a malformed update is
+				// skipped rather than fetched again and again.
+				var id struct {
+					UpdateID int `json:"update_id"`
+				}
+				if json.Unmarshal(raw, &id) == nil && id.UpdateID >= offset {
+					offset = id.UpdateID + 1
+				}
+				b.log.Warn("telegram: an update could not be read", "err", err)
+				continue
+			}
+			if u.UpdateID >= offset {
+				offset = u.UpdateID + 1
+			}
+			b.dispatch(ctx, u, arrived)
+		}
+	}
+	return nil
+}
+
+// serveWebhook sets the webhook and serves it until ctx is done.
+func (b *Bot) serveWebhook(ctx context.Context) error {
+	w := b.cfg.Webhook
+	secret := w.SecretToken
+	if secret == "" {
+		var buf [24]byte
+		_, _ = rand.Read(buf[:])
+		secret = hex.EncodeToString(buf[:])
+	}
+	u, _ := url.Parse(w.URL)
+	path := u.Path
+	if path == "" {
+		path = "/"
+	}
+	ln := w.Listener
+	if ln == nil {
+		var err error
+		ln, err = net.Listen("tcp", w.Listen)
+		if err != nil {
+			return fmt.Errorf("telegram: webhook: %w", err)
+		}
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc(path, func(rw http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodPost {
+			http.Error(rw, "POST only", http.StatusMethodNotAllowed)
+			return
+		}
+		got := req.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+		if subtle.ConstantTimeCompare([]byte(got), []byte(secret)) != 1 {
+			http.Error(rw, "wrong secret token", http.StatusUnauthorized)
+			return
+		}
+		arrived := b.now()
+		body, err := io.ReadAll(io.LimitReader(req.Body, 1<<20))
+		if err != nil {
+			http.Error(rw, "cannot read the body", http.StatusBadRequest)
+			return
+		}
+		var up update
+		if err := json.Unmarshal(body, &up); err != nil {
+			// Telegram would send it again and again: take it and drop it.
+			b.log.Warn("telegram: a webhook update could not be read", "err", err)
+			rw.WriteHeader(http.StatusOK)
+			return
+		}
+		b.dispatch(ctx, up, arrived)
+		rw.WriteHeader(http.StatusOK)
+	})
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
+	served := make(chan error, 1)
+	go func() {
+		var err error
+		if w.CertFile != "" {
+			err = srv.ServeTLS(ln, w.CertFile, w.KeyFile)
+		} else {
+			err = srv.Serve(ln)
+		}
+		served <- err
+	}()
+	p := tgbotapi.Params{"url": w.URL, "secret_token": secret, "allowed_updates": allowedUpdates}
+	if _, err := b.c.call(ctx, "setWebhook", p, nil); err != nil && ctx.Err() == nil {
+		_ = srv.Close()
+		<-served
+		return fmt.Errorf("telegram: setWebhook: %w", err)
+	}
+	b.log.Info("telegram webhook served", "address", ln.Addr().String(), "path", path)
+	var err error
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+		err = fmt.Errorf("telegram: webhook server: %w", err)
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if serr := srv.Shutdown(shut); serr != nil {
+		b.log.Warn("telegram: webhook shutdown", "err", serr)
+	}
+	if err == nil {
+		if e := <-served; e != nil && !errors.Is(e, http.ErrServerClosed) {
+			err = fmt.Errorf("telegram: webhook server: %w", e)
+		}
+	}
+	return err
+}
