@@ -107,12 +107,12 @@ type Bot struct {
 	sendCtx  context.Context
 	stopSend context.CancelFunc
 
-	mu       sync.Mutex
-	limits   map[int64]*limiter
-	photos   map[string]string // picture key -> file_id
-	chats    map[int64]chatInfo
-	started  map[int64]bool // users who opened a private chat with the bot
-	optedIn  map[int64]bool // users who asked for turn pings
+	mu      sync.Mutex
+	limits  map[int64]*limiter
+	photos  map[string]string // picture key -> file_id
+	chats   map[int64]chatInfo
+	started map[int64]bool // users who opened a private chat with the bot
+	optedIn map[int64]bool // users who asked for turn pings
 }
 
 // chatInfo is what the bot remembers of a chat, for links in pings.
