@@ -45,12 +45,21 @@ var (
 	ErrStorage = errors.New("sessions: storage failed")
 	// ErrNotFound: the store has no such record (stores wrap it).
 	ErrNotFound = errors.New("sessions: not found")
+	// ErrDuplicate: the request's id (Request.ID) was applied before: the
+	// platform delivered the same update twice. Nothing changed.
+	ErrDuplicate = errors.New("sessions: request already applied")
+	// ErrNoSuchGame: /show, /replay, /export or /rematch found no such
+	// finished game.
+	ErrNoSuchGame = errors.New("sessions: no such finished game")
+	// ErrNoTakeback: /takeback with no move of the user's to take back, or
+	// after the opponent has moved.
+	ErrNoTakeback = errors.New("sessions: nothing to take back")
 )
 
 // Kinds lists every error kind a Service method may return.
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
-	ErrAlreadyOffered, ErrBroken, ErrStorage}
+	ErrAlreadyOffered, ErrBroken, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's

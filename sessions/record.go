@@ -31,7 +31,16 @@ func (k Key) String() string {
 type User struct {
 	ID   string `json:"id,omitempty"`
 	Name string `json:"name"`
+	// Computer marks the computer opponent's seat (ComputerID).
+	Computer bool `json:"computer,omitempty"`
 }
+
+// ComputerID is the user id of the computer opponent; no platform user id
+// has a "#".
+const ComputerID = "#computer"
+
+// ComputerUser returns the computer opponent as a seat's user.
+func ComputerUser() User { return User{ID: ComputerID, Name: "Computer", Computer: true} }
 
 // Is reports whether u and v are the same person: the same ID when v has
 // one, otherwise the same name, ignoring case and a leading @.
@@ -79,7 +88,8 @@ const (
 // rated, the computer's level. They are stored with the session; the clock,
 // the ratings and the computer opponent use them (issues 7 and 8).
 type PlayOptions struct {
-	// Time is the time per move ("5m", "1h", "1d", "3d"); 0 means off.
+	// Time is the time per move ("5m", "1h", "1d", "3d"); 0 means off;
+	// TimeDefault takes the platform's default (Config.DefaultTime).
 	Time Duration `json:"time,omitempty"`
 	// Color is the seat the challenger asked for.
 	Color Color `json:"color,omitempty"`
@@ -91,8 +101,12 @@ type PlayOptions struct {
 
 // DefaultPlayOptions are the session options of a /play without any.
 func DefaultPlayOptions() PlayOptions {
-	return PlayOptions{Color: ColorRandom, Rated: true}
+	return PlayOptions{Color: ColorRandom, Rated: true, Time: TimeDefault}
 }
+
+// TimeDefault, as PlayOptions.Time, asks for the platform's default time
+// per move; the Service replaces it before it stores the session.
+const TimeDefault Duration = -1
 
 // PlayOptionKeys lists the option keys that PlayOptions.Set takes, in the
 // order /games shows them.
@@ -169,6 +183,8 @@ func ParseDuration(s string) (Duration, error) {
 func (d Duration) String() string {
 	td := time.Duration(d)
 	switch {
+	case d == TimeDefault:
+		return "default"
 	case td == 0:
 		return "off"
 	case td%(24*time.Hour) == 0:
@@ -186,6 +202,9 @@ type Result struct {
 	Ended  time.Time `json:"ended"`
 	// FEN is the final position.
 	FEN string `json:"fen,omitempty"`
+	// Abandoned: the loser (the seat that is not Winner) let the clock play
+	// for them AutoMovesToAbandon times in a row.
+	Abandoned bool `json:"abandoned,omitempty"`
 }
 
 // Record is a session as it is stored: everything needed to rebuild it.
@@ -218,6 +237,23 @@ type Record struct {
 	Started time.Time `json:"started,omitzero"`
 	Updated time.Time `json:"updated"`
 	Result  *Result   `json:"result,omitempty"`
+
+	// Version counts the committed changes of the session; a computer
+	// move searched off the lock is applied only if it has not changed.
+	Version int `json:"ver,omitempty"`
+	// Deadline is when the player to move (or, in a formation step, every
+	// seat still to choose) runs out of time; zero without a clock.
+	Deadline time.Time `json:"deadline,omitzero"`
+	// Reminded: the reminder for Deadline was sent.
+	Reminded bool `json:"reminded,omitempty"`
+	// Auto counts, per seat, the moves the clock played in a row for it.
+	Auto []int `json:"auto,omitempty"`
+	// Expires is when an unanswered challenge lapses; zero for never.
+	Expires time.Time `json:"expires,omitzero"`
+	// Takeback lists the seats asking to take their last move back.
+	Takeback []int `json:"takeback,omitempty"`
+	// Ratings are the rating changes of a finished game (set by the store).
+	Ratings []RatingChange `json:"ratings,omitempty"`
 }
 
 // Phase is where a session is in its life.
@@ -276,6 +312,9 @@ func (r *Record) Clone() *Record {
 	c.Seats = append([]User(nil), r.Seats...)
 	c.Actions = append([]Action(nil), r.Actions...)
 	c.DrawOffer = append([]int(nil), r.DrawOffer...)
+	c.Auto = append([]int(nil), r.Auto...)
+	c.Takeback = append([]int(nil), r.Takeback...)
+	c.Ratings = append([]RatingChange(nil), r.Ratings...)
 	if r.Result != nil {
 		res := *r.Result
 		c.Result = &res

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/rules/games"
 )
 
@@ -29,6 +30,29 @@ type Config struct {
 	Rand func(n int) int
 	// Log receives errors of the store; nil discards them.
 	Log *slog.Logger
+	// DefaultTime is the time per move of a /play without time= on a
+	// platform; nil means no clock.
+	DefaultTime func(platform string) Duration
+	// ChallengeTTL is how long a challenge waits for its answer; 0 means
+	// 24 hours, a negative value for ever.
+	ChallengeTTL time.Duration
+	// Computer plays the computer opponent's moves and the clock's moves
+	// for players out of time; nil means a rules/ai Player with its defaults.
+	Computer Computer
+	// AutoLevel is the computer's level for the clock's moves (0: 1, the
+	// quickest).
+	AutoLevel int
+}
+
+// Computer picks moves: *ai.Player implements it (and ComputerHuffer).
+type Computer interface {
+	// Move picks a move for the seat to move in s; Play(m.Text) plays it.
+	Move(ctx context.Context, s rules.State, level int, seed uint64) (rules.Move, error)
+}
+
+// ComputerHuffer is a Computer that also huffs (damas huff=yes).
+type ComputerHuffer interface {
+	Huff(ctx context.Context, s rules.State, level int, seed uint64) (rules.Square, bool, error)
 }
 
 // Service runs the sessions. It is safe for concurrent use.
@@ -40,8 +64,21 @@ type Service struct {
 	rand   func(n int) int
 	log    *slog.Logger
 
+	defaultTime  func(platform string) Duration
+	challengeTTL time.Duration
+	computer     Computer
+	autoLevel    int
+
+	// base is the context of the background searches; Close cancels it.
+	base       context.Context
+	cancelBase context.CancelFunc
+	wg         sync.WaitGroup
+
 	mu       sync.Mutex
 	sessions map[Key]*entry
+	due      map[Key]time.Time // when the clock next has something to do per session
+	jobs     map[Key]*job      // the computer's search running per session
+	forgot   time.Time         // when request ids were last forgotten
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
@@ -65,7 +102,18 @@ type live struct {
 // New returns a Service on c.Store.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
-		sessions: map[Key]*entry{}}
+		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
+		sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+	s.base, s.cancelBase = context.WithCancel(context.Background())
+	if s.computer == nil {
+		s.computer = ai.New(ai.Config{})
+	}
+	if s.autoLevel == 0 {
+		s.autoLevel = ai.MinLevel
+	}
+	if s.challengeTTL == 0 {
+		s.challengeTTL = 24 * time.Hour
+	}
 	if s.games == nil {
 		s.games = games.New
 	}
@@ -151,18 +199,23 @@ type EventKind int
 
 // The kinds of events.
 const (
-	EvChallenged   EventKind = iota + 1 // a challenge was opened
-	EvJoined                            // a seat of a challenge was taken; more are open
-	EvStarted                           // the last seat was taken: the game begins
-	EvDeclined                          // the challenge was declined and removed
-	EvCancelled                         // the challenger withdrew the challenge
-	EvFormed                            // a seat chose its formation
-	EvMoved                             // a move was played
-	EvHuffed                            // a piece was huffed
-	EvDrawOffered                       // a draw was offered
-	EvDrawDeclined                      // the draw offer was declined
-	EvDrawAgreed                        // every seat agreed to a draw: the game ended
-	EvResigned                          // a player resigned: the game ended
+	EvChallenged       EventKind = iota + 1 // a challenge was opened
+	EvJoined                                // a seat of a challenge was taken; more are open
+	EvStarted                               // the last seat was taken: the game begins
+	EvDeclined                              // the challenge was declined and removed
+	EvCancelled                             // the challenger withdrew the challenge
+	EvFormed                                // a seat chose its formation
+	EvMoved                                 // a move was played
+	EvHuffed                                // a piece was huffed
+	EvDrawOffered                           // a draw was offered
+	EvDrawDeclined                          // the draw offer was declined
+	EvDrawAgreed                            // every seat agreed to a draw: the game ended
+	EvResigned                              // a player resigned: the game ended
+	EvTakebackAsked                         // a player asks to take their last move back
+	EvTakenBack                             // the last move was taken back
+	EvTakebackDeclined                      // the opponent refused the takeback
+	EvExpired                               // nobody answered the challenge in time: it is gone
+	EvReminded                              // the clock's reminder went out
 )
 
 // Event is the result of a change: what happened, by whom, and the session
@@ -188,6 +241,9 @@ type ChallengeSpec struct {
 	// Invited are the users named; none means anyone may accept.
 	Invited []User
 	Play    PlayOptions
+	// Computer: the computer takes every other seat (/play <game> bot) and
+	// the game starts at once.
+	Computer bool
 }
 
 // Look returns the session of key as it stands: ErrNoGame when there is none.
@@ -209,6 +265,14 @@ func (s *Service) Challenge(ctx context.Context, req Request, spec ChallengeSpec
 		if cur != nil {
 			return nil, Event{}, errf(ErrGameRunning, nil, "%s is in phase %s", req.Key, cur.rec.Phase())
 		}
+		return s.newChallenge(req, spec)
+	})
+}
+
+// newChallenge builds the session of a challenge (or, against the
+// computer, of a game that starts at once).
+func (s *Service) newChallenge(req Request, spec ChallengeSpec) (*live, Event, error) {
+	{
 		game, err := s.games(spec.Game, spec.Options)
 		if err != nil {
 			return nil, Event{}, errf(ErrBadOption, err, "")
@@ -224,6 +288,9 @@ func (s *Service) Challenge(ctx context.Context, req Request, spec ChallengeSpec
 				}
 			}
 		}
+		if spec.Computer && len(spec.Invited) > 0 {
+			return nil, Event{}, errf(ErrBadOption, nil, "a game against the computer names no one")
+		}
 		seat := 0
 		switch spec.Play.Color {
 		case ColorBlack:
@@ -231,13 +298,40 @@ func (s *Service) Challenge(ctx context.Context, req Request, spec ChallengeSpec
 		case ColorRandom, "":
 			seat = s.rand(n)
 		}
+		play := spec.Play
+		if play.Time == TimeDefault {
+			play.Time = 0
+			if s.defaultTime != nil {
+				play.Time = s.defaultTime(req.Key.Platform)
+			}
+		}
+		if play.Time < 0 {
+			play.Time = 0
+		}
 		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: req.Key, Game: game.ID(), Options: game.Options(), Play: spec.Play,
+		rec := &Record{V: RecordVersion, Key: req.Key, Game: game.ID(), Options: game.Options(), Play: play,
 			Challenger: req.User, Invited: slices.Clone(spec.Invited), Seats: make([]User, n),
 			Created: now, Updated: now}
 		rec.Seats[seat] = req.User
-		return &live{rec: rec, game: game}, Event{Kind: EvChallenged, Seat: seat}, nil
-	})
+		if !spec.Computer {
+			if s.challengeTTL > 0 {
+				rec.Expires = now.Add(s.challengeTTL)
+			}
+			return &live{rec: rec, game: game}, Event{Kind: EvChallenged, Seat: seat}, nil
+		}
+		for i := range rec.Seats {
+			if i != seat {
+				rec.Seats[i] = ComputerUser()
+			}
+		}
+		rec.Started = now
+		rec.First = s.rand(n)
+		l := &live{rec: rec, game: game}
+		if l.state, err = startState(game, rec); err != nil {
+			return nil, Event{}, errf(ErrBadOption, err, "cannot start")
+		}
+		return l, Event{Kind: EvStarted, Seat: seat}, nil
+	}
 }
 
 // Accept takes a seat of the challenge; the last seat taken starts the
@@ -248,10 +342,14 @@ func (s *Service) Accept(ctx context.Context, req Request) (Event, error) {
 		case PhaseNone:
 			return nil, Event{}, errf(ErrNoChallenge, nil, "nothing to accept")
 		case PhasePlaying:
+			if mine := cur.rec.SeatsOf(req.User); len(cur.rec.Takeback) > 0 && len(mine) > 0 &&
+				!slices.ContainsFunc(cur.rec.Takeback, func(seat int) bool { return slices.Contains(mine, seat) }) {
+				return s.takeBack(cur, cur.rec.Takeback[0])
+			}
 			if len(cur.rec.DrawOffer) > 0 && len(cur.rec.SeatsOf(req.User)) > 0 {
 				return s.draw(cur, req)
 			}
-			return nil, Event{}, errf(ErrNoChallenge, nil, "a game is running and no draw is offered")
+			return nil, Event{}, errf(ErrNoChallenge, nil, "a game is running and no draw or takeback is offered")
 		}
 		rec := cur.rec
 		pending := pendingInvited(rec)
@@ -307,6 +405,12 @@ func (s *Service) Decline(ctx context.Context, req Request) (Event, error) {
 			return nil, Event{}, errf(ErrNoChallenge, nil, "nothing to decline")
 		case PhasePlaying:
 			seats := cur.rec.SeatsOf(req.User)
+			if len(cur.rec.Takeback) > 0 && len(seats) > 0 && !slices.Contains(cur.rec.Takeback, seats[0]) {
+				next := cur.clone()
+				next.rec.Takeback = nil
+				next.rec.Updated = s.now().UTC()
+				return next, Event{Kind: EvTakebackDeclined, Seat: seats[0]}, nil
+			}
 			if len(cur.rec.DrawOffer) == 0 || len(seats) == 0 {
 				return nil, Event{}, errf(ErrNoChallenge, nil, "a game is running and no draw is offered")
 			}
@@ -421,6 +525,10 @@ func (s *Service) Move(ctx context.Context, req Request, text string) (Event, er
 		next := cur.clone()
 		next.state, next.last = st, &m
 		next.rec.DrawOffer = nil
+		next.rec.Takeback = nil
+		if seat < len(next.rec.Auto) {
+			next.rec.Auto[seat] = 0
+		}
 		next.add(Action{Kind: ActMove, Seat: seat, Text: m.Text, At: s.now().UTC()})
 		s.checkEnd(next)
 		return next, Event{Kind: EvMoved, Seat: seat, Move: &m}, nil
@@ -467,6 +575,9 @@ func (s *Service) Draw(ctx context.Context, req Request) (Event, error) {
 }
 
 func (s *Service) draw(cur *live, req Request) (*live, Event, error) {
+	if slices.ContainsFunc(cur.rec.Seats, func(u User) bool { return u.Computer }) {
+		return nil, Event{}, errf(ErrNotNow, nil, "the computer plays on: no draws")
+	}
 	seats := cur.rec.SeatsOf(req.User)
 	added := false
 	next := cur.clone()
@@ -534,6 +645,16 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 		return Event{}, err
 	}
 	defer s.release(e)
+	if req.ID != "" {
+		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
+		if err != nil {
+			s.log.Error("reading request ids failed", "session", req.Key.String(), "err", err)
+			return Event{}, &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
+		}
+		if seen {
+			return Event{}, &Error{Kind: ErrDuplicate, Msg: "request " + req.ID, Session: e.cur.snapshot()}
+		}
+	}
 	next, ev, err := fn(e.cur)
 	if err != nil {
 		var se *Error
@@ -542,19 +663,40 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 		}
 		return Event{}, err
 	}
-	c := &Change{Key: req.Key}
+	ev.By = req.User
+	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
+		return Event{}, err
+	}
+	s.sendNotices(ctx, req.User, ev)
+	return ev, nil
+}
+
+// commit commits next as the session of e (locked), with the clock, the
+// version, the ratings of a finished game and the request id, and only then
+// makes it the session's state. It fills ev.Session.
+func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string, ev *Event) error {
+	now := s.now().UTC()
+	c := &Change{Key: e.key, Request: reqID, At: now}
 	if next != nil {
+		next.rec.Version = 1
+		if e.cur != nil {
+			next.rec.Version = e.cur.rec.Version + 1
+		}
+		s.clock(e.cur, next, now)
 		if next.rec.Result != nil {
 			c.Finished = next.rec
+			c.Rate = rateRequest(next.rec)
 		} else {
 			c.Live = next.rec
 		}
 	}
 	if err := s.store.Commit(ctx, c); err != nil {
-		s.log.Error("commit failed", "session", req.Key.String(), "err", err)
-		return Event{}, &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
+		if errors.Is(err, ErrDuplicate) {
+			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
+		}
+		s.log.Error("commit failed", "session", e.key.String(), "err", err)
+		return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 	}
-	ev.By = req.User
 	if next != nil {
 		ev.Session = next.snapshot()
 	} else {
@@ -564,8 +706,8 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 		next = nil
 	}
 	e.cur = next
-	s.sendNotices(ctx, req.User, ev)
-	return ev, nil
+	s.track(e)
+	return nil
 }
 
 func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
@@ -575,15 +717,15 @@ func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
 	snap := ev.Session
 	if ev.Ended() {
 		for _, u := range snap.Record.Seats {
-			if !u.Is(actor) {
+			if !u.Is(actor) && !u.Computer {
 				s.notify.Notify(ctx, Notice{Kind: NoticeGameOver, Key: snap.Record.Key, To: u, Session: snap})
 			}
 		}
 		return
 	}
 	switch ev.Kind {
-	case EvStarted, EvMoved, EvFormed, EvHuffed:
-		if t := snap.Turn(); t >= 0 && !snap.Player(t).Is(actor) {
+	case EvStarted, EvMoved, EvFormed, EvHuffed, EvTakenBack:
+		if t := snap.Turn(); t >= 0 && !snap.Player(t).Is(actor) && !snap.Player(t).Computer {
 			s.notify.Notify(ctx, Notice{Kind: NoticeYourTurn, Key: snap.Record.Key, To: snap.Player(t), Session: snap})
 		}
 	}
@@ -628,6 +770,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		e.cur = l
 	}
 	e.loaded = true
+	s.track(e)
 	return e, nil
 }
 

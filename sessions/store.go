@@ -1,12 +1,18 @@
 package sessions
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
+
+	"github.com/boardgamebot/bot/rules"
 )
 
 // Store keeps sessions and finished games. Package storage implements it on
@@ -25,6 +31,41 @@ type Store interface {
 	// History returns the finished games of a user (q.User) or a channel
 	// (q.Key), newest first, at most q.Limit.
 	History(ctx context.Context, q HistoryQuery) ([]*Record, error)
+	// Seen reports whether a change with this request id (Change.Request)
+	// of the platform was committed and not yet forgotten.
+	Seen(ctx context.Context, platform, id string) (bool, error)
+	// Forget drops the request ids committed before t.
+	Forget(ctx context.Context, before time.Time) error
+	// Standings returns a user's standings, every game and period, or one
+	// game's when game is not empty; sorted by game, then period.
+	Standings(ctx context.Context, platform, userID, game string) ([]Standing, error)
+	// Top returns the first q.Limit of a ladder and q.User's place in it.
+	Top(ctx context.Context, q TopQuery) (Ladder, error)
+	// FindUser returns the user of the platform who last finished a game
+	// under this name (any case, without @), or an error wrapping ErrNotFound.
+	FindUser(ctx context.Context, platform, name string) (User, error)
+}
+
+// TopQuery selects a ladder: a game's players on a platform, ordered by
+// their rating of one period (AllTime or a month "2026-11").
+type TopQuery struct {
+	Platform string
+	Game     string
+	Period   string
+	Limit    int
+	// User, when set, is the player whose place Ladder.Me gives.
+	User string
+}
+
+// Ladder is the head of a ladder and one player's place in it.
+type Ladder struct {
+	Rows []Standing
+	// Players is how many players the ladder has.
+	Players int
+	// Me is the standing of TopQuery.User, nil when unrated; Place is its
+	// place: 1 + the players rated higher (equal ratings share a place).
+	Me    *Standing
+	Place int
 }
 
 // Change is one state change of a session, committed in one transaction.
@@ -35,6 +76,15 @@ type Change struct {
 	Live *Record
 	// Finished, when set, is a finished game to add to the history.
 	Finished *Record
+	// Rate, with Finished, is what the game does to ratings: the store
+	// applies it (ApplyRating) in the same transaction and writes the
+	// changes in Finished.Ratings.
+	Rate *RateRequest
+	// Request, when set, is the platform's id of the update that made the
+	// change; the store keeps it (for Seen) in the same transaction.
+	Request string
+	// At is when the change was made (when Request is to be forgotten).
+	At time.Time
 }
 
 // HistoryQuery selects finished games: those of one user on a platform,
@@ -57,28 +107,51 @@ type Notifier interface {
 // NoticeKind says what a Notice is about.
 type NoticeKind int
 
-// The kinds of notices.
+// The kinds of notices. Notices with a To are pings for that user (a
+// private message, or a mention); an adapter that cannot ping may drop
+// them. Notices without a To are posts for the session's channel, things
+// that no command's reply told: an adapter must show them.
 const (
 	NoticeYourTurn NoticeKind = iota + 1 // To is to move
 	NoticeGameOver                       // the game has ended; To took part
+	// NoticeMoved: a move nobody's command made: the computer opponent's
+	// reply, or (Auto) the move the clock played for a player out of time.
+	// Seat and Move say which; when the move ended the game (or the clock's
+	// third move in a row made the player abandon), Session.Record.Result is set.
+	NoticeMoved
+	// NoticeReminder: To is to move and has Left of their time.
+	NoticeReminder
+	// NoticeExpired: nobody answered the challenge in Session in time; it
+	// is gone.
+	NoticeExpired
 )
 
-// Notice is one message for one user.
+// Notice is one message for one user, or for the channel (To is zero).
 type Notice struct {
 	Kind    NoticeKind
 	Key     Key
 	To      User
 	Session *Snapshot
+	// Seat and Move: the seat that moved and its move (NoticeMoved).
+	Seat int
+	Move *rules.Move
+	// Auto: the clock played the move for a player out of time.
+	Auto bool
+	// Left is the time left to move (NoticeReminder).
+	Left time.Duration
 }
 
 // MemoryStore is a Store in memory, for tests: records are copied through
 // JSON as a real store would.
 type MemoryStore struct {
-	mu       sync.Mutex
-	live     map[Key][]byte
-	finished map[string][]byte
-	order    []string
-	next     int
+	mu        sync.Mutex
+	live      map[Key][]byte
+	finished  map[string][]byte
+	order     []string
+	next      int
+	seen      map[string]time.Time
+	standings map[string]Standing
+	names     map[string]User
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *Change) error
@@ -86,7 +159,8 @@ type MemoryStore struct {
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{live: map[Key][]byte{}, finished: map[string][]byte{}}
+	return &MemoryStore{live: map[Key][]byte{}, finished: map[string][]byte{}, seen: map[string]time.Time{},
+		standings: map[string]Standing{}, names: map[string]User{}}
 }
 
 // Load implements Store.
@@ -125,18 +199,136 @@ func (m *MemoryStore) Commit(ctx context.Context, c *Change) error {
 			return err
 		}
 	}
+	if c.Request != "" && !m.seen[c.Key.Platform+"\x00"+c.Request].IsZero() {
+		return fmt.Errorf("request %s: %w", c.Request, ErrDuplicate)
+	}
+	var changes []RatingChange
+	var rated [2][2]Standing
+	if c.Finished != nil && c.Rate != nil {
+		var cur [2][2]Standing
+		for seat, u := range c.Rate.Players {
+			for p, period := range []string{AllTime, c.Rate.Month} {
+				st, ok := m.standings[standingKey(c.Rate.Platform, u.ID, c.Rate.Game, period)]
+				if !ok {
+					st = NewStanding(c.Rate.Platform, u, c.Rate.Game, period)
+				}
+				cur[seat][p] = st
+			}
+		}
+		rated, changes = ApplyRating(c.Rate, cur)
+		f := c.Finished.Clone()
+		f.ID = id
+		f.Ratings = changes
+		if fin, err = json.Marshal(f); err != nil {
+			return err
+		}
+	}
 	if c.Live != nil {
 		m.live[c.Key] = live
 	} else {
 		delete(m.live, c.Key)
+	}
+	if c.Request != "" {
+		m.seen[c.Key.Platform+"\x00"+c.Request] = c.At
 	}
 	if c.Finished != nil {
 		m.next++
 		m.finished[id] = fin
 		m.order = append(m.order, id)
 		c.Finished.ID = id
+		for _, u := range c.Finished.Seats {
+			if u.ID != "" && !u.Computer {
+				m.names[c.Key.Platform+"\x00"+strings.ToLower(strings.TrimPrefix(u.Name, "@"))] = u
+			}
+		}
+		if c.Rate != nil {
+			c.Finished.Ratings = changes
+			for seat := range 2 {
+				for p := range 2 {
+					st := rated[seat][p]
+					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
+				}
+			}
+		}
 	}
 	return nil
+}
+
+func standingKey(platform, user, game, period string) string {
+	return platform + "\x00" + user + "\x00" + game + "\x00" + period
+}
+
+// Seen implements Store.
+func (m *MemoryStore) Seen(ctx context.Context, platform, id string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.seen[platform+"\x00"+id].IsZero(), nil
+}
+
+// Forget implements Store.
+func (m *MemoryStore) Forget(ctx context.Context, before time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, t := range m.seen {
+		if t.Before(before) {
+			delete(m.seen, k)
+		}
+	}
+	return nil
+}
+
+// Standings implements Store.
+func (m *MemoryStore) Standings(ctx context.Context, platform, userID, game string) ([]Standing, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []Standing
+	for _, st := range m.standings {
+		if st.Platform == platform && st.User.ID == userID && (game == "" || st.Game == game) {
+			out = append(out, st)
+		}
+	}
+	slices.SortFunc(out, func(a, b Standing) int {
+		return cmp.Or(cmp.Compare(a.Game, b.Game), cmp.Compare(a.Period, b.Period))
+	})
+	return out, nil
+}
+
+// Top implements Store.
+func (m *MemoryStore) Top(ctx context.Context, q TopQuery) (Ladder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []Standing
+	for _, st := range m.standings {
+		if st.Platform == q.Platform && st.Game == q.Game && st.Period == q.Period {
+			all = append(all, st)
+		}
+	}
+	slices.SortFunc(all, func(a, b Standing) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(a.User.ID, b.User.ID))
+	})
+	l := Ladder{Players: len(all)}
+	for i, st := range all {
+		if q.Limit <= 0 || i < q.Limit {
+			l.Rows = append(l.Rows, st)
+		}
+		if q.User != "" && st.User.ID == q.User {
+			me := st
+			l.Me = &me
+			l.Place = 1 + slices.IndexFunc(all, func(x Standing) bool { return x.Rating == st.Rating })
+		}
+	}
+	return l, nil
+}
+
+// FindUser implements Store.
+func (m *MemoryStore) FindUser(ctx context.Context, platform, name string) (User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.names[platform+"\x00"+strings.ToLower(strings.TrimPrefix(name, "@"))]
+	if !ok {
+		return User{}, fmt.Errorf("user %q: %w", name, ErrNotFound)
+	}
+	return u, nil
 }
 
 // Live implements Store.

@@ -42,7 +42,13 @@ var (
 	bByUser    = []byte("by_user")      // platform 0 user 0 game id -> nothing
 	bByChannel = []byte("by_channel")   // platform 0 channel 0 thread 0 game id -> nothing
 	bLiveUser  = []byte("live_by_user") // platform 0 user 0 session key -> nothing
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser}
+	bSeen      = []byte("seen")         // platform 0 request id -> when (unix nanoseconds)
+	bSeenAt    = []byte("seen_at")      // when (8 bytes) platform 0 request id -> nothing
+	bRatings   = []byte("ratings")      // platform 0 user 0 game 0 period -> standing
+	bLadder    = []byte("ladder")       // platform 0 game 0 period 0 inverted rating (4 bytes) user -> standing
+	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
+	bNames     = []byte("names")        // platform 0 lower-case name -> user
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames}
 )
 
 // Mode is how Commit groups transactions.
@@ -86,9 +92,10 @@ type Store struct {
 }
 
 type commitReq struct {
-	c    *sessions.Change
-	id   uint64 // the finished game's id, assigned in the transaction
-	done chan error
+	c       *sessions.Change
+	id      uint64                  // the finished game's id, assigned in the transaction
+	ratings []sessions.RatingChange // the rating changes, computed in the transaction
+	done    chan error
 }
 
 // Open opens (or creates) the database at path, creating its directory.
@@ -381,6 +388,9 @@ func (s *Store) commitBatch(batch []*commitReq) error {
 func (r *commitReq) finish() {
 	if r.c.Finished != nil {
 		r.c.Finished.ID = strconv.FormatUint(r.id, 10)
+		if r.c.Rate != nil {
+			r.c.Finished.Ratings = r.ratings
+		}
 	}
 }
 
@@ -391,6 +401,11 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 	k, err := keyBytes(c.Key)
 	if err != nil {
 		return err
+	}
+	if c.Request != "" {
+		if err := seeRequest(tx, c.Key.Platform, c.Request, c.At); err != nil {
+			return err
+		}
 	}
 	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
 	if old := live.Get(k); old != nil {
@@ -434,6 +449,15 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 	r.id = n
 	rec := c.Finished.Clone()
 	rec.ID = strconv.FormatUint(n, 10)
+	if c.Rate != nil {
+		if r.ratings, err = rate(tx, c.Rate); err != nil {
+			return err
+		}
+		rec.Ratings = r.ratings
+	}
+	if err := putNames(tx, c.Key.Platform, rec.Seats); err != nil {
+		return err
+	}
 	v, err := encode(rec)
 	if err != nil {
 		return err

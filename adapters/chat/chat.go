@@ -42,6 +42,10 @@ type Reply struct {
 	// Error marks the answer to a refused command: nothing changed. A
 	// platform may show it only to the sender.
 	Error bool
+	// Duplicate marks the answer to a second delivery of an update that
+	// was applied already (Message.ID seen before): an adapter may send
+	// nothing at all.
+	Duplicate bool
 }
 
 // Text returns the lines joined by newlines.
@@ -469,6 +473,17 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(sentence(capital(rulesMsg)) + " /games lists the games and their options.")
 	case sessions.ErrAlreadyOffered:
 		return fail("Your draw offer stands: waiting for the other side to /accept or /decline it.")
+	case sessions.ErrDuplicate:
+		r := fail("Already done: this command arrived twice and was applied once (/board shows the game).")
+		r.Duplicate = true
+		return r
+	case sessions.ErrNoSuchGame:
+		if cmd == "rematch" {
+			return fail("No game has finished here yet to play again: /play <game> @user starts one.")
+		}
+		return fail("There is no finished game with that id here: /history lists the games with their ids.")
+	case sessions.ErrNoTakeback:
+		return fail("There is no move of yours to take back: only your last move, before the opponent replies. /board shows the game.")
 	case sessions.ErrBroken:
 		h.log.Error("broken session", "session", m.Key.String(), "err", err)
 		return fail("The game of this channel cannot be loaded (its record does not replay; the bot's log says why): /help.")

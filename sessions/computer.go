@@ -1,0 +1,193 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"slices"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// job is a computer search in the background for one session: the
+// computer opponent's reply, or the clock's move for a player out of time.
+type job struct {
+	from   *live // the session searched; the result applies only if it is still current
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+// startJob starts the computer's search for seat in the session from.
+// auto is the clock's move for a player out of time. s.mu is held.
+func (s *Service) startJob(key Key, from *live, seat int, auto bool) {
+	ctx, cancel := context.WithCancel(s.base)
+	j := &job{from: from, cancel: cancel, done: make(chan struct{})}
+	s.jobs[key] = j
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer close(j.done)
+		defer cancel()
+		s.runJob(ctx, key, j, seat, auto)
+		s.mu.Lock()
+		if s.jobs[key] == j {
+			delete(s.jobs, key)
+		}
+		s.mu.Unlock()
+	}()
+}
+
+// seed varies per game and per position, so that the computer does not
+// play every game alike.
+func seed(r *Record) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s|%d|%d", r.Key, r.Created.UnixNano(), len(r.Actions))
+	return h.Sum64()
+}
+
+// runJob searches off the session's lock, then applies the move as a
+// normal change if the session is still the one searched.
+func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bool) {
+	from := j.from
+	level := from.rec.Play.Level
+	if auto {
+		level = s.autoLevel
+	}
+	sd := seed(from.rec)
+	st := from.state
+	var acts []Action
+	var moved *rules.Move
+	if f, ok := st.(rules.Former); ok && len(f.Pending()) > 0 {
+		for _, p := range f.Pending() {
+			if !auto && !from.rec.Seats[p].Computer {
+				continue
+			}
+			next, err := st.(rules.Former).Form(p, "default")
+			if err != nil {
+				s.log.Error("computer formation failed", "session", key.String(), "err", err)
+				return
+			}
+			st = next
+			acts = append(acts, Action{Kind: ActForm, Seat: p, Text: "default"})
+		}
+	} else {
+		if h, ok := st.(rules.Huffer); ok && !auto {
+			if ch, ok := s.computer.(ComputerHuffer); ok && len(h.Huffable()) > 0 {
+				sq, ok, err := ch.Huff(ctx, st, level, sd)
+				if ctx.Err() != nil {
+					return
+				}
+				if err == nil && ok {
+					if next, err := h.Huff(sq.String()); err == nil {
+						st = next
+						acts = append(acts, Action{Kind: ActHuff, Seat: seat, Text: sq.String()})
+					}
+				}
+			}
+		}
+		m, err := s.computer.Move(ctx, st, level, sd)
+		if ctx.Err() != nil {
+			return
+		}
+		next, played, perr := st.Play(m.Text)
+		if err != nil || perr != nil {
+			// The search failed (a game it does not know): any legal move
+			// will do, so that the game never stalls.
+			moves := st.Moves()
+			if len(moves) == 0 {
+				s.log.Error("computer has no move", "session", key.String(), "err", errors.Join(err, perr))
+				return
+			}
+			next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
+			if perr != nil {
+				s.log.Error("computer move refused", "session", key.String(), "err", perr)
+				return
+			}
+		}
+		st = next
+		moved = &played
+		acts = append(acts, Action{Kind: ActMove, Seat: seat, Text: played.Text})
+	}
+	e, err := s.acquire(ctx, key)
+	if err != nil {
+		return
+	}
+	defer s.release(e)
+	if e.cur != from {
+		return // someone acted meanwhile: the search is stale
+	}
+	next := from.clone()
+	now := s.now().UTC()
+	next.state = st
+	if moved != nil {
+		next.last = moved
+	}
+	next.rec.DrawOffer = nil
+	next.rec.Takeback = nil
+	for _, a := range acts {
+		a.At = now
+		next.add(a)
+	}
+	s.checkEnd(next)
+	by := from.rec.Seats[seat]
+	if auto && moved != nil {
+		for len(next.rec.Auto) < len(next.rec.Seats) {
+			next.rec.Auto = append(next.rec.Auto, 0)
+		}
+		next.rec.Auto[seat]++
+		if next.rec.Result == nil && next.rec.Auto[seat] >= AutoMovesToAbandon {
+			res := &Result{Winner: -1, Reason: fmt.Sprintf("%s abandoned (%d moves in a row played by the clock)",
+				from.game.Seats()[seat], AutoMovesToAbandon), Ended: now, FEN: st.FEN(), Abandoned: true}
+			if len(next.rec.Seats) == 2 {
+				res.Winner = 1 - seat
+			}
+			next.rec.Result = res
+		}
+	}
+	kind := EvMoved
+	if moved == nil {
+		kind = EvFormed
+	}
+	ev := Event{Kind: kind, By: by, Seat: seat, Move: moved}
+	if err := s.commit(ctx, e, next, "", &ev); err != nil {
+		return
+	}
+	s.send(ctx, Notice{Kind: NoticeMoved, Key: key, Session: ev.Session, Seat: seat, Move: moved, Auto: auto})
+	actor := by
+	if auto {
+		actor = User{} // the player out of time did not act: tell them too
+	}
+	s.sendNotices(ctx, actor, ev)
+}
+
+// Settle waits until no computer search runs for the session of key (the
+// computer's reply has been applied and announced), or until ctx is done.
+// Adapters that answer in order (the console) call it after each command.
+func (s *Service) Settle(ctx context.Context, key Key) error {
+	for {
+		s.mu.Lock()
+		j := s.jobs[key]
+		s.mu.Unlock()
+		if j == nil {
+			return nil
+		}
+		select {
+		case <-j.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Close stops the computer's searches and waits for them; a search
+// stopped this way changes nothing. The Service must not be used after.
+func (s *Service) Close() {
+	s.cancelBase()
+	s.wg.Wait()
+}
+
+// isComputerGame reports whether the computer holds a seat.
+func isComputerGame(r *Record) bool {
+	return slices.ContainsFunc(r.Seats, func(u User) bool { return u.Computer })
+}
