@@ -1,0 +1,404 @@
+package telegram_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"mime"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeAPI is a Bot API server for the tests: it answers getMe, long-polls
+// getUpdates honouring offset and timeout, and records every call
+// (sendMessage, sendPhoto with its decoded PNG, answerCallbackQuery, ...).
+type fakeAPI struct {
+	t     *testing.T
+	srv   *httptest.Server
+	token string
+
+	mu        sync.Mutex
+	changed   chan struct{} // closed and replaced at every change
+	updates   []pending
+	nextID    int
+	nextMsg   int
+	calls     []*call
+	fail      map[string][]int // method -> retry_after of the 429s to answer
+	delivered map[int]time.Time
+	polls     []poll
+	fileIDs   map[string]bool
+}
+
+type pending struct {
+	id  int
+	raw json.RawMessage
+}
+
+type poll struct {
+	offset, timeout int
+}
+
+// call is one recorded call.
+type call struct {
+	Method string
+	Params map[string]string
+	// Files holds the uploaded files by field name.
+	Files map[string][]byte
+	// Image is the decoded upload of a sendPhoto.
+	Image image.Image
+	At    time.Time
+	// Status is the HTTP status of the answer; MsgID the id of a message sent.
+	Status int
+	MsgID  int
+}
+
+func newFake(t *testing.T) *fakeAPI {
+	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
+		fail: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}}
+	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(f.srv.Close)
+	return f
+}
+
+// broadcast wakes the waiters; f.mu is held.
+func (f *fakeAPI) broadcast() {
+	close(f.changed)
+	f.changed = make(chan struct{})
+}
+
+func (f *fakeAPI) reply(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
+	at := time.Now()
+	method, ok := strings.CutPrefix(r.URL.Path, "/bot"+f.token+"/")
+	if !ok {
+		f.reply(w, http.StatusUnauthorized, map[string]any{"ok": false, "error_code": 401, "description": "Unauthorized"})
+		return
+	}
+	c := &call{Method: method, Params: map[string]string{}, Files: map[string][]byte{}, At: at, Status: http.StatusOK}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "multipart/form-data" {
+		if err := r.ParseMultipartForm(32 << 20); err != nil {
+			f.t.Errorf("fake API: %s: bad multipart body: %v", method, err)
+		}
+		if r.MultipartForm != nil {
+			for k, v := range r.MultipartForm.Value {
+				c.Params[k] = v[0]
+			}
+			for k, fhs := range r.MultipartForm.File {
+				fh, _ := fhs[0].Open()
+				b, _ := io.ReadAll(fh)
+				fh.Close()
+				c.Files[k] = b
+			}
+		}
+	} else {
+		_ = r.ParseForm()
+		for k, v := range r.PostForm {
+			c.Params[k] = v[0]
+		}
+	}
+	if method == "getUpdates" {
+		f.getUpdates(w, r, c)
+		return
+	}
+	f.mu.Lock()
+	if q := f.fail[method]; len(q) > 0 {
+		f.fail[method] = q[1:]
+		c.Status = http.StatusTooManyRequests
+		f.calls = append(f.calls, c)
+		f.broadcast()
+		f.mu.Unlock()
+		f.reply(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error_code": 429,
+			"description": fmt.Sprintf("Too Many Requests: retry after %d", q[0]), "parameters": map[string]any{"retry_after": q[0]}})
+		return
+	}
+	f.mu.Unlock()
+	var result any = true
+	switch method {
+	case "getMe":
+		result = map[string]any{"id": 999, "is_bot": true, "first_name": "Board", "username": "BoardBot"}
+	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		f.mu.Lock()
+		c.MsgID = f.nextMsg
+		f.nextMsg++
+		f.mu.Unlock()
+		m := map[string]any{"message_id": c.MsgID, "date": at.Unix(), "chat": map[string]any{"id": chatID, "type": chatType(chatID)}}
+		switch method {
+		case "sendMessage":
+			m["text"] = c.Params["text"]
+		case "sendPhoto":
+			fileID := c.Params["photo"]
+			if b, ok := c.Files["photo"]; ok {
+				img, err := png.Decode(bytes.NewReader(b))
+				if err != nil {
+					f.t.Errorf("fake API: sendPhoto: the upload is not a PNG: %v", err)
+				}
+				c.Image = img
+				fileID = fmt.Sprintf("photo-%d", c.MsgID)
+				f.mu.Lock()
+				f.fileIDs[fileID] = true
+				f.mu.Unlock()
+			} else {
+				f.mu.Lock()
+				known := f.fileIDs[fileID]
+				f.mu.Unlock()
+				if !known {
+					f.t.Errorf("fake API: sendPhoto by an unknown file_id %q", fileID)
+				}
+			}
+			m["photo"] = []map[string]any{
+				{"file_id": fileID + "-small", "file_unique_id": "s", "width": 90, "height": 90},
+				{"file_id": fileID, "file_unique_id": "b", "width": 800, "height": 800}}
+			m["caption"] = c.Params["caption"]
+		case "sendAnimation":
+			m["animation"] = map[string]any{"file_id": fmt.Sprintf("anim-%d", c.MsgID)}
+		case "sendDocument":
+			m["document"] = map[string]any{"file_id": fmt.Sprintf("doc-%d", c.MsgID)}
+		}
+		result = m
+	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook", "editMessageReplyMarkup",
+		"editMessageText", "editMessageCaption", "editMessageMedia":
+	default:
+		c.Status = http.StatusNotFound
+	}
+	f.mu.Lock()
+	f.calls = append(f.calls, c)
+	f.broadcast()
+	f.mu.Unlock()
+	if c.Status == http.StatusNotFound {
+		f.reply(w, http.StatusNotFound, map[string]any{"ok": false, "error_code": 404, "description": "Not Found"})
+		return
+	}
+	f.reply(w, http.StatusOK, map[string]any{"ok": true, "result": result})
+}
+
+func chatType(id int64) string {
+	if id > 0 {
+		return "private"
+	}
+	return "supergroup"
+}
+
+// getUpdates answers the updates from offset on, waiting up to timeout
+// seconds for one; updates before offset are confirmed and forgotten.
+func (f *fakeAPI) getUpdates(w http.ResponseWriter, r *http.Request, c *call) {
+	offset, _ := strconv.Atoi(c.Params["offset"])
+	timeout, _ := strconv.Atoi(c.Params["timeout"])
+	deadline := time.NewTimer(time.Duration(timeout) * time.Second)
+	defer deadline.Stop()
+	for {
+		f.mu.Lock()
+		if len(f.polls) == 0 || f.polls[len(f.polls)-1] != (poll{offset, timeout}) {
+			f.polls = append(f.polls, poll{offset, timeout})
+		}
+		if offset > 0 {
+			keep := f.updates[:0]
+			for _, u := range f.updates {
+				if u.id >= offset {
+					keep = append(keep, u)
+				}
+			}
+			f.updates = keep
+		}
+		if len(f.updates) > 0 {
+			out := make([]json.RawMessage, len(f.updates))
+			now := time.Now()
+			for i, u := range f.updates {
+				out[i] = u.raw
+				if _, ok := f.delivered[u.id]; !ok {
+					f.delivered[u.id] = now
+				}
+			}
+			f.mu.Unlock()
+			f.reply(w, http.StatusOK, map[string]any{"ok": true, "result": out})
+			return
+		}
+		ch := f.changed
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-deadline.C:
+			f.reply(w, http.StatusOK, map[string]any{"ok": true, "result": []any{}})
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// push queues updates (all at once, so that they arrive in one batch);
+// each gets the next update id unless it has one. It returns the ids.
+func (f *fakeAPI) push(ups ...map[string]any) []int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ids []int
+	for _, u := range ups {
+		id, ok := u["update_id"].(int)
+		if !ok {
+			id = f.nextID
+			f.nextID++
+			u["update_id"] = id
+		}
+		raw, err := json.Marshal(u)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		f.updates = append(f.updates, pending{id, raw})
+		ids = append(ids, id)
+	}
+	f.broadcast()
+	return ids
+}
+
+// pushRaw queues an update as raw JSON with the next id.
+func (f *fakeAPI) pushRaw(format string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id := f.nextID
+	f.nextID++
+	f.updates = append(f.updates, pending{id, json.RawMessage(fmt.Sprintf(format, id))})
+	f.broadcast()
+	return id
+}
+
+// failNext makes the next call of method answer 429 with retry_after.
+func (f *fakeAPI) failNext(method string, retryAfter int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail[method] = append(f.fail[method], retryAfter)
+}
+
+// mark returns the number of calls so far, to wait for calls after it.
+func (f *fakeAPI) mark() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}
+
+// waitCall waits for a call from index from on that matches; it fails the
+// test after a few seconds.
+func (f *fakeAPI) waitCall(from int, match func(c *call) bool) (*call, int) {
+	f.t.Helper()
+	timeout := time.After(10 * time.Second)
+	for {
+		f.mu.Lock()
+		for i := from; i < len(f.calls); i++ {
+			if match(f.calls[i]) {
+				c := f.calls[i]
+				f.mu.Unlock()
+				return c, i + 1
+			}
+		}
+		ch := f.changed
+		f.mu.Unlock()
+		select {
+		case <-ch:
+		case <-timeout:
+			f.t.Fatalf("fake API: no matching call after 10s; calls since %d:\n%s", from, f.dump(from))
+		}
+	}
+}
+
+// callsSince returns the calls from index from on, after waiting for a
+// quiet moment.
+func (f *fakeAPI) callsSince(from int, quiet time.Duration) []*call {
+	time.Sleep(quiet)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]*call(nil), f.calls[from:]...)
+}
+
+func (f *fakeAPI) dump(from int) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var b strings.Builder
+	for i := from; i < len(f.calls); i++ {
+		c := f.calls[i]
+		fmt.Fprintf(&b, "  %d %s %d %v\n", i, c.Method, c.Status, c.Params)
+	}
+	return b.String()
+}
+
+// deliveredAt returns when an update was first handed out by getUpdates.
+func (f *fakeAPI) deliveredAt(id int) time.Time {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.delivered[id]
+}
+
+func method(name string) func(c *call) bool {
+	return func(c *call) bool { return c.Method == name && c.Status == http.StatusOK }
+}
+
+// sent matches a successful send of one of the methods into chat.
+func sent(chatID int64, methods ...string) func(c *call) bool {
+	return func(c *call) bool {
+		if c.Status != http.StatusOK || c.Params["chat_id"] != strconv.FormatInt(chatID, 10) {
+			return false
+		}
+		for _, m := range methods {
+			if c.Method == m {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// kbButton is a button of an inline keyboard as the bot sent it.
+type kbButton struct {
+	Text         string  `json:"text"`
+	CallbackData *string `json:"callback_data"`
+	URL          *string `json:"url"`
+}
+
+// keyboard decodes the reply_markup of a call.
+func keyboard(t *testing.T, c *call) [][]kbButton {
+	t.Helper()
+	s := c.Params["reply_markup"]
+	if s == "" {
+		return nil
+	}
+	var kb struct {
+		InlineKeyboard [][]kbButton `json:"inline_keyboard"`
+	}
+	if err := json.Unmarshal([]byte(s), &kb); err != nil {
+		t.Fatalf("reply_markup %q: %v", s, err)
+	}
+	for _, row := range kb.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData != nil && len(*b.CallbackData) > 64 {
+				t.Errorf("callback data %q is longer than 64 bytes", *b.CallbackData)
+			}
+		}
+	}
+	return kb.InlineKeyboard
+}
+
+// find returns the callback data of the button labelled label.
+func find(t *testing.T, kb [][]kbButton, label string) string {
+	t.Helper()
+	for _, row := range kb {
+		for _, b := range row {
+			if b.Text == label && b.CallbackData != nil {
+				return *b.CallbackData
+			}
+		}
+	}
+	t.Fatalf("no button %q in %v", label, kb)
+	return ""
+}

@@ -1,0 +1,339 @@
+package telegram_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+)
+
+// tgUser is a Telegram user of the tests.
+type tgUser struct {
+	id    int64
+	user  string // username, may be empty
+	first string
+}
+
+var (
+	alice = tgUser{1, "alice", "Alice"}
+	bob   = tgUser{2, "bob", "Bob"}
+	carol = tgUser{3, "carol", "Carol"}
+	// dave has no username, and "bob" as his first name: he must not pass
+	// for @bob.
+	dave = tgUser{4, "", "bob"}
+)
+
+// group is a supergroup's chat id.
+const group int64 = -1001234
+
+func (u tgUser) json() map[string]any {
+	m := map[string]any{"id": u.id, "is_bot": false, "first_name": u.first}
+	if u.user != "" {
+		m["username"] = u.user
+	}
+	return m
+}
+
+func (u tgUser) sessionUser() sessions.User {
+	name := u.user
+	if name == "" {
+		name = u.first
+	}
+	return sessions.User{ID: strconv.FormatInt(u.id, 10), Name: name}
+}
+
+func chatJSON(id int64) map[string]any {
+	if id > 0 {
+		return map[string]any{"id": id, "type": "private", "first_name": "x"}
+	}
+	return map[string]any{"id": id, "type": "supergroup", "title": "Board <games> & co"}
+}
+
+var msgIDs atomic.Int64
+
+func init() { msgIDs.Store(50000) }
+
+// text is a text message update.
+func text(chatID int64, u tgUser, s string) map[string]any {
+	return map[string]any{"message": map[string]any{
+		"message_id": int(msgIDs.Add(1)), "date": 1, "from": u.json(), "chat": chatJSON(chatID), "text": s}}
+}
+
+var cbIDs atomic.Int64
+
+// press is a button press on message msgID.
+func press(chatID int64, u tgUser, msgID int, data string) map[string]any {
+	return map[string]any{"callback_query": map[string]any{
+		"id": "cb" + strconv.FormatInt(cbIDs.Add(1), 10), "from": u.json(), "chat_instance": "ci",
+		"message": map[string]any{"message_id": msgID, "date": 1, "chat": chatJSON(chatID)},
+		"data":    data}}
+}
+
+// notifier forwards the notices of the sessions service to the bot made
+// after it.
+type notifier struct {
+	mu sync.Mutex
+	b  *telegram.Bot
+}
+
+func (n *notifier) Notify(ctx context.Context, no sessions.Notice) {
+	n.mu.Lock()
+	b := n.b
+	n.mu.Unlock()
+	if b != nil {
+		b.Notify(ctx, no)
+	}
+}
+
+// harness is a bot running against the fake API on a bbolt database.
+type harness struct {
+	t     *testing.T
+	f     *fakeAPI
+	svc   *sessions.Service
+	bot   *telegram.Bot
+	stop  func()
+	logs  *syncBuffer
+	start time.Time
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// startBot runs a bot on the database at path (a new one in t.TempDir()
+// when empty).
+func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
+	t.Helper()
+	if path == "" {
+		path = filepath.Join(t.TempDir(), "bot.db")
+	}
+	store, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	n := &notifier{}
+	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log})
+	if _, err := svc.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1}
+	if tweak != nil {
+		tweak(&cfg)
+	}
+	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.mu.Lock()
+	n.b = bot
+	n.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	h := &harness{t: t, f: f, svc: svc, bot: bot, logs: logs, start: time.Now()}
+	var once sync.Once
+	h.stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run: %v", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Errorf("Run did not return 10s after its context was cancelled")
+			}
+			if err := store.Close(); err != nil {
+				t.Errorf("closing the store: %v", err)
+			}
+			if t.Failed() {
+				t.Logf("bot log:\n%s", logs.String())
+			}
+		})
+	}
+	t.Cleanup(h.stop)
+	f.waitCall(0, method("setMyCommands"))
+	return h
+}
+
+func (h *harness) look(chatID int64) *sessions.Snapshot {
+	h.t.Helper()
+	s, err := h.svc.Look(context.Background(), sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(chatID, 10)})
+	if err != nil {
+		return nil
+	}
+	return s
+}
+
+// say sends a text and waits for the bot's next send into the chat.
+func (h *harness) say(chatID int64, u tgUser, s string, methods ...string) (*call, int) {
+	h.t.Helper()
+	if len(methods) == 0 {
+		methods = []string{"sendMessage", "sendPhoto"}
+	}
+	m := h.f.mark()
+	id := h.f.push(text(chatID, u, s))[0]
+	c, _ := h.f.waitCall(m, sent(chatID, methods...))
+	_ = id
+	return c, m
+}
+
+// tap presses a button and waits for the bot's answer to the press.
+func (h *harness) tap(chatID int64, u tgUser, msgID int, data string) (answer *call, from int) {
+	h.t.Helper()
+	m := h.f.mark()
+	up := press(chatID, u, msgID, data)
+	id := up["callback_query"].(map[string]any)["id"].(string)
+	h.f.push(up)
+	c, _ := h.f.waitCall(m, func(c *call) bool {
+		return c.Method == "answerCallbackQuery" && c.Params["callback_query_id"] == id
+	})
+	return c, m
+}
+
+// challenge has alice challenge bob to game (with alice White) and bob
+// accept by button; it returns the photo of the start.
+func (h *harness) challenge(chatID int64, game string) *call {
+	h.t.Helper()
+	c, _ := h.say(chatID, alice, "/play "+game+" @bob color=white")
+	kb := keyboard(h.t, c)
+	m := h.f.mark()
+	if a, _ := h.tap(chatID, bob, c.MsgID, find(h.t, kb, "Accept")); a.Params["show_alert"] == "true" {
+		h.t.Fatalf("accepting: %s", a.Params["text"])
+	}
+	photo, _ := h.f.waitCall(m, sent(chatID, "sendPhoto"))
+	return photo
+}
+
+var users = map[string]tgUser{"alice": alice, "bob": bob, "carol": carol}
+
+// pick chooses a move: a capture when there is one, else at random.
+func pick(rng *rand.Rand, s *sessions.Snapshot) string {
+	moves := s.State.Moves()
+	var caps []string
+	for _, m := range moves {
+		if len(m.Captured) > 0 {
+			caps = append(caps, m.Text)
+		}
+	}
+	if len(caps) > 0 {
+		return caps[rng.IntN(len(caps))]
+	}
+	return moves[rng.IntN(len(moves))].Text
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// checkCaption checks that a board's caption mentions the player to move.
+func checkCaption(t *testing.T, c *call, s *sessions.Snapshot) {
+	t.Helper()
+	if c.Image == nil && c.Params["photo"] == "" {
+		t.Errorf("photo %d has no picture", c.MsgID)
+	}
+	if s == nil || s.Turn() < 0 {
+		return
+	}
+	u := s.Player(s.Turn())
+	want := `<a href="tg://user?id=` + u.ID + `">` + u.Name + `</a> (` + s.SeatName(s.Turn()) + `) to move`
+	if !strings.Contains(c.Params["caption"], want) {
+		t.Errorf("caption %q does not mention the player to move (%s)", c.Params["caption"], want)
+	}
+	if c.Params["parse_mode"] != "HTML" {
+		t.Errorf("caption sent with parse_mode %q", c.Params["parse_mode"])
+	}
+}
+
+// TestGameByText plays whole draughts games with /move and /m in a group,
+// checking each board photo (a decodable PNG, the player to move
+// mentioned) and timing each move from the update's delivery to the photo
+// request.
+func TestGameByText(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var lat []time.Duration
+	for gi, game := range []string{"spanish", "dame"} {
+		photo := h.challenge(group, game)
+		s := h.look(group)
+		checkCaption(t, photo, s)
+		if photo.Image == nil || photo.Image.Bounds().Dx() < 100 {
+			t.Fatalf("%s: the first board is not a picture", game)
+		}
+		plies := 0
+		for ; s != nil && plies < 400; plies++ {
+			who := users[s.Player(s.Turn()).Name]
+			cmd := "/move "
+			if plies%2 == 1 {
+				cmd = "/m@BoardBot "
+			}
+			m := f.mark()
+			id := f.push(text(group, who, cmd+pick(rng, s)))[0]
+			c, _ := f.waitCall(m, sent(group, "sendPhoto", "sendMessage"))
+			if c.Method != "sendPhoto" {
+				t.Fatalf("%s ply %d: answered %q instead of a board", game, plies, c.Params["text"])
+			}
+			lat = append(lat, c.At.Sub(f.deliveredAt(id)))
+			next := h.look(group)
+			checkCaption(t, c, next)
+			if next == nil {
+				if !strings.Contains(c.Params["caption"], "Game over") {
+					t.Errorf("%s: the last board's caption %q does not say the game is over", game, c.Params["caption"])
+				}
+				if c.Params["reply_markup"] != "" {
+					t.Errorf("%s: the final board has buttons: %s", game, c.Params["reply_markup"])
+				}
+			} else if len(next.Record.Actions) != plies+1 {
+				t.Fatalf("%s ply %d: %d actions recorded", game, plies, len(next.Record.Actions))
+			}
+			s = next
+		}
+		if s != nil {
+			t.Logf("%s: no end after %d plies; drawing by agreement", game, plies)
+			h.say(group, alice, "/draw")
+			c, _ := h.say(group, bob, "/draw")
+			if !strings.Contains(c.Params["caption"], "Game over") {
+				t.Errorf("%s: agreed draw answered %q", game, c.Params["caption"])
+			}
+		}
+		t.Logf("game %d (%s): %d plies", gi, game, plies)
+	}
+	t.Logf("update delivered -> sendPhoto request: median %v over %d moves (min %v, max %v)",
+		median(lat), len(lat), slices.Min(lat), slices.Max(lat))
+}
