@@ -115,16 +115,20 @@ func (s *sheet) text(dc *gg.Context, str string, px, x, y float64) {
 func (s *sheet) quantise(src *image.RGBA, dst []uint8) {
 	b := src.Bounds()
 	i := 0
+	last, lastIdx := color.RGBA{}, s.th.nearest(color.RGBA{A: 0xff})
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		row := src.Pix[src.PixOffset(b.Min.X, y):]
 		for x := 0; x < b.Dx(); x++ {
 			c := color.RGBA{row[4*x], row[4*x+1], row[4*x+2], 0xff}
-			idx, ok := s.nearest[c]
-			if !ok {
-				idx = s.th.nearest(c)
-				s.nearest[c] = idx
+			if c != last { // most pixels repeat the one before
+				idx, ok := s.nearest[c]
+				if !ok {
+					idx = s.th.nearest(c)
+					s.nearest[c] = idx
+				}
+				last, lastIdx = c, idx
 			}
-			dst[i] = idx
+			dst[i] = lastIdx
 			i++
 		}
 	}
