@@ -5,7 +5,8 @@
 // gg draws each theme's frame (margin and coordinates), piece sprites and
 // squares once per picture size; a picture is then composed by copying
 // those squares, already in palette indices, into an image.Paletted with
-// the theme's fixed palette, and encoded as PNG at png.BestSpeed. GIF
+// the theme's fixed palette, and written as PNG (zlib at BestSpeed, rows
+// stored as differences from the row above, see encoder). GIF
 // frames share that palette, so nothing is quantised per frame, and each
 // frame after the first holds only the squares that changed.
 //
