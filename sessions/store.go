@@ -244,6 +244,9 @@ func (m *MemoryStore) Commit(ctx context.Context, c *Change) error {
 		if c.Rate != nil {
 			c.Finished.Ratings = changes
 			for seat := range 2 {
+				if !c.Rate.Rated && c.Rate.Penalty[seat] == 0 {
+					continue
+				}
 				for p := range 2 {
 					st := rated[seat][p]
 					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st

@@ -102,6 +102,9 @@ func rate(tx *bbolt.Tx, r *sessions.RateRequest) ([]sessions.RatingChange, error
 	}
 	next, changes := sessions.ApplyRating(r, cur)
 	for seat := range 2 {
+		if !r.Rated && r.Penalty[seat] == 0 {
+			continue // an unrated game leaves the winner of an abandoned game as they were
+		}
 		for p := range 2 {
 			if err := putStanding(tx, cur[seat][p], had[seat][p], next[seat][p]); err != nil {
 				return nil, err
