@@ -264,7 +264,7 @@ func TestRatingWithTheLastMove(t *testing.T) {
 func TestLadder(t *testing.T) {
 	stores(t, func(t *testing.T, store sessions.Store) {
 		f := newRatingFixture(t, store)
-		f.play(t, alice, bob, 44, 100) // bob 1015, alice 985
+		f.play(t, alice, bob, 44, 100)  // bob 1015, alice 985
 		f.play(t, carol, dave, 44, 100) // dave 1015, carol 985
 		l, err := f.s.Top(ctx, sessions.TopQuery{Platform: "test", Game: "count", Period: sessions.AllTime, Limit: 3, User: carol.ID})
 		if err != nil {
