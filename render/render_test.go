@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"sync"
@@ -748,5 +749,62 @@ func TestThemeNames(t *testing.T) {
 	}
 	if bytes.Equal(light, want) {
 		t.Error("the default theme is dark, want light")
+	}
+}
+
+// TestRandomViews draws random, often malformed, views: each gives a
+// picture or an error of one of the two kinds, never a panic.
+func TestRandomViews(t *testing.T) {
+	r := New()
+	rng := rand.New(rand.NewPCG(6, 6))
+	square := func(n int) rules.Square {
+		if rng.IntN(200) == 0 {
+			return rules.Square{File: int8(rng.IntN(n+2) - 1), Rank: int8(rng.IntN(n+2) - 1)}
+		}
+		return rules.Square{File: int8(rng.IntN(max(n, 1))), Rank: int8(rng.IntN(max(n, 1)))}
+	}
+	drawn := 0
+	for i := 0; i < 300; i++ {
+		n := []int{8, 10, 16, 8, 8, 1, 17}[rng.IntN(7)]
+		v := rules.View{Size: n, Turn: rng.IntN(6) - 1}
+		if rng.IntN(2) == 0 {
+			v.Playable, v.Numbers = draughtsBoard()
+		}
+		if rng.IntN(3) == 0 {
+			for c := rng.IntN(6); c > 0; c-- {
+				v.Camps = append(v.Camps, []rules.Square{square(n), square(n)})
+			}
+		}
+		for p := rng.IntN(30); p > 0; p-- {
+			p := rules.Piece{Square: square(n), Seat: rng.IntN(2), Level: 1 + rng.IntN(6), Carries: rng.IntN(5)}
+			if rng.IntN(50) == 0 {
+				p.Seat, p.Level, p.Carries = rng.IntN(6)-1, rng.IntN(8), rng.IntN(8)-1
+			}
+			v.Pieces = append(v.Pieces, p)
+		}
+		for m := rng.IntN(4); m > 0; m-- {
+			v.Movable = append(v.Movable, square(n))
+		}
+		var last *rules.Move
+		if rng.IntN(2) == 0 {
+			last = &rules.Move{From: square(n), To: square(n), Path: []rules.Square{square(n), square(n), square(n)}, Captured: []rules.Square{square(n)}}
+		}
+		o := Options{Theme: []Theme{Light, Dark, Light, "x"}[rng.IntN(4)], Size: []int{0, 0, 100, 333, -5}[rng.IntN(5)], Numbers: rng.IntN(2) == 0}
+		data, err := r.PNG(v, last, rng.IntN(4)-2, o)
+		switch {
+		case err == nil:
+			drawn++
+			if _, err := png.Decode(bytes.NewReader(data)); err != nil {
+				t.Fatalf("view %d: %v", i, err)
+			}
+		case !errors.Is(err, ErrBadView) && !errors.Is(err, ErrBadOptions):
+			t.Fatalf("view %d: error %v of no known kind", i, err)
+		}
+		if _, err := r.Replay([]rules.View{v, v}, []rules.Move{{}}, o); err != nil && !errors.Is(err, ErrBadView) && !errors.Is(err, ErrBadOptions) {
+			t.Fatalf("view %d: replay error %v of no known kind", i, err)
+		}
+	}
+	if drawn < 30 {
+		t.Errorf("only %d of the random views were drawn", drawn)
 	}
 }
