@@ -88,7 +88,7 @@ type level struct {
 // often; level 5 searches as deep as MaxTime allows.
 var draughtsLevels = [MaxLevel + 1]level{
 	{},
-	{depth: 2, noise: 250, time: 0.2},
+	{depth: 2, noise: 300, time: 0.2},
 	{depth: 4, noise: 80, time: 0.3},
 	{depth: 10, nodes: 800_000, noise: 20, time: 0.7},
 	{depth: 16, nodes: 1_200_000, time: 1},
