@@ -1,0 +1,571 @@
+package discord
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+	"github.com/bwmarrin/discordgo"
+)
+
+// relay is the sessions.Notifier of the tests: it hands notices to the bot
+// once there is one (the service is built before the bot).
+type relay struct{ b atomic.Pointer[Bot] }
+
+func (r *relay) Notify(ctx context.Context, n sessions.Notice) {
+	if b := r.b.Load(); b != nil {
+		b.Notify(ctx, n)
+	}
+}
+
+// env is a bot connected to a fake Discord.
+type env struct {
+	f    *fakeDiscord
+	svc  *sessions.Service
+	bot  *Bot
+	stop func()
+}
+
+// start runs a bot on store against f and waits for its commands.
+func start(t *testing.T, f *fakeDiscord, store sessions.Store, guild string) *env {
+	t.Helper()
+	rl := &relay{}
+	svc := sessions.New(sessions.Config{Store: store, Notifier: rl, Rand: func(n int) int { return 0 }})
+	h := chat.New(chat.Config{Sessions: svc})
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	b, err := New(Config{Token: "test-token", GuildID: guild, HTTPClient: f.client()}, h, svc, render.New(), log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl.b.Store(b)
+	from := f.mark()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	f.waitFor(t, from, "command registration", func(q *fakeReq) bool { return q.method == "PUT" && strings.HasSuffix(q.path, "/commands") })
+	var stopped bool
+	stop := func() {
+		if stopped {
+			return
+		}
+		stopped = true
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("Run did not return after its context ended")
+		}
+	}
+	t.Cleanup(stop)
+	return &env{f: f, svc: svc, bot: b, stop: stop}
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// request predicates
+func callback(i map[string]any) func(q *fakeReq) bool {
+	path := "/interactions/" + i["id"].(string) + "/" + i["token"].(string) + "/callback"
+	return func(q *fakeReq) bool { return q.method == "POST" && q.path == path }
+}
+
+func onOriginal(method string, i map[string]any) func(q *fakeReq) bool {
+	path := "/webhooks/" + fakeApp + "/" + i["token"].(string) + "/messages/@original"
+	return func(q *fakeReq) bool { return q.method == method && q.path == path }
+}
+
+func followup(i map[string]any) func(q *fakeReq) bool {
+	path := "/webhooks/" + fakeApp + "/" + i["token"].(string)
+	return func(q *fakeReq) bool { return q.method == "POST" && q.path == path }
+}
+
+func posted(channel string) func(q *fakeReq) bool {
+	return func(q *fakeReq) bool { return q.method == "POST" && q.path == "/channels/"+channel+"/messages" }
+}
+
+func content(q *fakeReq) string {
+	if d, ok := q.body["data"].(map[string]any); ok {
+		s, _ := d["content"].(string)
+		return s
+	}
+	s, _ := q.body["content"].(string)
+	return s
+}
+
+func flags(q *fakeReq) int {
+	if d, ok := q.body["data"].(map[string]any); ok {
+		return int(num(d["flags"]))
+	}
+	return int(num(q.body["flags"]))
+}
+
+const ephemeral = 1 << 6
+
+// look returns the session of key, failing the test when there is none.
+func look(t *testing.T, svc *sessions.Service, key sessions.Key) *sessions.Snapshot {
+	t.Helper()
+	s, err := svc.Look(context.Background(), key)
+	if err != nil {
+		t.Fatalf("Look(%s): %v", key, err)
+	}
+	return s
+}
+
+// challenge has alice challenge bob to Spanish draughts in the text
+// channel and bob accept with the button; it returns the game's thread.
+func challenge(t *testing.T, e *env) string {
+	t.Helper()
+	f := e.f
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob))
+	cb := f.waitFor(t, from, "the /play callback", callback(play))
+	if typ := num(cb.body["type"]); typ != 5 || flags(cb)&ephemeral != 0 {
+		t.Fatalf("/play answered with type %v flags %d, want a public deferral (5)", typ, flags(cb))
+	}
+	edit := f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	if !strings.Contains(content(edit), "challenges bob") || !strings.Contains(content(edit), "<@"+bob.id+">") {
+		t.Fatalf("challenge message %q: want bob challenged and mentioned", content(edit))
+	}
+	am, _ := edit.body["allowed_mentions"].(map[string]any)
+	if parse, _ := am["parse"].([]any); am == nil || len(parse) != 0 {
+		t.Errorf("allowed mentions %v: want only users", am)
+	}
+	for _, u := range am["users"].([]any) {
+		if u != alice.id && u != bob.id {
+			t.Errorf("allowed mentions name %v, who does not play", u)
+		}
+	}
+	ids := customIDs(f.message(msg))
+	if ids["Accept"] == "" || ids["Decline"] == "" {
+		t.Fatalf("challenge buttons %v: want Accept and Decline", ids)
+	}
+
+	// carol is not invited: her Accept is refused, only she sees why.
+	from = f.mark()
+	p := f.press(t, msg, carol, ids["Accept"])
+	fu := f.waitFor(t, from, "carol's refusal", followup(p))
+	if flags(fu)&ephemeral == 0 || !strings.Contains(content(fu), "not for you") {
+		t.Errorf("carol's Accept answered %q (flags %d): want an ephemeral refusal", content(fu), flags(fu))
+	}
+
+	from = f.mark()
+	p = f.press(t, msg, bob, ids["Accept"])
+	if typ := num(f.waitFor(t, from, "the Accept callback", callback(p)).body["type"]); typ != 6 {
+		t.Fatalf("Accept answered with type %v, want a deferred update (6)", typ)
+	}
+	th := f.waitFor(t, from, "the thread", func(q *fakeReq) bool {
+		return q.method == "POST" && q.path == "/channels/"+fakeChan+"/messages/"+msg+"/threads"
+	})
+	if name := th.body["name"]; name != "alice vs bob · Spanish draughts" {
+		t.Errorf("thread name %q", name)
+	}
+	board := f.waitFor(t, from, "the board in the thread", posted(msg))
+	if len(board.files) != 1 || !strings.HasSuffix(board.files[0].name, ".png") || !strings.Contains(content(board), "<@"+alice.id+">: your move") {
+		t.Errorf("first board: %q with %d files: want the picture and alice mentioned", content(board), len(board.files))
+	}
+	edit = f.waitFor(t, from, "the challenge's update", onOriginal("PATCH", p))
+	if !strings.Contains(content(edit), "<#"+msg+">") {
+		t.Errorf("challenge message after Accept: %q, want a link to the thread", content(edit))
+	}
+	return msg
+}
+
+// greedy picks the move that leaves the mover the most material (kings
+// count 3), then the first in the list: a short, deterministic game.
+func greedy(st rules.State) string {
+	me := st.Turn()
+	best, score := "", -1<<30
+	for _, m := range st.Moves() {
+		next, _, err := st.Play(m.Text)
+		if err != nil {
+			continue
+		}
+		s := 0
+		if o := next.Outcome(); o.Over && o.Winner == me {
+			return m.Text
+		}
+		for _, p := range next.View().Pieces {
+			v := 1
+			if p.Level > 1 {
+				v = 3
+			}
+			if p.Seat == me {
+				s += v
+			} else {
+				s -= v
+			}
+		}
+		if s > score {
+			best, score = m.Text, s
+		}
+	}
+	return best
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func TestGameInAThread(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	id := f.identifies[0]
+	if intents := num(id["intents"]); intents != 1 {
+		t.Errorf("identify intents %v, want 1 (guilds only)", intents)
+	}
+	thread := challenge(t, e)
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+
+	// Autocomplete: the legal moves that start with what was typed.
+	st := look(t, e.svc, key).State
+	for _, typed := range []string{"", "c", "C3", "zz"} {
+		from := f.mark()
+		i := f.complete(t, thread, alice, typed)
+		cb := f.waitFor(t, from, "the autocomplete answer", callback(i))
+		if num(cb.body["type"]) != 8 {
+			t.Fatalf("autocomplete answered with type %v, want 8", cb.body["type"])
+		}
+		var got, want []string
+		for _, c := range cb.body["data"].(map[string]any)["choices"].([]any) {
+			got = append(got, c.(map[string]any)["value"].(string))
+		}
+		for _, m := range st.Moves() {
+			if strings.HasPrefix(m.Text, strings.ToLower(typed)) && len(want) < 25 {
+				want = append(want, m.Text)
+			}
+		}
+		if len(want) == 0 {
+			if len(got) != 1 || got[0] != strings.ToLower(typed) {
+				t.Errorf("autocomplete %q: %v, want only what was typed back", typed, got)
+			}
+			continue
+		}
+		sort.Strings(got)
+		sort.Strings(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("autocomplete %q: %v, want %v", typed, got, want)
+		}
+	}
+
+	// bob moves out of turn: an ephemeral refusal, nothing changes.
+	before := len(look(t, e.svc, key).Record.Actions)
+	from := f.mark()
+	i := f.slash(t, thread, bob, "move", str("move", st.Moves()[0].Text))
+	f.waitFor(t, from, "the deferred answer's deletion", onOriginal("DELETE", i))
+	fu := f.waitFor(t, from, "the refusal", followup(i))
+	if flags(fu)&ephemeral == 0 || !strings.Contains(content(fu), "alice's turn") {
+		t.Errorf("bob's move out of turn answered %q (flags %d)", content(fu), flags(fu))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != before {
+		t.Errorf("a refused move changed the game: %d actions, want %d", n, before)
+	}
+	if p := f.since(from, posted(thread)); len(p) > 0 {
+		t.Errorf("a refused move posted %d messages in the thread", len(p))
+	}
+
+	// The first move with the menus: Moves, a piece, a target.
+	from = f.mark()
+	boardMsg := f.message(f.since(0, posted(thread))[0].msgID)
+	i = f.press(t, boardMsg.id, alice, customIDs(boardMsg)["Moves"])
+	cb := f.waitFor(t, from, "the piece menu", callback(i))
+	if num(cb.body["type"]) != 4 || flags(cb)&ephemeral == 0 {
+		t.Fatalf("Moves answered with type %v flags %d, want an ephemeral message", cb.body["type"], flags(cb))
+	}
+	menu := f.original(i["token"].(string))
+	pieceID, pieces, _ := menuOptions(f.message(menu), "Choose a piece")
+	if len(pieces) == 0 {
+		t.Fatalf("piece menu without pieces: %+v", f.message(menu))
+	}
+	from = f.mark()
+	i = f.press(t, menu, alice, pieceID, pieces[0])
+	f.waitFor(t, from, "the target menu", callback(i))
+	targetID, targets, values := menuOptions(f.message(menu), "Move "+pieces[0])
+	if len(targets) == 0 {
+		t.Fatalf("target menu without targets: %+v", f.message(menu))
+	}
+	from = f.mark()
+	i = f.press(t, menu, alice, targetID, values[0])
+	f.waitFor(t, from, "the menu's update", onOriginal("PATCH", i))
+	fu = f.waitFor(t, from, "the board after a move from the menu", followup(i))
+	if len(fu.files) != 1 || flags(fu)&ephemeral != 0 || !strings.Contains(content(fu), "played") {
+		t.Errorf("board after the menu move: %q, %d files, flags %d", content(fu), len(fu.files), flags(fu))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != before+1 {
+		t.Errorf("after the menu move: %d actions, want %d", n, before+1)
+	}
+
+	// A duplicate delivery of a /move is applied once.
+	snap := look(t, e.svc, key)
+	mover := bob
+	from = f.mark()
+	i = f.interaction(2, thread, mover, map[string]any{"id": "cmdmove", "name": "move", "type": 1,
+		"options": []any{map[string]any{"name": "move", "type": 3, "value": greedy(snap.State)}}})
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+	time.Sleep(50 * time.Millisecond)
+	if n := len(f.since(from, callback(i))); n != 1 {
+		t.Errorf("an interaction delivered twice was answered %d times", n)
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != len(snap.Record.Actions)+1 {
+		t.Errorf("an interaction delivered twice: %d actions, want %d", n, len(snap.Record.Actions)+1)
+	}
+
+	// The rest of the game with /move, timed.
+	var deferred, pictures []time.Duration
+	var last *fakeReq
+	for ply := 0; ; ply++ {
+		snap, err := e.svc.Look(context.Background(), key)
+		if errors.Is(err, sessions.ErrNoGame) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ply == 400 {
+			t.Fatalf("no end after 400 moves: %s", snap.State.FEN())
+		}
+		mover := alice
+		if snap.Player(snap.Turn()).ID == bob.id {
+			mover = bob
+		}
+		from := f.mark()
+		i := f.slash(t, thread, mover, "move", str("move", greedy(snap.State)))
+		cb := f.waitFor(t, from, "the /move callback", callback(i))
+		last = f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+		if len(last.files) != 1 {
+			t.Fatalf("move %d: answer %q without a picture", ply, content(last))
+		}
+		deferred = append(deferred, cb.at.Sub(f.dispatchedAt(i["id"].(string))))
+		pictures = append(pictures, last.at.Sub(cb.at))
+	}
+	if !strings.Contains(content(last), "Game over") {
+		t.Errorf("last answer %q: want the result", content(last))
+	}
+	t.Logf("%d moves: interaction to deferral median %v (max %v); deferral to picture median %v (max %v)",
+		len(deferred), median(deferred), slices.Max(deferred), median(pictures), slices.Max(pictures))
+}
+
+func TestCommandsRegistered(t *testing.T) {
+	f := newFakeDiscord(t)
+	from := f.mark()
+	start(t, f, sessions.NewMemoryStore(), fakeGuild)
+	q := f.waitFor(t, from, "the bulk overwrite", func(q *fakeReq) bool { return q.method == "PUT" })
+	if want := "/applications/" + fakeApp + "/guilds/" + fakeGuild + "/commands"; q.path != want {
+		t.Errorf("commands put on %s, want %s", q.path, want)
+	}
+	byName := map[string]map[string]any{}
+	var names []string
+	for _, c := range q.list {
+		cm := c.(map[string]any)
+		names = append(names, cm["name"].(string))
+		byName[cm["name"].(string)] = cm
+		if d, _ := cm["description"].(string); d == "" || len([]rune(d)) > 100 {
+			t.Errorf("/%s: description %q", cm["name"], d)
+		}
+	}
+	for _, n := range []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
+		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"} {
+		if byName[n] == nil {
+			t.Errorf("no /%s among %v", n, names)
+		}
+	}
+	options := func(cmd string) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, o := range byName[cmd]["options"].([]any) {
+			om := o.(map[string]any)
+			out[om["name"].(string)] = om
+		}
+		return out
+	}
+	play := options("play")
+	for _, o := range []string{"game", "opponent", "color", "time", "rated", "level", "size", "players", "flying", "huff"} {
+		if play[o] == nil {
+			t.Errorf("/play has no option %s", o)
+		}
+	}
+	var ids []string
+	for _, c := range play["game"]["choices"].([]any) {
+		ids = append(ids, c.(map[string]any)["value"].(string))
+	}
+	var want []string
+	for _, g := range games.List() {
+		want = append(want, g.ID)
+	}
+	if !slices.Equal(ids, want) {
+		t.Errorf("/play game choices %v, want %v", ids, want)
+	}
+	if num(play["opponent"]["type"]) != 6 {
+		t.Errorf("/play opponent is of type %v, want a user (6)", play["opponent"]["type"])
+	}
+	if mv := options("move")["move"]; mv["autocomplete"] != true || mv["required"] != true {
+		t.Errorf("/move option: %v, want required and autocompleted", mv)
+	}
+}
+
+func TestResignWithConfirmation(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	thread := challenge(t, e)
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+	board := f.message(f.since(0, posted(thread))[0].msgID)
+	resign := customIDs(board)["Resign"]
+
+	// A stranger's Resign: refused, privately.
+	from := f.mark()
+	i := f.press(t, board.id, carol, resign)
+	cb := f.waitFor(t, from, "carol's refusal", callback(i))
+	if flags(cb)&ephemeral == 0 || !strings.Contains(content(cb), "Only the players") {
+		t.Errorf("carol's Resign answered %q (flags %d)", content(cb), flags(cb))
+	}
+
+	// bob presses Resign, then No: the game goes on.
+	from = f.mark()
+	i = f.press(t, board.id, bob, resign)
+	cb = f.waitFor(t, from, "the confirmation", callback(i))
+	if flags(cb)&ephemeral == 0 || !strings.Contains(content(cb), "Resign") {
+		t.Fatalf("Resign answered %q (flags %d), want an ephemeral question", content(cb), flags(cb))
+	}
+	confirm := f.message(f.original(i["token"].(string)))
+	from = f.mark()
+	i = f.press(t, confirm.id, bob, customIDs(confirm)["No, play on"])
+	f.waitFor(t, from, "the answer to No", callback(i))
+	look(t, e.svc, key)
+
+	// bob presses Resign, then Yes: the game ends, everyone sees it.
+	from = f.mark()
+	i = f.press(t, board.id, bob, resign)
+	f.waitFor(t, from, "the confirmation", callback(i))
+	confirm = f.message(f.original(i["token"].(string)))
+	from = f.mark()
+	i = f.press(t, confirm.id, bob, customIDs(confirm)["Yes, resign"])
+	fu := f.waitFor(t, from, "the result", followup(i))
+	if flags(fu)&ephemeral != 0 || !strings.Contains(content(fu), "resigns") || !strings.Contains(content(fu), "alice (White) wins") {
+		t.Errorf("result after resigning: %q (flags %d)", content(fu), flags(fu))
+	}
+	if _, err := e.svc.Look(context.Background(), key); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("after resigning, Look: %v, want ErrNoGame", err)
+	}
+}
+
+func TestRestartMidGame(t *testing.T) {
+	f := newFakeDiscord(t)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	store, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := start(t, f, store, "")
+	thread := challenge(t, e)
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+	play := func(e *env, ply int) {
+		t.Helper()
+		snap := look(t, e.svc, key)
+		mover := alice
+		if snap.Player(snap.Turn()).ID == bob.id {
+			mover = bob
+		}
+		from := f.mark()
+		i := f.slash(t, thread, mover, "move", str("move", greedy(snap.State)))
+		q := f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+		if len(q.files) != 1 || !strings.Contains(content(q), "played") {
+			t.Fatalf("move %d answered %q", ply, content(q))
+		}
+	}
+	for ply := range 3 {
+		play(e, ply)
+	}
+	e.stop()
+	if err := store.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	store, err = storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	f.omitChan = true // the new process must ask Discord what the thread is
+	e = start(t, f, store, "")
+	if len(f.identifies) != 2 {
+		t.Errorf("%d identifies, want 2 (one per process)", len(f.identifies))
+	}
+	for ply := 3; ply < 6; ply++ {
+		play(e, ply)
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != 6 {
+		t.Errorf("after the restart: %d moves, want 6", n)
+	}
+}
+
+func TestCommandText(t *testing.T) {
+	// Slash commands become the text the chat handler parses.
+	for _, c := range []struct {
+		name string
+		opts []any
+		want string
+	}{
+		{"play", []any{map[string]any{"name": "game", "type": 3, "value": "dame"}, map[string]any{"name": "opponent", "type": 6, "value": bob.id},
+			map[string]any{"name": "flying", "type": 5, "value": false}, map[string]any{"name": "time", "type": 3, "value": "1h"}},
+			"/play dame @u102 time=1h flying=no"},
+		{"play", []any{map[string]any{"name": "game", "type": 3, "value": "spanish"}, map[string]any{"name": "opponent", "type": 6, "value": fakeApp},
+			map[string]any{"name": "level", "type": 4, "value": 3.0}}, "/play spanish bot level=3"},
+		{"play", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "size", "type": 4, "value": 16.0},
+			map[string]any{"name": "players", "type": 4, "value": 4.0}}, "/play halma size=16 players=4"},
+		{"move", []any{map[string]any{"name": "move", "type": 3, "value": " c3 - d4 "}}, "/move c3-d4"},
+		{"setup", []any{map[string]any{"name": "squares", "type": 3, "value": "a1 c1  e1"}}, "/setup a1 c1 e1"},
+		{"board", nil, "/board"},
+		{"help", []any{map[string]any{"name": "command", "type": 3, "value": "play"}}, "/help play"},
+	} {
+		d := decodeCommand(t, c.name, c.opts)
+		got, mentions := commandText(d, fakeApp)
+		if got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.name, c.opts, got, c.want)
+		}
+		if strings.Contains(got, "@u102") && mentions["u102"].ID != bob.id {
+			t.Errorf("%q: mentions %v, want bob's id", got, mentions)
+		}
+	}
+}
+
+// decodeCommand reads a slash command as discordgo reads it from the gateway.
+func decodeCommand(t *testing.T, name string, opts []any) discordgo.ApplicationCommandInteractionData {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"id": "1", "type": 2, "data": map[string]any{"name": name, "type": 1, "options": opts,
+		"resolved": map[string]any{"users": map[string]any{bob.id: map[string]any{"id": bob.id, "username": "bob"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var i discordgo.Interaction
+	if err := json.Unmarshal(b, &i); err != nil {
+		t.Fatal(err)
+	}
+	return i.ApplicationCommandData()
+}

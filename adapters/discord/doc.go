@@ -1,0 +1,33 @@
+// Package discord serves the bot's command language in Discord servers,
+// on github.com/bwmarrin/discordgo.
+//
+// At start the Bot connects to the gateway with the guilds intent only
+// (slash commands need no message content) and registers its slash
+// commands with one bulk overwrite: globally, or on one guild when
+// Config.GuildID is set. The commands carry the names of the command
+// language (/play, /move, /board, ...); each slash command is turned
+// back into the text the chat handler parses ("/play spanish @bob
+// time=1h"), so that there is one parser for every platform.
+//
+// /play in a text channel posts the challenge with Accept and Decline
+// buttons. When the game starts the bot opens a public thread on the
+// challenge message, "alice vs bob · Spanish draughts", where the game is
+// played; a thread started on a message has the message's id, so the
+// session key {discord, channel, challenge message} is the thread from the
+// challenge on. Where the bot may not create threads the game is played in
+// the channel itself (one game per channel).
+//
+// After every move the bot posts the board picture, the last move, a
+// mention of the player to move (allowed mentions limited to the players),
+// the deadline when the game has a clock, and the buttons Moves (select
+// menus: a piece, then its target), Draw and Resign (asks to confirm).
+// /move autocompletes the legal moves that start with what was typed.
+//
+// Every interaction is answered within Discord's three seconds: the bot
+// defers first, then edits the answer or follows up with the picture.
+// Refusals and private answers (/moves, /help, a stranger pressing a
+// button) are ephemeral: only the user sees them; a refused command
+// changes nothing. An interaction delivered twice is applied once: its id
+// is remembered in the process and passed to the sessions service as the
+// request id. Rate limits and gateway resumes are left to discordgo.
+package discord

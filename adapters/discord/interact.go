@@ -1,0 +1,571 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/bwmarrin/discordgo"
+)
+
+// maxContent is the longest message Discord takes, in characters.
+const maxContent = 2000
+
+// interaction serves one interaction.
+func (b *Bot) interaction(i *discordgo.Interaction) {
+	ctx := b.context()
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("discord: panic serving an interaction", "id", i.ID, "panic", fmt.Sprint(p))
+		}
+	}()
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		b.slash(ctx, i)
+	case discordgo.InteractionMessageComponent:
+		b.component(ctx, i)
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		b.autocomplete(ctx, i)
+	}
+}
+
+// canThread reports whether the bot may open public threads and talk in
+// them, from the permissions an interaction carries.
+func canThread(perms int64) bool {
+	need := int64(discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads)
+	return perms&need == need
+}
+
+// slash serves a slash command: defer at once, run the command, then edit
+// the deferred answer (or, for a refusal, replace it by an ephemeral one).
+func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
+	d := i.ApplicationCommandData()
+	eph := private[d.Name]
+	var flags discordgo.MessageFlags
+	if eph {
+		flags = discordgo.MessageFlagsEphemeral
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+		Data: &discordgo.InteractionResponseData{Flags: flags}}); err != nil {
+		b.log.Warn("discord: deferring a command", "command", d.Name, "err", err)
+		return
+	}
+	text, mentions := commandText(d, b.selfID())
+	key, thread := b.channelKey(i.ChannelID)
+	switch {
+	case d.Name == "play" && !thread && canThread(i.AppPermissions):
+		// The challenge is keyed by its message: the game's thread, opened
+		// on that message, will have the message's id.
+		if msg, err := b.c.InteractionResponse(i); err == nil && msg.ID != "" {
+			key = sessions.Key{Platform: Platform, Channel: i.ChannelID, Thread: msg.ID}
+		} else {
+			b.log.Warn("discord: reading the deferred answer; the game stays in the channel", "err", err)
+		}
+	case !thread:
+		key = b.commandKey(ctx, i.ChannelID)
+	}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
+	reply := b.handle(ctx, m)
+	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
+		b.where.route(i.ChannelID, key)
+	}
+	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
+}
+
+// answer says how an interaction was deferred, hence where its reply goes.
+type answer int
+
+const (
+	answerSlash     answer = iota // deferred with a message to edit
+	answerComponent               // deferred update of the message with the component
+)
+
+// deliver sends the reply to a command.
+func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key sessions.Key, cmd string, reply chat.Reply, how answer, eph bool) {
+	if reply.Error {
+		switch {
+		case how == answerSlash && eph:
+			b.editOriginal(i, outgoing{content: reply.Text()})
+		case how == answerSlash:
+			if err := b.c.InteractionResponseDelete(i); err != nil {
+				b.log.Warn("discord: deleting a deferred answer", "err", err)
+			}
+			b.sendFollowup(i, outgoing{content: reply.Text()}, true)
+		default:
+			b.sendFollowup(i, outgoing{content: reply.Text()}, true)
+		}
+		return
+	}
+	snap, _ := b.svc.Look(ctx, key)
+	out, err := b.outgoing(key, cmd, reply, snap)
+	if err != nil {
+		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
+	}
+	// A game that starts from a challenge in a text channel moves to a
+	// thread opened on the challenge message.
+	if reply.Picture != nil && (cmd == "accept" || cmd == "play") && key.Thread != "" && key.Thread != i.ChannelID &&
+		snap != nil && snap.Phase() == sessions.PhasePlaying {
+		if _, known, _ := b.where.lookup(key.Thread); !known {
+			if b.openThread(i, key, cmd, snap, reply, out, how) {
+				return
+			}
+			out.content += "\n(I could not open a thread for this game: it is played here, with the buttons.)"
+			b.where.route(key.Channel, key)
+		}
+	}
+	switch {
+	case how == answerSlash:
+		b.sendOriginal(i, out, eph)
+	case (cmd == "accept" || cmd == "decline" || cmd == "cancel") && reply.Picture == nil:
+		// An answer to a challenge or a draw offer: the message with the
+		// buttons says what happened.
+		if out.components == nil {
+			out.components = []discordgo.MessageComponent{}
+		}
+		b.editOriginal(i, out)
+	default:
+		if cmd == "accept" || cmd == "decline" {
+			b.editOriginal(i, outgoing{components: []discordgo.MessageComponent{}})
+		}
+		b.sendFollowup(i, out, false)
+	}
+}
+
+// openThread opens the game's thread on the challenge message and posts
+// the board there; it reports whether it could.
+func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string, snap *sessions.Snapshot, reply chat.Reply, out outgoing, how answer) bool {
+	th, err := b.c.MessageThreadStartComplex(key.Channel, key.Thread, &discordgo.ThreadStart{
+		Name: threadName(snap), AutoArchiveDuration: 10080, Type: discordgo.ChannelTypeGuildPublicThread})
+	if err != nil {
+		b.log.Warn("discord: opening a thread for a game", "channel", key.Channel, "err", err)
+		return false
+	}
+	b.where.learn(th.ID, discordgo.ChannelTypeGuildPublicThread, key.Channel)
+	b.where.unroute(key.Channel, key)
+	// The challenge message (the answer to /play, or the message whose
+	// Accept was pressed) says where the game went; an /accept typed in
+	// the channel answers so, and the challenge loses its buttons.
+	b.editOriginal(i, outgoing{content: firstLine(reply) + " Play on in <#" + th.ID + ">.", components: []discordgo.MessageComponent{}})
+	onChallenge := (how == answerSlash && cmd == "play") || (how == answerComponent && i.Message != nil && i.Message.ID == key.Thread)
+	if !onChallenge {
+		if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
+			Components: &[]discordgo.MessageComponent{}}); err != nil {
+			b.log.Warn("discord: removing the buttons of a challenge", "err", err)
+		}
+	}
+	if _, err := b.c.ChannelMessageSendComplex(th.ID, out.send()); err != nil {
+		b.log.Error("discord: posting the board in a game's thread", "thread", th.ID, "err", err)
+	}
+	return true
+}
+
+func firstLine(r chat.Reply) string {
+	if len(r.Lines) == 0 {
+		return ""
+	}
+	return r.Lines[0]
+}
+
+// threadName names a game's thread: "alice vs bob · Spanish draughts".
+func threadName(s *sessions.Snapshot) string {
+	var names []string
+	for _, u := range s.Record.Seats {
+		names = append(names, u.Name)
+	}
+	return clip(strings.Join(names, " vs ")+" · "+s.Game.Name(), 100)
+}
+
+// ---- components ----
+
+// Custom ids of the bot's components: "<kind>|<channel>|<thread>|<more>".
+const (
+	idCommand = "c" // a command of the language: more is its text
+	idResign  = "r" // Resign: asks to confirm
+	idYes     = "ry"
+	idNo      = "rn"
+	idMoves   = "m" // Moves: the piece menu
+	idPiece   = "p" // a piece chosen: more is the position's version
+	idTarget  = "t" // a target chosen: more is "version|from"
+)
+
+func customID(kind string, key sessions.Key, more ...string) string {
+	return strings.Join(append([]string{kind, key.Channel, key.Thread}, more...), "|")
+}
+
+func parseCustomID(id string) (kind string, key sessions.Key, more []string, ok bool) {
+	f := strings.Split(id, "|")
+	if len(f) < 3 {
+		return "", sessions.Key{}, nil, false
+	}
+	return f[0], sessions.Key{Platform: Platform, Channel: f[1], Thread: f[2]}, f[3:], true
+}
+
+// component serves a button or a select menu.
+func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
+	d := i.MessageComponentData()
+	kind, key, more, ok := parseCustomID(d.CustomID)
+	if !ok || (i.ChannelID != key.Channel && i.ChannelID != key.Thread) {
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: "This button is not for here: /board shows the game."}, true)
+		return
+	}
+	u := user(i)
+	switch kind {
+	case idCommand:
+		if len(more) != 1 {
+			return
+		}
+		b.deferUpdate(i)
+		text := more[0]
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID})
+		b.deliver(ctx, i, key, commandName(text), reply, answerComponent, false)
+	case idResign:
+		snap, err := b.svc.Look(ctx, key)
+		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
+			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board"})
+			text := "Only the players can resign this game."
+			if err != nil || snap.Phase() != sessions.PhasePlaying {
+				text = firstLine(reply)
+			}
+			b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: text}, true)
+			return
+		}
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{
+			content: "Resign " + snap.Game.Name() + "? The game ends and your opponent wins.",
+			components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+				discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: customID(idYes, key)},
+				discordgo.Button{Label: "No, play on", Style: discordgo.SecondaryButton, CustomID: customID(idNo, key)},
+			}}}}, true)
+	case idNo:
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: "You play on.", components: []discordgo.MessageComponent{}}, true)
+	case idYes:
+		b.deferUpdate(i)
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID})
+		if reply.Error {
+			b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
+			return
+		}
+		b.editOriginal(i, outgoing{content: "You resigned.", components: []discordgo.MessageComponent{}})
+		b.deliver(ctx, i, key, "resign", reply, answerComponent, false)
+	case idMoves:
+		b.movesMenu(ctx, i, key, u)
+	case idPiece, idTarget:
+		b.pick(ctx, i, key, u, kind, more, d.Values)
+	}
+}
+
+// commandName is the command of a command text: "/accept" -> "accept".
+func commandName(text string) string {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(strings.TrimPrefix(f[0], "/"))
+}
+
+// movesMenu answers Moves: for the player to move, a menu of the pieces
+// that can move; for anyone else, the list of legal moves.
+func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, key sessions.Key, u sessions.User) {
+	snap, err := b.svc.Look(ctx, key)
+	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves"})
+		text := reply.Text()
+		if err == nil && snap.Turn() >= 0 && !snap.Player(snap.Turn()).Is(u) && len(snap.Record.SeatsOf(u)) > 0 {
+			text = "It is " + snap.Player(snap.Turn()).Name + "'s turn, not yours.\n" + text
+		}
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: text}, true)
+		return
+	}
+	b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, b.pickerMessage(key, snap, ""), true)
+}
+
+// pickerMessage is the two-step move menu: the pieces, and, once a piece
+// is chosen (from), its targets.
+func (b *Bot) pickerMessage(key sessions.Key, snap *sessions.Snapshot, from string) outgoing {
+	version := strconv.Itoa(len(snap.Record.Actions))
+	pieces := chat.Picker(snap.State)
+	var pieceOpts []discordgo.SelectMenuOption
+	var chosen *chat.PickerPiece
+	for k := range pieces {
+		p := &pieces[k]
+		sq := p.From.String()
+		desc := fmt.Sprintf("%d moves", len(p.Targets))
+		if len(p.Targets) == 1 {
+			desc = "1 move"
+		}
+		pieceOpts = append(pieceOpts, discordgo.SelectMenuOption{Label: sq, Value: sq, Description: desc, Default: sq == from})
+		if sq == from {
+			chosen = p
+		}
+	}
+	var rows []discordgo.MessageComponent
+	for k, opts := range chunks(pieceOpts, 25) {
+		if k == 2 {
+			break // at most 50 pieces; the rows left are for the targets
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+			CustomID: customID(idPiece, key, version, strconv.Itoa(k)), Placeholder: "Choose a piece", Options: opts}}})
+	}
+	content := "Your move: choose a piece, then where it goes."
+	if chosen != nil {
+		var targetOpts []discordgo.SelectMenuOption
+		for k, t := range chosen.Targets {
+			o := discordgo.SelectMenuOption{Label: clip(t.Label, 100), Value: strconv.Itoa(k)}
+			if t.Label != t.Move {
+				o.Description = clip(t.Move, 100)
+			}
+			targetOpts = append(targetOpts, o)
+		}
+		for k, opts := range chunks(targetOpts, 25) {
+			if len(rows) == 5 {
+				break
+			}
+			rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
+				CustomID: customID(idTarget, key, version, from, strconv.Itoa(k)), Placeholder: "Move " + from + " to", Options: opts}}})
+		}
+		content = "Your move: where does " + from + " go?"
+	}
+	if len(pieces) == 0 {
+		content = "No piece can move now: /board shows the game."
+	}
+	return outgoing{content: content, components: rows}
+}
+
+func chunks[T any](s []T, n int) [][]T {
+	var out [][]T
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	if len(s) > 0 {
+		out = append(out, s)
+	}
+	return out
+}
+
+// pick serves the move menu: a piece chosen shows its targets; a target
+// chosen plays the move, unless the position changed since the menu.
+func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, key sessions.Key, u sessions.User, kind string, more, values []string) {
+	stale := func() {
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: "The position has changed since this menu: press Moves again.",
+			components: []discordgo.MessageComponent{}}, true)
+	}
+	snap, err := b.svc.Look(ctx, key)
+	if err != nil || len(more) == 0 || len(values) != 1 || snap.State == nil || strconv.Itoa(len(snap.Record.Actions)) != more[0] {
+		stale()
+		return
+	}
+	if kind == idPiece {
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, b.pickerMessage(key, snap, values[0]), true)
+		return
+	}
+	if len(more) < 2 {
+		stale()
+		return
+	}
+	from := more[1]
+	k, err := strconv.Atoi(values[0])
+	var move string
+	for _, p := range chat.Picker(snap.State) {
+		if p.From.String() == from && err == nil && k >= 0 && k < len(p.Targets) {
+			move = p.Targets[k].Move
+		}
+	}
+	if move == "" {
+		stale()
+		return
+	}
+	b.deferUpdate(i)
+	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID})
+	if reply.Error {
+		b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
+		return
+	}
+	b.editOriginal(i, outgoing{content: "You played " + move + ".", components: []discordgo.MessageComponent{}})
+	b.deliver(ctx, i, key, "move", reply, answerComponent, false)
+}
+
+// ---- autocomplete ----
+
+// autocomplete offers the legal moves (or huffable squares) that start
+// with what was typed, at most 25.
+func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
+	d := i.ApplicationCommandData()
+	var typed string
+	for _, o := range d.Options {
+		if o.Focused {
+			typed, _ = o.Value.(string)
+		}
+	}
+	typed = strings.ToLower(strings.Join(strings.Fields(typed), ""))
+	key := b.commandKey(ctx, i.ChannelID)
+	var all []string
+	if snap, err := b.svc.Look(ctx, key); err == nil && snap.State != nil && snap.Turn() >= 0 {
+		switch d.Name {
+		case "move":
+			for _, m := range snap.State.Moves() {
+				all = append(all, m.Text)
+			}
+		case "huff":
+			if hf, ok := snap.State.(rules.Huffer); ok {
+				for _, sq := range hf.Huffable() {
+					all = append(all, sq.String())
+				}
+			}
+		}
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	seen := map[string]bool{}
+	for _, t := range all {
+		if len(choices) == 25 {
+			break
+		}
+		if seen[t] || !strings.HasPrefix(strings.ToLower(t), typed) || len(t) > 100 {
+			continue
+		}
+		seen[t] = true
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: t, Value: t})
+	}
+	if len(choices) == 0 {
+		// Discord wants at least one choice: offer what was typed, so that
+		// sending it explains why it is not a legal move.
+		name := "no legal move starts with " + strconv.Quote(typed)
+		if len(all) == 0 {
+			name = "no moves to offer here now"
+		}
+		v := typed
+		if v == "" {
+			v = "-"
+		}
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(name, 100), Value: clip(v, 100)})
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
+		b.log.Warn("discord: answering an autocomplete", "err", err)
+	}
+}
+
+// ---- sending ----
+
+// outgoing is a message to send: text, the board picture, components,
+// and the users it may mention.
+type outgoing struct {
+	content    string
+	picture    []byte
+	components []discordgo.MessageComponent // nil: leave as they are; empty: remove
+	users      []string
+}
+
+func (o outgoing) files() []*discordgo.File {
+	if o.picture == nil {
+		return nil
+	}
+	return []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(o.picture)}}
+}
+
+func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}, Users: o.users}
+}
+
+// parts splits the content in pieces Discord takes: the first goes with
+// the picture and components, the rest follow.
+func (o outgoing) parts() (string, []string) {
+	if len(o.content) <= maxContent {
+		return o.content, nil
+	}
+	var parts []string
+	cur := ""
+	for _, line := range strings.Split(o.content, "\n") {
+		for len(line) > maxContent {
+			parts = append(parts, cur)
+			cur = ""
+			parts = append(parts, line[:maxContent])
+			line = line[maxContent:]
+		}
+		if len(cur)+len(line)+1 > maxContent {
+			parts = append(parts, cur)
+			cur = ""
+		}
+		if cur != "" {
+			cur += "\n"
+		}
+		cur += line
+	}
+	parts = append(parts, cur)
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return out[0], out[1:]
+}
+
+func (o outgoing) send() *discordgo.MessageSend {
+	first, _ := o.parts()
+	return &discordgo.MessageSend{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions()}
+}
+
+// respond answers an interaction at once (no deferral).
+func (b *Bot) respond(i *discordgo.Interaction, t discordgo.InteractionResponseType, o outgoing, eph bool) {
+	first, _ := o.parts()
+	data := &discordgo.InteractionResponseData{Content: first, Components: o.components, AllowedMentions: o.mentions(), Files: o.files()}
+	if eph {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: t, Data: data}); err != nil {
+		b.log.Warn("discord: answering an interaction", "err", err)
+	}
+}
+
+// deferUpdate acknowledges a component: its message may be edited later.
+func (b *Bot) deferUpdate(i *discordgo.Interaction) {
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+		b.log.Warn("discord: deferring a component", "err", err)
+	}
+}
+
+// editOriginal edits the deferred answer, or the message of a component.
+func (b *Bot) editOriginal(i *discordgo.Interaction, o outgoing) {
+	e := &discordgo.WebhookEdit{Files: o.files(), AllowedMentions: o.mentions()}
+	if o.content != "" {
+		first, _ := o.parts()
+		e.Content = &first
+	}
+	if o.components != nil {
+		e.Components = &o.components
+	}
+	if _, err := b.c.InteractionResponseEdit(i, e); err != nil {
+		b.log.Warn("discord: editing an answer", "err", err)
+	}
+}
+
+// sendOriginal fills the deferred answer of a slash command, and sends
+// what does not fit as follow-ups.
+func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
+	_, rest := o.parts()
+	b.editOriginal(i, o)
+	for _, p := range rest {
+		b.sendFollowup(i, outgoing{content: p}, eph)
+	}
+}
+
+// sendFollowup sends a follow-up message of an interaction.
+func (b *Bot) sendFollowup(i *discordgo.Interaction, o outgoing, eph bool) {
+	first, rest := o.parts()
+	p := &discordgo.WebhookParams{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions()}
+	if eph {
+		p.Flags = discordgo.MessageFlagsEphemeral
+	}
+	if _, err := b.c.FollowupMessageCreate(i, false, p); err != nil {
+		b.log.Warn("discord: sending a follow-up", "err", err)
+		return
+	}
+	for _, part := range rest {
+		b.sendFollowup(i, outgoing{content: part}, eph)
+	}
+}
