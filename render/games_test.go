@@ -109,7 +109,7 @@ func TestRegisteredGames(t *testing.T) {
 						t.Errorf("after %s: end square %v is %v", last.Text, last.To, c)
 					}
 					for _, s := range last.Captured {
-						if c := p.at(s, 0.3, 0.3); c != p.th.cross && p.seatAt(s) < 0 {
+						if c := p.at(s, 0.35, 0.35); c != p.th.cross && p.seatAt(s) < 0 {
 							t.Errorf("after %s: captured %v is %v at its cross", last.Text, s, c)
 						}
 					}

@@ -184,7 +184,7 @@ func TestLastMoveAndMovable(t *testing.T) {
 					t.Errorf("end square %v is %v, want the end colour %v", f.last.To, c, p.th.to)
 				}
 				for _, s := range f.last.Captured {
-					if c := p.at(s, 0.3, 0.3); c != p.th.cross {
+					if c := p.at(s, 0.35, 0.35); c != p.th.cross {
 						t.Errorf("captured square %v is %v at its cross, want %v", s, c, p.th.cross)
 					}
 				}

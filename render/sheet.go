@@ -235,24 +235,11 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 		}
 		dc.Fill()
 	}
-	if k.numbered {
-		if luminance(fill) < 0.6 {
-			dc.SetColor(th.numLight)
-		} else {
-			dc.SetColor(th.numDrk)
-		}
-		str := strconv.Itoa(int(k.number))
-		px := math.Max(8, n*0.22)
-		f := s.face(px)
-		dc.SetFontFace(f)
-		b, _ := font.BoundString(f, str)
-		dc.DrawString(str, math.Round(n*0.06)-float64(b.Min.X)/64, math.Round(n*0.06)-float64(b.Min.Y)/64)
-	}
 	if k.captured {
 		dc.SetColor(th.cross)
 		dc.SetLineWidth(math.Max(2, n*0.09))
 		dc.SetLineCapRound()
-		a, b := n*0.2, n*0.8
+		a, b := n*0.28, n*0.72
 		dc.DrawLine(a, a, b, b)
 		dc.DrawLine(a, b, b, a)
 		dc.Stroke()
@@ -266,8 +253,28 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 	if k.piece.level > 0 {
 		draw.Draw(img, img.Bounds(), s.piece(k.piece), image.Point{}, draw.Over)
 	}
+	if k.numbered { // over the piece, ringed with the square's colour
+		ink := th.numDrk
+		if luminance(fill) < 0.6 {
+			ink = th.numLight
+		}
+		str := strconv.Itoa(int(k.number))
+		f := s.face(math.Max(8, n*0.2))
+		dc.SetFontFace(f)
+		b, _ := font.BoundString(f, str)
+		at := s.frameWidth() + 1 // clear of the movable frame
+		x, y := at-float64(b.Min.X)/64, at-float64(b.Min.Y)/64
+		if k.piece.level > 0 {
+			dc.SetColor(fill)
+			for _, d := range [][2]float64{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}} {
+				dc.DrawString(str, x+d[0], y+d[1])
+			}
+		}
+		dc.SetColor(ink)
+		dc.DrawString(str, x, y)
+	}
 	if k.movable { // inside the camp border, if any, which stays visible
-		w := math.Max(2, math.Round(n/15))
+		w := s.frameWidth()
 		in := w / 2
 		if k.camp > 0 {
 			in += s.edgeWidth()
@@ -279,6 +286,9 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 	}
 	return img
 }
+
+// frameWidth is the width of the frame around a movable piece.
+func (s *sheet) frameWidth() float64 { return math.Max(2, math.Round(float64(s.cell)/15)) }
 
 // edgeWidth is the width of a camp's border.
 func (s *sheet) edgeWidth() float64 { return math.Max(2, math.Round(float64(s.cell)/14)) }
@@ -319,7 +329,7 @@ func (s *sheet) piece(p pieceKey) *image.RGBA {
 	t := math.Min(n*0.12, (n*0.90-2*ry)/float64(len(d)))
 	lw := math.Max(1, n/36)
 	h := 2*ry + float64(len(d))*t
-	top := n/2 - h/2 + ry // centre of the top face
+	top := n*0.53 - h/2 + ry // centre of the top face; the stack a little low, clear of the numbers
 	dc.SetLineWidth(lw)
 	for i, c := range d {
 		pc := s.th.seats[c]
