@@ -664,17 +664,18 @@ func TestPalette(t *testing.T) {
 // colour; a carried piece shows as a disc at the top right.
 func TestLevelsAtAGlance(t *testing.T) {
 	r := New()
-	for seat, colour := range []int{cRed, cBlack} {
+	for i := 0; i < 4; i++ {
+		seat, colour, o := i%2, []int{cRed, cBlack}[i%2], Options{Theme: []Theme{Light, Dark}[i/2]}
 		v := rules.View{Size: 8, Turn: -1}
 		for level := 1; level <= 6; level++ {
 			v.Pieces = append(v.Pieces, rules.Piece{Square: rules.Square{File: int8(level - 1), Rank: 3}, Seat: seat, Level: level})
 		}
 		v.Pieces = append(v.Pieces, rules.Piece{Square: sq("h4"), Seat: seat, Level: 5, Carries: 3})
-		data, err := r.PNG(v, nil, 0, Options{})
+		data, err := r.PNG(v, nil, 0, o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := decode(t, r, data, Options{}, 8, 0)
+		p := decode(t, r, data, o, 8, 0)
 		own, other := p.th.seats[colour], p.th.seats[[]int{cBlack, cRed}[seat]]
 		prevHeight := 0
 		for level := 1; level <= 6; level++ {
