@@ -105,7 +105,7 @@ func TestMatchLevel5AgainstLevel1(t *testing.T) {
 		games, o5 = 20, Options{Level: 5}
 	}
 	p := New(Config{TableMB: 8, MaxTime: 250 * time.Millisecond})
-	for _, c := range matchGames[:5] {
+	for _, c := range matchGames[:6] { // the draughts games and Ultradamas
 		t.Run(fmt.Sprint(c.id, c.opts), func(t *testing.T) {
 			g := newGame(t, c.id, c.opts)
 			wins := 0
