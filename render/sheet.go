@@ -180,6 +180,9 @@ func axisLabel(a, b squareXY) string {
 	return strconv.Itoa(a.r + 1)
 }
 
+// maxCells bounds a sheet's cache of cells; a game uses a few hundred.
+const maxCells = 4096
+
 // tile returns the cell for k, drawing and caching it on first use.
 func (s *sheet) tile(k cellKey) []uint8 {
 	s.mu.RLock()
@@ -195,6 +198,9 @@ func (s *sheet) tile(k cellKey) []uint8 {
 	}
 	t = make([]uint8, s.cell*s.cell)
 	s.quantise(s.drawCell(k), t)
+	if len(s.cells) >= maxCells { // not in a real game: start again rather than grow
+		clear(s.cells)
+	}
 	s.cells[k] = t
 	return t
 }
