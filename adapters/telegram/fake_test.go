@@ -250,9 +250,9 @@ func (f *fakeAPI) push(ups ...map[string]any) []int {
 		id, ok := u["update_id"].(int)
 		if !ok {
 			id = f.nextID
-			f.nextID++
 			u["update_id"] = id
 		}
+		f.nextID = max(f.nextID, id+1)
 		raw, err := json.Marshal(u)
 		if err != nil {
 			f.t.Fatal(err)

@@ -80,6 +80,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 		return
 	}
 	b.remember(m.Chat)
+	b.learn(m.From)
 	private := m.Chat.Type == "private"
 	if private {
 		b.mu.Lock()
@@ -92,7 +93,8 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 	}
 	w := placeOf(m)
 	user := userOf(m.From)
-	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID)}
+	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
+		Mentions: b.mentions(text)}
 	if !strings.HasPrefix(text, "/") {
 		if private {
 			b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
@@ -127,6 +129,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 			b.sendText(w, esc(why), nil, m.MessageID)
 			return
 		}
+		msg.User = unclash(snap, m.From)
 	}
 	b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
 }
@@ -136,7 +139,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 // buttons, anything else as text. snap is the session after the reply,
 // nil to look it up.
 func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot) {
-	if len(r.Lines) == 0 && r.Picture == nil {
+	if (len(r.Lines) == 0 && r.Picture == nil) || r.Duplicate {
 		return
 	}
 	if r.Error {
@@ -293,6 +296,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int, q *callback, arrived
 	}
 	w := placeOf(q.Message)
 	b.remember(q.Message.Chat)
+	b.learn(q.From)
 	user := userOf(q.From)
 	op, rest, _ := strings.Cut(q.Data, ":")
 	ver, arg, _ := strings.Cut(rest, ":")
@@ -308,6 +312,10 @@ func (b *Bot) onCallback(ctx context.Context, updateID int, q *callback, arrived
 	}
 	run := func(text string) {
 		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID})
+		if r.Duplicate {
+			b.answer(q.ID, "", false)
+			return
+		}
 		if r.Error {
 			b.answer(q.ID, r.Text(), true)
 			return
@@ -376,6 +384,7 @@ func (b *Bot) onCallback(ctx context.Context, updateID int, q *callback, arrived
 				b.answer(q.ID, why, true)
 				return
 			}
+			user = unclash(snap, q.From)
 		}
 		run("/" + arg)
 	default:
@@ -442,6 +451,60 @@ func mayAnswer(s *sessions.Snapshot, from *tgbotapi.User, cmd string) (string, b
 		return "", true
 	}
 	return fmt.Sprintf("This challenge is for %s: only they can %s it.", strings.Join(pending, " or "), cmd), false
+}
+
+// unclash returns the sessions user of from for answering a challenge.
+// A user without a username whose name is that of a user the challenge
+// names (a first name "bob", a challenge to @bob) gets a name that cannot
+// be taken for them: the sessions service matches invitations without an
+// id by name.
+func unclash(s *sessions.Snapshot, from *tgbotapi.User) sessions.User {
+	u := userOf(from)
+	if from.UserName != "" || s == nil || s.Record == nil {
+		return u
+	}
+	for _, inv := range s.Record.Invited {
+		if inv.ID == "" && strings.EqualFold(strings.TrimPrefix(inv.Name, "@"), u.Name) {
+			u.Name += " (" + u.ID + ")"
+			break
+		}
+	}
+	return u
+}
+
+// learn remembers the user id of a username, so that a challenge to a
+// @name seen before is bound to the id.
+func (b *Bot) learn(u *tgbotapi.User) {
+	if u == nil || u.UserName == "" || u.IsBot {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.names) >= 100000 {
+		clear(b.names)
+	}
+	b.names[strings.ToLower(u.UserName)] = u.ID
+}
+
+// mentions resolves the @names of a text that belong to users seen before.
+func (b *Bot) mentions(text string) map[string]sessions.User {
+	var out map[string]sessions.User
+	for _, f := range strings.Fields(text) {
+		name, ok := strings.CutPrefix(f, "@")
+		if !ok || name == "" {
+			continue
+		}
+		b.mu.Lock()
+		id, known := b.names[strings.ToLower(name)]
+		b.mu.Unlock()
+		if known {
+			if out == nil {
+				out = map[string]sessions.User{}
+			}
+			out[strings.ToLower(name)] = sessions.User{ID: strconv.FormatInt(id, 10), Name: name}
+		}
+	}
+	return out
 }
 
 // ---- /start and /notify ----

@@ -7,6 +7,7 @@ import (
 	"html"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -67,6 +68,9 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 		for _, l := range r.Lines {
 			lines = append(lines, esc(l))
 		}
+	}
+	if t >= 0 && !s.Record.Deadline.IsZero() {
+		lines = append(lines, "Move by "+s.Record.Deadline.UTC().Format("Mon 2 Jan 15:04")+" UTC.")
 	}
 	full = head + "\n" + strings.Join(lines, "\n")
 	short = head
@@ -303,27 +307,107 @@ func (b *Bot) answer(id, text string, alert bool) {
 
 // ---- notices ----
 
-// Notify sends a turn ping or the end of a game by private message to a
-// player who asked for pings (/notify on), with a button back to the game's
-// chat. It never blocks: the message is queued.
+// Notify shows a notice of the sessions service. Posts for the channel
+// (the computer's move, the clock's auto-move, an expired challenge) go
+// to the game's chat, in order after the reply being sent there. Pings for
+// a player (your turn, a reminder, the end of the game) go by private
+// message to players who asked for them (/notify on), with a button back
+// to the game's chat; a reminder for a player without pings is a mention in
+// the game's chat instead. Notify never blocks: the messages are queued.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 	if n.Key.Platform != Platform || n.Session == nil {
 		return
 	}
+	chatID, err := strconv.ParseInt(n.Key.Channel, 10, 64)
+	if err != nil {
+		return
+	}
+	w := where{chat: chatID}
+	if n.Key.Thread != "" {
+		w.thread, _ = strconv.Atoi(n.Key.Thread)
+	}
+	if n.To.IsZero() {
+		b.work.push(chatID, func() { b.post(w, n) })
+		return
+	}
+	b.ping(w, n)
+}
+
+// post shows a notice without a To in the game's chat.
+func (b *Bot) post(w where, n sessions.Notice) {
+	s := n.Session
+	switch n.Kind {
+	case sessions.NoticeMoved:
+		if s.State == nil {
+			return
+		}
+		var r chat.Reply
+		mv := "a move"
+		if n.Move != nil {
+			mv = n.Move.Text
+		}
+		name := s.Player(n.Seat).Name + " (" + s.SeatName(n.Seat) + ")"
+		if n.Auto {
+			r.Lines = append(r.Lines, "Out of time: the clock played "+mv+" for "+name+".")
+		} else {
+			r.Lines = append(r.Lines, name+" played "+mv+".")
+		}
+		if res := s.Record.Result; res != nil {
+			r.Lines = append(r.Lines, resultLine(s))
+		} else {
+			r.Buttons = gameButtons
+		}
+		viewer := max(s.Turn(), 0)
+		r.Picture = &chat.Picture{View: s.State.View(), Last: s.Last, Viewer: viewer, FEN: s.State.FEN(),
+			Game: s.Game.ID(), Seats: s.Game.Seats()}
+		full, short := caption(r, s)
+		if len([]rune(full)) > maxCaption {
+			full = short
+		}
+		b.sendPhoto(w, r.Picture, full, b.keyboard(r.Buttons, version(s)))
+	case sessions.NoticeExpired:
+		b.sendText(w, esc("Nobody accepted the challenge to "+s.Game.Name()+" in time, so it is withdrawn. /play starts another."), nil, 0)
+	}
+}
+
+// resultLine tells how a game ended.
+func resultLine(s *sessions.Snapshot) string {
+	r := s.Record.Result
+	line := "Game over: "
+	if r.Winner >= 0 {
+		line += s.Player(r.Winner).Name + " (" + s.SeatName(r.Winner) + ") wins"
+	} else {
+		line += "no winner"
+	}
+	if r.Reason != "" {
+		line += " (" + r.Reason + ")"
+	}
+	line += "."
+	if s.Record.ID != "" {
+		line += " Saved as game #" + s.Record.ID + "."
+	}
+	return line
+}
+
+// ping sends a notice for one player.
+func (b *Bot) ping(w where, n sessions.Notice) {
 	uid, err := strconv.ParseInt(n.To.ID, 10, 64)
 	if err != nil || uid <= 0 || n.Key.Channel == n.To.ID {
 		return
 	}
 	b.mu.Lock()
 	on := b.optedIn[uid]
-	chatID, _ := strconv.ParseInt(n.Key.Channel, 10, 64)
-	ci := b.chats[chatID]
+	ci := b.chats[w.chat]
 	b.mu.Unlock()
+	s := n.Session
+	game := esc(s.Game.Name())
 	if !on {
+		if n.Kind == sessions.NoticeReminder && w.chat < 0 {
+			b.sendText(w, fmt.Sprintf("%s, %s left to move in this game of %s: /board shows it.",
+				mention(n.To), esc(left(n.Left)), game), nil, 0)
+		}
 		return
 	}
-	s := n.Session
-	game := s.Game.Name()
 	place := "this chat"
 	if ci.title != "" {
 		place = "<b>" + esc(ci.title) + "</b>"
@@ -331,31 +415,41 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 	var text string
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		text = fmt.Sprintf("Your turn in %s (%s).", esc(game), place)
+		text = fmt.Sprintf("Your turn in %s (%s).", game, place)
 		if s.Last != nil {
 			text += " Last move: " + esc(s.Last.Text) + "."
 		}
+	case sessions.NoticeReminder:
+		text = fmt.Sprintf("Reminder: %s left to move in %s (%s); then the clock plays for you.", esc(left(n.Left)), game, place)
 	case sessions.NoticeGameOver:
-		text = fmt.Sprintf("Your game of %s in %s is over", esc(game), place)
-		if r := s.Record.Result; r != nil {
-			if r.Winner >= 0 {
-				text += ": " + esc(s.Player(r.Winner).Name) + " wins"
-			} else {
-				text += ": no winner"
-			}
-			if r.Reason != "" {
-				text += " (" + esc(r.Reason) + ")"
-			}
+		text = fmt.Sprintf("Your game of %s in %s is over.", game, place)
+		if s.Record.Result != nil {
+			text += " " + esc(resultLine(s))
 		}
-		text += "."
 	default:
-		text = fmt.Sprintf("News from your game of %s in %s.", esc(game), place)
+		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
 	}
 	var kb *tgbotapi.InlineKeyboardMarkup
-	if link := chatLink(chatID, ci); link != "" {
+	if link := chatLink(w.chat, ci); link != "" {
 		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
 	}
 	b.sendText(where{chat: uid}, text, kb, 0)
+}
+
+// left says a time left in words: "2h 5m", "40s".
+func left(d time.Duration) string {
+	switch {
+	case d >= time.Hour:
+		d = d.Round(time.Minute)
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if h >= 48 {
+			return fmt.Sprintf("%dd %dh", h/24, h%24)
+		}
+		return fmt.Sprintf("%dh %dm", h, m)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", int(d.Round(time.Minute)/time.Minute))
+	}
+	return fmt.Sprintf("%ds", max(int(d.Round(time.Second)/time.Second), 0))
 }
 
 // chatLink is a t.me link to the game's chat (its last board when known),

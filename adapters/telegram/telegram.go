@@ -95,7 +95,7 @@ type Bot struct {
 	r    *render.Renderer
 	log  *slog.Logger
 	now  func() time.Time
-	self string // the bot's username, lower case, filled by Run
+	self string // the bot's username, filled by Run
 
 	work   lanes // handling, per chat
 	out    lanes // sending, per chat
@@ -111,8 +111,9 @@ type Bot struct {
 	limits  map[int64]*limiter
 	photos  map[string]string // picture key -> file_id
 	chats   map[int64]chatInfo
-	started map[int64]bool // users who opened a private chat with the bot
-	optedIn map[int64]bool // users who asked for turn pings
+	started map[int64]bool   // users who opened a private chat with the bot
+	optedIn map[int64]bool   // users who asked for turn pings
+	names   map[string]int64 // usernames seen (lower case) -> user ids
 }
 
 // chatInfo is what the bot remembers of a chat, for links in pings.
@@ -194,6 +195,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		chats:   map[int64]chatInfo{},
 		started: map[int64]bool{},
 		optedIn: map[int64]bool{},
+		names:   map[string]int64{},
 	}
 	b.sendCtx, b.stopSend = context.WithCancel(context.Background())
 	return b, nil
@@ -237,7 +239,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("telegram: checking the token: %w", err)
 	}
-	b.self = strings.ToLower(me.UserName)
+	b.self = me.UserName
 	b.log.Info("telegram bot started", "bot", me.UserName, "webhook", b.cfg.Webhook != nil)
 	if err := b.publishCommands(ctx); err != nil {
 		b.log.Warn("telegram: could not publish the command list", "err", err)

@@ -157,6 +157,7 @@ func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Conf
 	n.mu.Lock()
 	n.b = bot
 	n.mu.Unlock()
+	mark := f.mark()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- bot.Run(ctx) }()
@@ -182,7 +183,7 @@ func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Conf
 		})
 	}
 	t.Cleanup(h.stop)
-	f.waitCall(0, method("setMyCommands"))
+	f.waitCall(mark, method("setMyCommands"))
 	return h
 }
 

@@ -1,0 +1,606 @@
+package telegram_test
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+func editOf(msgID int) func(c *call) bool {
+	return func(c *call) bool {
+		return c.Method == "editMessageReplyMarkup" && c.Status == http.StatusOK && c.Params["message_id"] == strconv.Itoa(msgID)
+	}
+}
+
+func isAlert(c *call) bool { return c.Params["show_alert"] == "true" }
+
+// moveOf finds the legal move with the given text.
+func moveOf(t *testing.T, s *sessions.Snapshot, text string) rules.Move {
+	t.Helper()
+	for _, m := range s.State.Moves() {
+		if m.Text == text {
+			return m
+		}
+	}
+	t.Fatalf("no legal move %q", text)
+	return rules.Move{}
+}
+
+// targetButton finds the button of mv among the targets.
+func targetButton(t *testing.T, kb [][]kbButton, mv rules.Move) string {
+	t.Helper()
+	for _, label := range []string{mv.Text, mv.To.String()} {
+		for _, row := range kb {
+			for _, b := range row {
+				if b.Text == label && b.CallbackData != nil {
+					return *b.CallbackData
+				}
+			}
+		}
+	}
+	t.Fatalf("no target button for %s in %v", mv.Text, kb)
+	return ""
+}
+
+// playByButtons plays mv by two taps under the board photo: Move, the
+// piece, the target. It returns the next board photo.
+func (h *harness) playByButtons(chatID int64, who tgUser, photo *call, mv rules.Move) *call {
+	t := h.t
+	t.Helper()
+	a, m := h.tap(chatID, who, photo.MsgID, find(t, keyboard(t, photo), "Move"))
+	if isAlert(a) {
+		t.Fatalf("Move refused: %s", a.Params["text"])
+	}
+	edit, _ := h.f.waitCall(m, editOf(photo.MsgID))
+	a, m = h.tap(chatID, who, photo.MsgID, find(t, keyboard(t, edit), mv.From.String()))
+	if isAlert(a) {
+		t.Fatalf("piece %s refused: %s", mv.From, a.Params["text"])
+	}
+	edit, _ = h.f.waitCall(m, editOf(photo.MsgID))
+	a, m = h.tap(chatID, who, photo.MsgID, targetButton(t, keyboard(t, edit), mv))
+	if isAlert(a) {
+		t.Fatalf("target of %s refused: %s", mv.Text, a.Params["text"])
+	}
+	next, _ := h.f.waitCall(m, sent(chatID, "sendPhoto"))
+	return next
+}
+
+// TestGameByButtons plays a game with buttons only: Accept, then Move, a
+// piece and a target for every move, then Resign and its confirmation.
+func TestGameByButtons(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	photo := h.challenge(group, "spanish")
+	s := h.look(group)
+
+	// Strangers and the player not to move are refused, and nothing changes.
+	if a, _ := h.tap(group, carol, photo.MsgID, find(t, keyboard(t, photo), "Move")); !isAlert(a) || !strings.Contains(a.Params["text"], "not playing") {
+		t.Errorf("a stranger's Move press answered %v", a.Params)
+	}
+	if a, _ := h.tap(group, bob, photo.MsgID, find(t, keyboard(t, photo), "Move")); !isAlert(a) || !strings.Contains(a.Params["text"], "alice's turn") {
+		t.Errorf("Move out of turn answered %v", a.Params)
+	}
+
+	for plies := 0; plies < 30 && s != nil; plies++ {
+		who := users[s.Player(s.Turn()).Name]
+		mv := moveOf(t, s, pick(rng, s))
+		photo = h.playByButtons(group, who, photo, mv)
+		next := h.look(group)
+		if next != nil {
+			acts := next.Record.Actions
+			if len(acts) != plies+1 || acts[len(acts)-1].Text != mv.Text {
+				t.Fatalf("ply %d: the record holds %d actions, the last %v; want %s", plies, len(acts), acts[len(acts)-1], mv.Text)
+			}
+		}
+		checkCaption(t, photo, next)
+		s = next
+	}
+	if s == nil {
+		t.Fatal("the game ended before the resignation")
+	}
+	// Resign asks first; No puts the game's buttons back; Yes resigns.
+	who := users[s.Player(s.Turn()).Name]
+	a, m := h.tap(group, who, photo.MsgID, find(t, keyboard(t, photo), "Resign"))
+	if isAlert(a) {
+		t.Fatalf("Resign refused: %s", a.Params["text"])
+	}
+	edit, _ := f.waitCall(m, editOf(photo.MsgID))
+	_, m = h.tap(group, who, photo.MsgID, find(t, keyboard(t, edit), "No, play on"))
+	edit, _ = f.waitCall(m, editOf(photo.MsgID))
+	find(t, keyboard(t, edit), "Move")
+	if h.look(group) == nil {
+		t.Fatal("No resigned the game")
+	}
+	_, m = h.tap(group, who, photo.MsgID, find(t, keyboard(t, photo), "Resign"))
+	edit, _ = f.waitCall(m, editOf(photo.MsgID))
+	_, m = h.tap(group, who, photo.MsgID, find(t, keyboard(t, edit), "Yes, resign"))
+	end, _ := f.waitCall(m, sent(group, "sendPhoto"))
+	if !strings.Contains(end.Params["caption"], "resigns") || !strings.Contains(end.Params["caption"], "Game over") {
+		t.Errorf("the resignation's caption: %q", end.Params["caption"])
+	}
+	if h.look(group) != nil {
+		t.Error("the game goes on after the resignation")
+	}
+}
+
+// TestChallengeWrongUser: only the named user may accept; with seats open
+// to anyone (four-player Halma), anyone but the challenger may take them.
+func TestChallengeWrongUser(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	c, _ := h.say(group, alice, "/play spanish @bob")
+	acc := find(t, keyboard(t, c), "Accept")
+	for _, u := range []tgUser{carol, dave, alice} {
+		a, _ := h.tap(group, u, c.MsgID, acc)
+		if !isAlert(a) {
+			t.Errorf("%s's Accept was not refused: %v", u.first, a.Params)
+		}
+		if u != alice && !strings.Contains(a.Params["text"], "@bob") {
+			t.Errorf("%s's refusal does not name @bob: %q", u.first, a.Params["text"])
+		}
+	}
+	if a, _ := h.tap(group, carol, c.MsgID, find(t, keyboard(t, c), "Decline")); !isAlert(a) {
+		t.Errorf("carol declined bob's challenge: %v", a.Params)
+	}
+	r, _ := h.say(group, carol, "/accept")
+	if r.Params["reply_to_message_id"] == "" || !strings.Contains(r.Params["text"], "@bob") {
+		t.Errorf("carol's /accept answered %v", r.Params)
+	}
+	if s := h.look(group); s == nil || s.Phase() != sessions.PhaseChallenge {
+		t.Fatalf("the challenge changed: %v", s)
+	}
+	m := f.mark()
+	if a, _ := h.tap(group, bob, c.MsgID, acc); isAlert(a) {
+		t.Fatalf("bob's Accept refused: %s", a.Params["text"])
+	}
+	f.waitCall(m, sent(group, "sendPhoto"))
+	s := h.look(group)
+	if s.Phase() != sessions.PhasePlaying || s.Record.SeatsOf(bob.sessionUser()) == nil {
+		t.Fatalf("bob is not seated: %+v", s.Record.Seats)
+	}
+	// The challenge's buttons are gone.
+	f.waitCall(m, editOf(c.MsgID))
+
+	// Four-player Halma: bob is named, the other two seats are open.
+	const group2 int64 = -1005678
+	eve := tgUser{5, "eve", "Eve"}
+	c, _ = h.say(group2, alice, "/play halma players=4 @bob")
+	acc = find(t, keyboard(t, c), "Accept")
+	for i, step := range []struct {
+		u  tgUser
+		ok bool
+	}{{carol, true}, {alice, false}, {dave, true}, {eve, false}, {bob, true}} {
+		m := f.mark()
+		a, _ := h.tap(group2, step.u, c.MsgID, acc)
+		if isAlert(a) == step.ok {
+			t.Fatalf("step %d: %s's Accept answered %v", i, step.u.first, a.Params)
+		}
+		if step.ok {
+			f.waitCall(m, sent(group2, "sendMessage", "sendPhoto"))
+		}
+	}
+	s = h.look(group2)
+	if s == nil || s.Phase() != sessions.PhasePlaying {
+		t.Fatalf("the four-player game has not started: %+v", s)
+	}
+}
+
+// TestOldKeyboard: a press on a keyboard of an earlier position is refused
+// with an alert, its keyboard removed, and nothing played.
+func TestOldKeyboard(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	photo1 := h.challenge(group, "spanish")
+	s := h.look(group)
+	mv := s.State.Moves()[0]
+	photo2, _ := h.say(group, alice, "/move "+mv.Text, "sendPhoto")
+
+	a, m := h.tap(group, bob, photo1.MsgID, find(t, keyboard(t, photo1), "Move"))
+	if !isAlert(a) || !strings.Contains(a.Params["text"], "out of date") {
+		t.Errorf("a press on the first board answered %v", a.Params)
+	}
+	edit, _ := f.waitCall(m, editOf(photo1.MsgID))
+	if kb := keyboard(t, edit); len(kb) != 0 {
+		t.Errorf("the old keyboard was replaced by %v, not removed", kb)
+	}
+
+	// bob opens his targets, then plays by text; the open keyboard is old.
+	s = h.look(group)
+	mv = s.State.Moves()[0]
+	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, photo2), "Move"))
+	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
+	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, edit), mv.From.String()))
+	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
+	targets := keyboard(t, edit)
+	h.say(group, bob, "/move "+mv.Text, "sendPhoto")
+	s = h.look(group)
+	n := len(s.Record.Actions)
+	m = f.mark()
+	a, _ = h.tap(group, alice, photo2.MsgID, targetButton(t, targets, mv))
+	if !isAlert(a) {
+		t.Errorf("a press on an old target answered %v", a.Params)
+	}
+	for _, c := range f.callsSince(m, 100*time.Millisecond) {
+		if c.Method == "sendPhoto" || c.Method == "sendMessage" {
+			t.Errorf("the old keyboard's press sent %s %v", c.Method, c.Params)
+		}
+	}
+	if got := len(h.look(group).Record.Actions); got != n {
+		t.Errorf("%d actions after the old press, want %d", got, n)
+	}
+}
+
+// TestDuplicateUpdate: an update delivered twice, and a button press
+// delivered twice under two update ids, are applied once.
+func TestDuplicateUpdate(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	photo := h.challenge(group, "spanish")
+	s := h.look(group)
+	up := text(group, alice, "/move "+s.State.Moves()[0].Text)
+	up["update_id"] = 4242
+	again := map[string]any{"update_id": 4242, "message": up["message"]}
+	m := f.mark()
+	f.push(up, again)
+	photo, _ = f.waitCall(m, sent(group, "sendPhoto"))
+	for _, c := range f.callsSince(m, 200*time.Millisecond) {
+		if c.Method == "sendMessage" || (c.Method == "sendPhoto" && c != photo) {
+			t.Errorf("the second delivery sent %s %v", c.Method, c.Params)
+		}
+	}
+	if n := len(h.look(group).Record.Actions); n != 1 {
+		t.Fatalf("%d actions after a move delivered twice", n)
+	}
+
+	// bob's target press, delivered twice with different update ids.
+	s = h.look(group)
+	mv := s.State.Moves()[0]
+	_, m = h.tap(group, bob, photo.MsgID, find(t, keyboard(t, photo), "Move"))
+	edit, _ := f.waitCall(m, editOf(photo.MsgID))
+	_, m = h.tap(group, bob, photo.MsgID, find(t, keyboard(t, edit), mv.From.String()))
+	edit, _ = f.waitCall(m, editOf(photo.MsgID))
+	p := press(group, bob, photo.MsgID, targetButton(t, keyboard(t, edit), mv))
+	m = f.mark()
+	f.push(p, map[string]any{"callback_query": p["callback_query"]})
+	f.waitCall(m, sent(group, "sendPhoto"))
+	answers := 0
+	for _, c := range f.callsSince(m, 200*time.Millisecond) {
+		if c.Method == "answerCallbackQuery" {
+			answers++
+		}
+		if c.Method == "sendMessage" {
+			t.Errorf("the second press sent %v", c.Params)
+		}
+	}
+	if answers != 1 {
+		t.Errorf("%d answers to one press delivered twice", answers)
+	}
+	if n := len(h.look(group).Record.Actions); n != 2 {
+		t.Errorf("%d actions after a press delivered twice, want 2", n)
+	}
+}
+
+// TestRetryAfter: a 429 answer is waited out for its retry_after and the
+// photo sent again.
+func TestRetryAfter(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	f.failNext("sendPhoto", 1)
+	f.failNext("answerCallbackQuery", 1)
+	m := f.mark()
+	photo := h.challenge(group, "spanish")
+	refused, _ := f.waitCall(m, func(c *call) bool { return c.Method == "sendPhoto" && c.Status == http.StatusTooManyRequests })
+	if wait := photo.At.Sub(refused.At); wait < time.Second {
+		t.Errorf("sent again %v after a 429 with retry_after 1", wait)
+	}
+	if photo.Image == nil {
+		t.Error("the photo sent again has no picture")
+	}
+	if s := h.look(group); s == nil || s.Phase() != sessions.PhasePlaying {
+		t.Error("the game has not started")
+	}
+}
+
+// TestRestart: the bot stops mid-game and starts again on the same
+// database; the game goes on, and the keyboard of the last board still
+// works.
+func TestRestart(t *testing.T) {
+	f := newFake(t)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	h := startBot(t, f, path, nil)
+	rng := rand.New(rand.NewPCG(5, 6))
+	photo := h.challenge(group, "dame")
+	s := h.look(group)
+	for i := 0; i < 4; i++ {
+		photo, _ = h.say(group, users[s.Player(s.Turn()).Name], "/move "+pick(rng, s), "sendPhoto")
+		s = h.look(group)
+	}
+	fen := s.State.FEN()
+	h.stop()
+
+	h = startBot(t, f, path, nil)
+	s = h.look(group)
+	if s == nil || s.State.FEN() != fen || len(s.Record.Actions) != 4 {
+		t.Fatalf("after the restart: %+v", s)
+	}
+	mv := moveOf(t, s, pick(rng, s))
+	photo = h.playByButtons(group, users[s.Player(s.Turn()).Name], photo, mv)
+	s = h.look(group)
+	for i := 0; i < 4 && s != nil; i++ {
+		photo, _ = h.say(group, users[s.Player(s.Turn()).Name], "/m "+pick(rng, s), "sendPhoto")
+		s = h.look(group)
+	}
+	if s == nil || len(s.Record.Actions) != 9 {
+		t.Fatalf("the game did not go on after the restart: %+v", s)
+	}
+	checkCaption(t, photo, s)
+}
+
+// TestJunk: updates of unknown kinds, edits, stickers, empty and huge
+// texts, other bots' commands and bad button data change nothing, and the
+// bot keeps answering.
+func TestJunk(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	m := f.mark()
+	const chatJS = `"chat":{"id":-1001234,"type":"supergroup","title":"g"},"from":{"id":1,"is_bot":false,"first_name":"A","username":"alice"}`
+	f.pushRaw(`{"update_id":%d,"poll":{"id":"p","question":"?","options":[]}}`)
+	f.pushRaw(`{"update_id":%d,"edited_message":{"message_id":1,"date":1,` + chatJS + `,"text":"/play spanish"}}`)
+	f.pushRaw(`{"update_id":%d,"message":{"message_id":2,"date":1,` + chatJS + `,"sticker":{"file_id":"s","file_unique_id":"u","width":1,"height":1}}}`)
+	f.pushRaw(`{"update_id":%d,"message":"not an object"}`)
+	f.pushRaw(`{"update_id":%d}`)
+	f.pushRaw(`{"update_id":%d,"channel_post":{"message_id":3,"date":1,"chat":{"id":-1009,"type":"channel"},"text":"/play spanish"}}`)
+	f.pushRaw(`{"update_id":%d,"message":{"message_id":4,"date":1,"chat":{"id":-1001234,"type":"supergroup"},"from":{"id":77,"is_bot":true,"first_name":"B"},"text":"/play spanish"}}`)
+	f.pushRaw(`{"update_id":%d,"callback_query":{"id":"x1","from":{"id":1,"first_name":"A"},"chat_instance":"c","inline_message_id":"i","data":"c:0:accept"}}`)
+	f.push(text(group, alice, ""), text(group, alice, "   "), text(group, alice, "hello everyone"),
+		text(group, alice, "/play@OtherBot spanish"), text(group, alice, "/play\u0000 spanish"))
+	huge := text(group, alice, "/move "+strings.Repeat("x", 100000))
+	f.push(huge)
+	f.push(press(group, alice, 1, "zz:bad:data"), press(group, alice, 1, ""), press(group, alice, 1, strings.Repeat("c:", 40)),
+		press(group, alice, 1, "c:0:play spanish"))
+	f.push(text(group, carol, "/help@boardbot"))
+	f.waitCall(m, func(c *call) bool { return sent(group, "sendMessage")(c) && strings.Contains(c.Params["text"], "/move") })
+	hugeID := strconv.Itoa(huge["message"].(map[string]any)["message_id"].(int))
+	for _, c := range f.callsSince(m, 200*time.Millisecond) {
+		switch c.Method {
+		case "sendMessage":
+			if c.Params["reply_to_message_id"] == hugeID || strings.Contains(c.Params["text"], "/move") {
+				continue
+			}
+			if strings.Contains(c.Params["text"], "control characters") {
+				continue // "/play\x00 spanish" is a command with a bad character
+			}
+			t.Errorf("junk answered with %v", c.Params)
+		case "sendPhoto", "sendAnimation", "sendDocument":
+			t.Errorf("junk answered with %s %v", c.Method, c.Params)
+		}
+	}
+	if s := h.look(group); s != nil {
+		t.Errorf("junk started a session: %+v", s.Record)
+	}
+	if s, _ := h.svc.Look(context.Background(), sessions.Key{Platform: telegram.Platform, Channel: "-1009"}); s != nil {
+		t.Errorf("a channel post started a session")
+	}
+
+	// A forum topic is a session of its own, answered in its topic.
+	topic := text(group, alice, "/play spanish @bob")
+	msg := topic["message"].(map[string]any)
+	msg["message_thread_id"], msg["is_topic_message"] = 7, true
+	m = f.mark()
+	f.push(topic)
+	c, _ := f.waitCall(m, sent(group, "sendMessage"))
+	if c.Params["message_thread_id"] != "7" {
+		t.Errorf("the answer in a topic went to thread %q", c.Params["message_thread_id"])
+	}
+	if s, _ := h.svc.Look(context.Background(), sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10), Thread: "7"}); s == nil {
+		t.Error("no session for the topic")
+	}
+	if h.look(group) != nil {
+		t.Error("the topic's challenge landed in the chat's session")
+	}
+}
+
+// TestPings: /notify on, only after a private /start; turn pings by
+// private message with a link back to the game.
+func TestPings(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	c, _ := h.say(group, dave, "/notify on")
+	if !strings.Contains(c.Params["text"], "https://t.me/BoardBot?start=notify") || c.Params["reply_to_message_id"] == "" {
+		t.Errorf("/notify on before /start answered %v", c.Params)
+	}
+	h.say(int64(bob.id), bob, "/start")
+	c, _ = h.say(group, bob, "/notify on")
+	if !strings.Contains(c.Params["text"], "on") {
+		t.Errorf("/notify on answered %q", c.Params["text"])
+	}
+	h.challenge(group, "spanish")
+	s := h.look(group)
+	m := f.mark()
+	photo, _ := h.say(group, alice, "/move "+s.State.Moves()[0].Text, "sendPhoto")
+	ping, _ := f.waitCall(m, sent(int64(bob.id), "sendMessage"))
+	if !strings.Contains(ping.Params["text"], "Your turn") || !strings.Contains(ping.Params["text"], "Board &lt;games&gt; &amp; co") {
+		t.Errorf("the ping says %q", ping.Params["text"])
+	}
+	kb := keyboard(t, ping)
+	if len(kb) != 1 || kb[0][0].URL == nil || !strings.HasPrefix(*kb[0][0].URL, "https://t.me/c/1234/") {
+		t.Errorf("the ping's button: %+v", kb)
+	}
+	_ = photo
+	// alice asked for no pings.
+	h.say(group, bob, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	for _, c := range f.callsSince(m, 100*time.Millisecond) {
+		if c.Params["chat_id"] == strconv.FormatInt(alice.id, 10) {
+			t.Errorf("alice got a ping: %v", c.Params)
+		}
+	}
+}
+
+// TestGroupLimit: at most GroupLimit messages per GroupWindow go into a
+// group; the rest wait, none is dropped.
+func TestGroupLimit(t *testing.T) {
+	f := newFake(t)
+	const n, window = 3, 400 * time.Millisecond
+	h := startBot(t, f, "", func(c *telegram.Config) { c.GroupLimit, c.GroupWindow = n, window })
+	m := f.mark()
+	for range 7 {
+		f.push(text(group, alice, "/board"))
+	}
+	var at []time.Time
+	for from := m; len(at) < 7; {
+		var c *call
+		c, from = f.waitCall(from, sent(group, "sendMessage"))
+		at = append(at, c.At)
+	}
+	for i := n; i < len(at); i++ {
+		if d := at[i].Sub(at[i-n]); d < window-20*time.Millisecond {
+			t.Errorf("messages %d and %d went %v apart, within one window of %v", i-n, i, d, window)
+		}
+	}
+	_ = h
+}
+
+// TestWebhook: setWebhook with the secret token, requests without it
+// refused, updates served, and a clean shutdown.
+func TestWebhook(t *testing.T) {
+	f := newFake(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := startBot(t, f, "", func(c *telegram.Config) {
+		c.Webhook = &telegram.WebhookConfig{URL: "https://bot.example.org/tg/hook", SecretToken: "s3cret_token", Listener: ln}
+	})
+	set, _ := f.waitCall(0, method("setWebhook"))
+	if set.Params["url"] != "https://bot.example.org/tg/hook" || set.Params["secret_token"] != "s3cret_token" {
+		t.Errorf("setWebhook %v", set.Params)
+	}
+	url := "http://" + ln.Addr().String() + "/tg/hook"
+	post := func(secret, body string) int {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		if secret != "" {
+			req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return -1
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	body := `{"update_id":1,"message":{"message_id":9,"date":1,"chat":{"id":-1001234,"type":"supergroup"},"from":{"id":1,"first_name":"A","username":"alice"},"text":"/games"}}`
+	m := f.mark()
+	if code := post("", body); code != http.StatusUnauthorized {
+		t.Errorf("no secret: %d", code)
+	}
+	if code := post("wrong", body); code != http.StatusUnauthorized {
+		t.Errorf("a wrong secret: %d", code)
+	}
+	if code := post("s3cret_token", body); code != http.StatusOK {
+		t.Errorf("the right secret: %d", code)
+	}
+	c, _ := f.waitCall(m, sent(group, "sendMessage"))
+	if !strings.Contains(c.Params["text"], "spanish") {
+		t.Errorf("/games by webhook answered %q", c.Params["text"])
+	}
+	if code := post("s3cret_token", body); code != http.StatusOK {
+		t.Errorf("a second delivery: %d", code)
+	}
+	for _, c := range f.callsSince(m, 100*time.Millisecond) {
+		if c.Method == "getUpdates" {
+			t.Error("getUpdates called in webhook mode")
+		}
+	}
+	if n := len(f.callsSince(m, 0)); n != 1 {
+		t.Errorf("%d calls after two deliveries of one update", n)
+	}
+	h.stop()
+	if code := post("s3cret_token", body); code != -1 {
+		t.Errorf("the webhook still answers after Run returned: %d", code)
+	}
+}
+
+// TestShutdown: Run returns soon after its context is cancelled, in the
+// middle of a long poll.
+func TestShutdown(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", func(c *telegram.Config) { c.PollTimeout = 30 * time.Second })
+	f.waitCall(0, func(c *call) bool { return c.Method == "getMe" })
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		f.mu.Lock()
+		polling := len(f.polls) > 0
+		f.mu.Unlock()
+		if polling || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	h.stop()
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("Run took %v to return", d)
+	}
+	if f.polls[0].timeout != 30 {
+		t.Errorf("getUpdates timeout %d, want 30", f.polls[0].timeout)
+	}
+}
+
+// TestNewAndToken: bad configurations are refused by New; a refused
+// token and a server that cannot be reached make Run fail without the
+// token in the error.
+func TestNewAndToken(t *testing.T) {
+	f := newFake(t)
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	h := chat.New(chat.Config{Sessions: svc})
+	r := render.New()
+	for _, c := range []telegram.Config{
+		{},
+		{Token: "x", APIEndpoint: "ftp://host"},
+		{Token: "x", APIEndpoint: "http://host/%d"},
+		{Token: "x", Webhook: &telegram.WebhookConfig{URL: "not a url", Listen: ":1"}},
+		{Token: "x", Webhook: &telegram.WebhookConfig{URL: "https://h/p"}},
+		{Token: "x", Webhook: &telegram.WebhookConfig{URL: "https://h/p", Listen: ":1", SecretToken: "bad token!"}},
+	} {
+		if _, err := telegram.New(c, h, svc, r, nil); err == nil {
+			t.Errorf("New(%+v) took it", c)
+		}
+	}
+	run := func(token, endpoint string) error {
+		b, err := telegram.New(telegram.Config{Token: token, APIEndpoint: endpoint, Retries: 2, RetryPause: 10 * time.Millisecond}, h, svc, r, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		return b.Run(ctx)
+	}
+	if err := run("999:wrong", f.srv.URL); err == nil || !strings.Contains(err.Error(), "Unauthorized") || strings.Contains(err.Error(), "999:wrong") {
+		t.Errorf("a wrong token: %v", err)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	closed := "http://" + ln.Addr().String()
+	ln.Close()
+	err := run("555:secret", closed+"/bot%s/%s")
+	if err == nil || strings.Contains(err.Error(), "555:secret") {
+		t.Errorf("an unreachable server: %v", err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run waited for its deadline: %v", err)
+	}
+}
