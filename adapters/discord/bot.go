@@ -77,9 +77,11 @@ type Bot struct {
 	seen  dedupe
 	where places
 
-	mu      sync.Mutex
-	busy    map[sessions.Key]int    // requests being handled per session: their replies carry the news
-	noticed map[sessions.Key]string // the last notice posted per session
+	mu       sync.Mutex
+	busy     map[sessions.Key]int               // requests in hand per session: their replies carry the news
+	queue    map[sessions.Key][]sessions.Notice // notices waiting for those replies, or being posted
+	posted   map[sessions.Key]string            // the position version of the last post per session
+	flushing map[sessions.Key]bool
 }
 
 // New returns a Bot on the chat handler h and the sessions service svc,
@@ -112,7 +114,8 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		s.Client = cfg.HTTPClient
 	}
 	b := &Bot{cfg: cfg, s: s, c: s, h: h, svc: svc, r: r, log: log, games: cfg.Games,
-		busy: map[sessions.Key]int{}, noticed: map[sessions.Key]string{}}
+		busy: map[sessions.Key]int{}, queue: map[sessions.Key][]sessions.Notice{}, posted: map[sessions.Key]string{},
+		flushing: map[sessions.Key]bool{}}
 	if b.games == nil {
 		b.games = games.List
 	}
@@ -384,16 +387,16 @@ func (b *Bot) enter(key sessions.Key) {
 
 func (b *Bot) leave(key sessions.Key) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	if b.busy[key]--; b.busy[key] <= 0 {
 		delete(b.busy, key)
+		b.kick(key)
 	}
-	b.mu.Unlock()
 }
 
-// handle runs one command of the language for a session.
+// handle runs one command of the language for a session. The caller has
+// entered the session's key.
 func (b *Bot) handle(ctx context.Context, m chat.Message) chat.Reply {
-	b.enter(m.Key)
-	defer b.leave(m.Key)
 	return b.h.Handle(ctx, m)
 }
 

@@ -45,6 +45,7 @@ func start(t *testing.T, f *fakeDiscord, store sessions.Store, guild string) *en
 	t.Helper()
 	rl := &relay{}
 	svc := sessions.New(sessions.Config{Store: store, Notifier: rl, Rand: func(n int) int { return 0 }})
+	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc})
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	b, err := New(Config{Token: "test-token", GuildID: guild, HTTPClient: f.client()}, h, svc, render.New(), log)
@@ -235,7 +236,12 @@ func median(d []time.Duration) time.Duration {
 
 func TestGameInAThread(t *testing.T) {
 	f := newFakeDiscord(t)
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	e := start(t, f, store, "")
 	id := f.identifies[0]
 	if intents := num(id["intents"]); intents != 1 {
 		t.Errorf("identify intents %v, want 1 (guilds only)", intents)
@@ -568,4 +574,37 @@ func decodeCommand(t *testing.T, name string, opts []any) discordgo.ApplicationC
 		t.Fatal(err)
 	}
 	return i.ApplicationCommandData()
+}
+
+func TestNoThreadPlaysInTheChannel(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.failThread = true // the bot may not open threads here
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "dame"), usr("opponent", bob))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: msg}
+
+	from = f.mark()
+	p := f.press(t, msg, bob, customIDs(f.message(msg))["Accept"])
+	board := f.waitFor(t, from, "the board in the channel", followup(p))
+	if len(board.files) != 1 || !strings.Contains(content(board), "played here") || !strings.Contains(content(board), "<@"+alice.id+">") {
+		t.Errorf("board without a thread: %q, %d files", content(board), len(board.files))
+	}
+	if ids := customIDs(f.message(msg)); len(ids) != 0 {
+		t.Errorf("the challenge keeps its buttons after the game started: %v", ids)
+	}
+
+	// /move typed in the channel goes to the game.
+	snap := look(t, e.svc, key)
+	from = f.mark()
+	i := f.slash(t, fakeChan, alice, "move", str("move", greedy(snap.State)))
+	q := f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+	if len(q.files) != 1 || !strings.Contains(content(q), "played") {
+		t.Errorf("/move in the channel answered %q", content(q))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != 1 {
+		t.Errorf("%d moves after /move in the channel, want 1", n)
+	}
 }

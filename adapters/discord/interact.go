@@ -69,6 +69,8 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	case !thread:
 		key = b.commandKey(ctx, i.ChannelID)
 	}
+	b.enter(key)
+	defer b.leave(key)
 	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
@@ -87,6 +89,15 @@ const (
 
 // deliver sends the reply to a command.
 func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key sessions.Key, cmd string, reply chat.Reply, how answer, eph bool) {
+	if reply.Duplicate {
+		// Applied already, by an earlier delivery: say nothing more.
+		if how == answerSlash {
+			if err := b.c.InteractionResponseDelete(i); err != nil {
+				b.log.Warn("discord: deleting a deferred answer", "err", err)
+			}
+		}
+		return
+	}
 	if reply.Error {
 		switch {
 		case how == answerSlash && eph:
@@ -214,6 +225,8 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		return
 	}
 	u := user(i)
+	b.enter(key)
+	defer b.leave(key)
 	switch kind {
 	case idCommand:
 		if len(more) != 1 {

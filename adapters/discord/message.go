@@ -38,8 +38,16 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 				}
 			}
 		case sessions.PhasePlaying:
-			if reply.Picture != nil {
-				lines = append(lines, b.turnLine(snap))
+			if p := reply.Picture; p != nil {
+				// The session may have moved on since the reply (the
+				// computer's answer): mention whoever the picture shows to
+				// move, and the deadline only if it is still that position.
+				same := snap.State != nil && snap.State.FEN() == p.FEN
+				if p.View.Turn >= 0 && !snap.Player(p.View.Turn).Computer {
+					lines = append(lines, b.turnLine(snap, p.View.Turn, same))
+				} else if same && p.View.Turn < 0 {
+					lines = append(lines, b.turnLine(snap, -1, true))
+				}
 			}
 			if cmd == "draw" && len(snap.Record.DrawOffer) > 0 && reply.Picture == nil && len(buttons) == 0 {
 				buttons = []chat.Button{{Label: "Accept draw", Command: "/accept"}, {Label: "Decline draw", Command: "/decline"}}
@@ -55,32 +63,31 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	return o, err
 }
 
-// turnLine mentions the player to move (or those who must choose a
-// formation), with the deadline when the game has a clock.
-func (b *Bot) turnLine(snap *sessions.Snapshot) string {
+// turnLine mentions the player of seat, to move (or those who must choose
+// a formation), with the deadline when the game has a clock and withClock.
+func (b *Bot) turnLine(snap *sessions.Snapshot, seat int, withClock bool) string {
 	var who []string
-	if t := snap.Turn(); t >= 0 {
-		who = append(who, mentionOf(snap.Player(t)))
-	}
-	for _, seat := range snap.Pending() {
+	if seat >= 0 {
 		who = append(who, mentionOf(snap.Player(seat)))
+	}
+	pending := snap.Pending()
+	if seat >= 0 {
+		pending = nil
+	}
+	for _, p := range pending {
+		who = append(who, mentionOf(snap.Player(p)))
 	}
 	if len(who) == 0 {
 		return ""
 	}
 	line := strings.Join(who, " and ") + ": your move."
-	if len(snap.Pending()) > 0 {
+	if len(pending) > 0 {
 		line = strings.Join(who, " and ") + ": choose your formation."
 	}
-	if d := deadline(snap); !d.IsZero() {
+	if d := snap.Record.Deadline; withClock && !d.IsZero() {
 		line += fmt.Sprintf(" Deadline <t:%d:f> (<t:%d:R>).", d.Unix(), d.Unix())
 	}
 	return line
-}
-
-// deadline is when the player to move must have moved; zero without a clock.
-func deadline(snap *sessions.Snapshot) time.Time {
-	return time.Time{}
 }
 
 func mentionOf(u sessions.User) string {
@@ -154,86 +161,180 @@ func (b *Bot) draw(p *chat.Picture) ([]byte, error) {
 	return b.r.PNG(p.View, p.Last, p.Viewer, o)
 }
 
-// Notify implements sessions.Notifier: it posts the news of a Discord
-// session that no request of this process is answering (a move played by
-// the clock or the computer, a reminder) in the session's thread or
-// channel. It does not block: the message is sent in the background.
+// Notify implements sessions.Notifier. Posts for the channel (a move of
+// the computer or of the clock, an expired challenge) and reminders go to
+// the session's thread or channel; while a request of this process is in
+// hand for the session they wait for its reply, so that the thread reads
+// in order. Pings that a reply or a post already made (your turn, game
+// over) are dropped. Notify does not block: messages go out in the
+// background.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	if n.Key.Platform != Platform || n.Session == nil || b.stop.Load() || b.context() == nil {
+	if n.Key.Platform != Platform || n.Session == nil || b.stop.Load() {
 		return
 	}
+	version := strconv.Itoa(len(n.Session.Record.Actions))
 	b.mu.Lock()
-	busy := b.busy[n.Key] > 0
-	tag := strconv.Itoa(len(n.Session.Record.Actions)) + "/" + strconv.Itoa(int(n.Kind))
-	dup := b.noticed[n.Key] == tag
-	if !busy && !dup {
-		b.noticed[n.Key] = tag
+	defer b.mu.Unlock()
+	switch n.Kind {
+	case sessions.NoticeYourTurn, sessions.NoticeGameOver:
+		if b.busy[n.Key] > 0 || b.posted[n.Key] == version {
+			return
+		}
 	}
-	b.mu.Unlock()
-	if busy || dup {
+	b.posted[n.Key] = version
+	b.queue[n.Key] = append(b.queue[n.Key], n)
+	b.kick(n.Key)
+}
+
+// kick starts posting the notices queued for key, in order, in the
+// background, unless a request of key is in hand or they are being posted
+// already; b.mu is held.
+func (b *Bot) kick(key sessions.Key) {
+	if b.busy[key] > 0 || b.flushing[key] || len(b.queue[key]) == 0 {
 		return
 	}
+	b.flushing[key] = true
 	b.wg.Add(1)
 	go func() {
 		defer b.wg.Done()
-		b.notice(n)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		for len(b.queue[key]) > 0 && b.busy[key] == 0 {
+			n := b.queue[key][0]
+			b.mu.Unlock()
+			b.notice(n)
+			b.mu.Lock()
+			b.queue[key] = b.queue[key][1:]
+		}
+		if len(b.queue[key]) == 0 {
+			delete(b.queue, key)
+		}
+		delete(b.flushing, key)
 	}()
 }
 
+// notice posts one notice.
 func (b *Bot) notice(n sessions.Notice) {
 	snap := n.Session
+	key := n.Key
+	rec := snap.Record
+	if n.Kind == sessions.NoticeExpired {
+		text := "Nobody accepted " + rec.Challenger.Name + "'s challenge to " + snap.Game.Name() + " in time; it is withdrawn. /play to start another game."
+		if key.Thread != "" && b.gameChannel(key) == key.Channel {
+			// The challenge message waits in the channel: it says so.
+			if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
+				Content: &text, Components: &[]discordgo.MessageComponent{}}); err == nil {
+				return
+			}
+		}
+		b.post(key, outgoing{content: text, users: []string{}})
+		return
+	}
 	var lines []string
-	if snap.Last != nil {
-		lines = append(lines, "Last move: "+snap.Last.Text+".")
+	switch n.Kind {
+	case sessions.NoticeMoved:
+		seat := n.Seat
+		switch {
+		case n.Move == nil:
+			lines = append(lines, fmt.Sprintf("%s (%s) has chosen a formation.", snap.Player(seat).Name, snap.SeatName(seat)))
+		case n.Auto:
+			lines = append(lines, fmt.Sprintf("Time is up for %s (%s): the clock played %s.", snap.Player(seat).Name, snap.SeatName(seat), n.Move.Text))
+		default:
+			lines = append(lines, fmt.Sprintf("%s (%s) played %s.", snap.Player(seat).Name, snap.SeatName(seat), n.Move.Text))
+		}
+	case sessions.NoticeReminder:
+		left := n.Left.Round(time.Minute)
+		if left <= 0 {
+			left = n.Left.Round(time.Second)
+		}
+		lines = append(lines, fmt.Sprintf("%s: reminder, %s left for your move in %s.", mentionOf(n.To), shortDuration(left), snap.Game.Name()))
 	}
 	var buttons []chat.Button
-	if r := snap.Record.Result; r != nil {
+	if r := rec.Result; r != nil {
 		line := "Game over: "
 		switch {
 		case r.Winner >= 0:
-			line += snap.Player(r.Winner).Name + " wins"
+			line += snap.Player(r.Winner).Name + " (" + snap.SeatName(r.Winner) + ") wins"
+		case len(rec.Seats) == 2:
+			line += "draw"
 		default:
 			line += "no winner"
 		}
 		if r.Reason != "" {
 			line += " (" + r.Reason + ")"
 		}
-		lines = append(lines, line+".")
-		if snap.Record.ID != "" {
-			lines = append(lines, "Saved as game #"+snap.Record.ID+".")
+		line += "."
+		if rec.ID != "" {
+			line += " Saved as game #" + rec.ID + "."
 		}
-	} else {
-		lines = append(lines, b.turnLine(snap))
+		lines = append(lines, line)
+	} else if n.Kind != sessions.NoticeReminder {
+		lines = append(lines, b.turnLine(snap, snap.Turn(), true))
 		buttons = []chat.Button{{Label: "Moves", Command: "/moves"}, {Label: "Draw", Command: "/draw"}, {Label: "Resign", Command: "/resign"}}
 	}
-	o := outgoing{content: strings.Join(lines, "\n"), users: userIDs(snap), components: components(n.Key, buttons)}
-	if snap.State != nil {
-		viewer := max(snap.Turn(), 0)
-		p := &chat.Picture{View: snap.State.View(), Last: snap.Last, Viewer: viewer}
-		png, err := b.draw(p)
+	o := outgoing{content: strings.Join(lines, "\n"), users: userIDs(snap), components: components(key, buttons)}
+	if snap.State != nil && n.Kind != sessions.NoticeReminder {
+		last := snap.Last
+		if n.Move != nil {
+			last = n.Move
+		}
+		png, err := b.draw(&chat.Picture{View: snap.State.View(), Last: last, Viewer: max(snap.Turn(), 0)})
 		if err != nil {
 			b.log.Error("discord: drawing the board", "err", err)
 		}
 		o.picture = png
 	}
-	channel := n.Key.Channel
-	if n.Key.Thread != "" {
-		if _, thread, _ := b.where.lookup(n.Key.Thread); thread || b.isThread(n.Key) {
-			channel = n.Key.Thread
-		}
-	}
-	if _, err := b.c.ChannelMessageSendComplex(channel, o.send()); err != nil {
-		b.log.Warn("discord: posting a notice", "session", n.Key.String(), "err", err)
+	b.post(key, o)
+}
+
+// post sends a message where the game of key is played.
+func (b *Bot) post(key sessions.Key, o outgoing) {
+	ch := b.gameChannel(key)
+	if _, err := b.c.ChannelMessageSendComplex(ch, o.send()); err != nil {
+		b.log.Warn("discord: posting a notice", "session", key.String(), "err", err)
 	}
 }
 
-// isThread reports whether the thread of key exists (it does not while a
-// challenge waits in its channel, or when it could not be opened).
-func (b *Bot) isThread(key sessions.Key) bool {
+// gameChannel is where the game of key is played: its thread when it has
+// one, else its channel (a challenge still waiting there, or a game whose
+// thread could not be opened).
+func (b *Bot) gameChannel(key sessions.Key) string {
+	if key.Thread == "" {
+		return key.Channel
+	}
+	if _, thread, known := b.where.lookup(key.Thread); known {
+		if thread {
+			return key.Thread
+		}
+		return key.Channel
+	}
+	if r, ok := b.where.routed(key.Channel); ok && r == key {
+		return key.Channel
+	}
 	ch, err := b.c.Channel(key.Thread)
 	if err != nil {
-		return false
+		return key.Channel
 	}
 	b.where.learn(ch.ID, ch.Type, ch.ParentID)
-	return isThread(ch.Type)
+	if isThread(ch.Type) {
+		return key.Thread
+	}
+	return key.Channel
+}
+
+// shortDuration writes a duration people read: "2h30m", "45m", "3d".
+func shortDuration(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	case d >= time.Hour:
+		s := strconv.Itoa(int(d/time.Hour)) + "h"
+		if m := (d % time.Hour) / time.Minute; m > 0 {
+			s += strconv.Itoa(int(m)) + "m"
+		}
+		return s
+	case d >= time.Minute:
+		return strconv.Itoa(int(d/time.Minute)) + "m"
+	}
+	return strconv.Itoa(int(d/time.Second)) + "s"
 }
