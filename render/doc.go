@@ -13,9 +13,9 @@
 // What a picture shows:
 //   - the board, with the files and ranks on all four edges, and, as an
 //     option, the draughts square numbers small in the top-left corner of
-//     each playing square. The draughts games' playing squares (Playable)
-//     are drawn dark whichever colour they are on a real board; the other
-//     games show a checkered board with a1 dark;
+//     each playing square. Every board is checkered with a1 dark, as real
+//     boards are, so Spanish draughts shows its pieces on the light squares
+//     (b1, d1, ...) and dame and damas on the dark ones;
 //   - the pieces as stacks of discs in their seat's colour: White and
 //     Black in the draughts games, Red and Black in Ultradamas, red, blue,
 //     green and yellow in Halma. A level-2 piece (a king) is two discs with

@@ -138,3 +138,54 @@ func TestRegisteredGames(t *testing.T) {
 		})
 	}
 }
+
+// TestSquareColours: a1 is dark on every board, so Spanish draughts (played
+// on the light squares, b1, d1, ...) shows its pieces on light squares and
+// dame and damas on dark ones, as on the real boards.
+func TestSquareColours(t *testing.T) {
+	r := New()
+	for _, tt := range []struct {
+		game          string
+		playableDark  bool
+		emptyPlayable rules.Square // an empty playing square at the start
+	}{
+		{"spanish", false, rules.Square{File: 0, Rank: 3}}, // a4
+		{"dame", true, rules.Square{File: 1, Rank: 3}},     // b4
+		{"damas", true, rules.Square{File: 1, Rank: 3}},    // b4
+	} {
+		t.Run(tt.game, func(t *testing.T) {
+			g, err := games.New(tt.game, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v := g.Start(0).View()
+			data, err := r.PNG(v, nil, 0, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := decode(t, r, data, Options{}, 8, 0)
+			occupied := map[rules.Square]bool{}
+			for _, pc := range v.Pieces {
+				occupied[pc.Square] = true
+			}
+			for f := int8(0); f < 8; f++ {
+				for rk := int8(0); rk < 8; rk++ {
+					sq := rules.Square{File: f, Rank: rk}
+					if occupied[sq] {
+						continue
+					}
+					want := p.th.light
+					if (f+rk)%2 == 0 {
+						want = p.th.dark
+					}
+					if got := p.fillAt(sq); got != want {
+						t.Errorf("%s: fill %v, want %v (a1 dark)", sq, got, want)
+					}
+				}
+			}
+			if got := p.fillAt(tt.emptyPlayable) == p.th.dark; got != tt.playableDark {
+				t.Errorf("playing square %s dark = %v, want %v", tt.emptyPlayable, got, tt.playableDark)
+			}
+		})
+	}
+}

@@ -228,19 +228,18 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 		col, row := screenOf(n, k, f, r)
 		return &keys[row][col], nil
 	}
-	// the squares' colours: the playing squares dark, or a1 dark
+	// the squares' colours: a1 dark, as on every real board; Spanish
+	// draughts is played on the light squares, the other games on the dark
 	for f := 0; f < n; f++ {
 		for r := 0; r < n; r++ {
 			c, _ := at(rules.Square{File: int8(f), Rank: int8(r)}, "")
-			c.dark = v.Playable == nil && (f+r)%2 == 0
+			c.dark = (f+r)%2 == 0
 		}
 	}
 	for _, sq := range v.Playable {
-		c, err := at(sq, "playable")
-		if err != nil {
+		if _, err := at(sq, "playable"); err != nil {
 			return nil, err
 		}
-		c.dark = true
 	}
 	if numbers {
 		for sq, num := range v.Numbers {
