@@ -373,7 +373,9 @@ func TestJunk(t *testing.T) {
 	f.push(press(group, alice, 1, "zz:bad:data"), press(group, alice, 1, ""), press(group, alice, 1, strings.Repeat("c:", 40)),
 		press(group, alice, 1, "c:0:play spanish"))
 	f.push(text(group, carol, "/help@boardbot"))
-	f.waitCall(m, func(c *call) bool { return sent(group, "sendMessage")(c) && strings.Contains(c.Params["text"], "/move") })
+	f.waitCall(m, func(c *call) bool {
+		return sent(group, "sendMessage")(c) && strings.Contains(c.Params["text"], "/move")
+	})
 	hugeID := strconv.Itoa(huge["message"].(map[string]any)["message_id"].(int))
 	for _, c := range f.callsSince(m, 200*time.Millisecond) {
 		switch c.Method {
