@@ -242,7 +242,9 @@ func TestGameInAThread(t *testing.T) {
 	}
 	defer store.Close()
 	e := start(t, f, store, "")
+	f.mu.Lock()
 	id := f.identifies[0]
+	f.mu.Unlock()
 	if intents := num(id["intents"]); intents != 1 {
 		t.Errorf("identify intents %v, want 1 (guilds only)", intents)
 	}
@@ -505,8 +507,13 @@ func TestRestartMidGame(t *testing.T) {
 			t.Fatalf("move %d answered %q", ply, content(q))
 		}
 	}
-	for ply := range 3 {
-		play(e, ply)
+	play(e, 0)
+	// A lost connection resumes the gateway session.
+	f.drop()
+	play(e, 1)
+	play(e, 2)
+	if id, res := f.counts(); id != 1 || res != 1 {
+		t.Errorf("after a dropped connection: %d identifies and %d resumes, want 1 and 1", id, res)
 	}
 	e.stop()
 	if err := store.Close(); err != nil {
@@ -520,8 +527,8 @@ func TestRestartMidGame(t *testing.T) {
 	defer store.Close()
 	f.omitChan = true // the new process must ask Discord what the thread is
 	e = start(t, f, store, "")
-	if len(f.identifies) != 2 {
-		t.Errorf("%d identifies, want 2 (one per process)", len(f.identifies))
+	if id, _ := f.counts(); id != 2 {
+		t.Errorf("%d identifies, want 2 (one per process)", id)
 	}
 	for ply := 3; ply < 6; ply++ {
 		play(e, ply)
@@ -606,5 +613,46 @@ func TestNoThreadPlaysInTheChannel(t *testing.T) {
 	}
 	if n := len(look(t, e.svc, key).Record.Actions); n != 1 {
 		t.Errorf("%d moves after /move in the channel, want 1", n)
+	}
+}
+
+func TestDrawByButtons(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	thread := challenge(t, e)
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+	board := f.message(f.since(0, posted(thread))[0].msgID)
+
+	from := f.mark()
+	i := f.press(t, board.id, alice, customIDs(board)["Draw"])
+	offer := f.waitFor(t, from, "the draw offer", followup(i))
+	if flags(offer)&ephemeral != 0 || !strings.Contains(content(offer), "offers a draw") {
+		t.Fatalf("draw offer: %q (flags %d)", content(offer), flags(offer))
+	}
+	msg := f.message(offer.msgID)
+	ids := customIDs(msg)
+	if ids["Accept draw"] == "" || ids["Decline draw"] == "" {
+		t.Fatalf("draw offer buttons %v", ids)
+	}
+	// alice cannot accept her own offer.
+	from = f.mark()
+	i = f.press(t, msg.id, alice, ids["Accept draw"])
+	if fu := f.waitFor(t, from, "the refusal", followup(i)); flags(fu)&ephemeral == 0 {
+		t.Errorf("alice accepting her own draw offer: %q, not ephemeral", content(fu))
+	}
+	look(t, e.svc, key)
+
+	from = f.mark()
+	i = f.press(t, msg.id, bob, ids["Accept draw"])
+	res := f.waitFor(t, from, "the result", followup(i))
+	if !strings.Contains(content(res), "draw") || !strings.Contains(content(res), "Game over") || len(res.files) != 1 {
+		t.Errorf("after the draw was accepted: %q, %d files", content(res), len(res.files))
+	}
+	f.waitFor(t, from, "the offer's buttons removed", onOriginal("PATCH", i))
+	if ids := customIDs(f.message(msg.id)); len(ids) != 0 {
+		t.Errorf("the draw offer keeps its buttons: %v", ids)
+	}
+	if _, err := e.svc.Look(context.Background(), key); !errors.Is(err, sessions.ErrNoGame) {
+		t.Errorf("after the draw, Look: %v, want ErrNoGame", err)
 	}
 }

@@ -236,6 +236,23 @@ func (f *fakeDiscord) dispatch(t *testing.T, typ string, d map[string]any) {
 	}
 }
 
+// drop closes the gateway connection, as a network failure would.
+func (f *fakeDiscord) drop() {
+	f.mu.Lock()
+	c := f.conn
+	f.conn = nil
+	f.mu.Unlock()
+	if c != nil {
+		c.Close()
+	}
+}
+
+func (f *fakeDiscord) counts() (identifies, resumes int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.identifies), f.resumes
+}
+
 // ---- REST ----
 
 func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {

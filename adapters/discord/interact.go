@@ -560,6 +560,9 @@ func (b *Bot) editOriginal(i *discordgo.Interaction, o outgoing) {
 // sendOriginal fills the deferred answer of a slash command, and sends
 // what does not fit as follow-ups.
 func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
+	if o.content == "" && o.picture == nil && len(o.components) == 0 {
+		o.content = "Done."
+	}
 	_, rest := o.parts()
 	b.editOriginal(i, o)
 	for _, p := range rest {
@@ -569,6 +572,9 @@ func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
 
 // sendFollowup sends a follow-up message of an interaction.
 func (b *Bot) sendFollowup(i *discordgo.Interaction, o outgoing, eph bool) {
+	if o.content == "" && o.picture == nil && len(o.components) == 0 {
+		return
+	}
 	first, rest := o.parts()
 	p := &discordgo.WebhookParams{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions()}
 	if eph {
