@@ -606,3 +606,50 @@ func TestNewAndToken(t *testing.T) {
 		t.Errorf("Run waited for its deadline: %v", err)
 	}
 }
+
+// TestComputerAndClock: the computer's replies come as board photos after
+// the photo of the move they answer; a reminder is a mention in the group
+// for players without pings.
+func TestComputerAndClock(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	key := sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10)}
+	play := sessions.DefaultPlayOptions()
+	play.Color, play.Level = sessions.ColorWhite, 1
+	ctx := context.Background()
+	if _, err := h.svc.Challenge(ctx, sessions.Request{Key: key, User: alice.sessionUser()},
+		sessions.ChallengeSpec{Game: "spanish", Play: play, Computer: true}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for ply := 0; ply < 6; ply += 2 {
+		s := h.look(group)
+		if s == nil || s.Turn() != 0 {
+			t.Fatalf("ply %d: not alice's turn: %+v", ply, s)
+		}
+		mv := pick(rng, s)
+		m := f.mark()
+		f.push(text(group, alice, "/move "+mv))
+		mine, next := f.waitCall(m, sent(group, "sendPhoto"))
+		if !strings.Contains(mine.Params["caption"], "alice (White) played "+mv) {
+			t.Fatalf("ply %d: the first photo after alice's move says %q", ply, mine.Params["caption"])
+		}
+		reply, _ := f.waitCall(next, sent(group, "sendPhoto"))
+		if !strings.Contains(reply.Params["caption"], "Computer (Black) played") {
+			t.Fatalf("ply %d: the computer's photo says %q", ply, reply.Params["caption"])
+		}
+		for waited := 0; h.look(group).Turn() != 0 && waited < 100; waited++ {
+			time.Sleep(10 * time.Millisecond)
+		}
+		checkCaption(t, reply, h.look(group))
+		find(t, keyboard(t, reply), "Move")
+	}
+
+	s := h.look(group)
+	m := f.mark()
+	h.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeReminder, Key: key, To: alice.sessionUser(), Session: s, Seat: 0, Left: 90 * time.Minute})
+	c, _ := f.waitCall(m, sent(group, "sendMessage"))
+	if !strings.Contains(c.Params["text"], `<a href="tg://user?id=1">alice</a>, 1h 30m left`) {
+		t.Errorf("the reminder says %q", c.Params["text"])
+	}
+}
