@@ -656,3 +656,43 @@ func TestDrawByButtons(t *testing.T) {
 		t.Errorf("after the draw, Look: %v, want ErrNoGame", err)
 	}
 }
+
+func TestComputerRepliesInTheThread(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	// A game against the computer in a thread, alice to move first.
+	const thread = "750"
+	f.mu.Lock()
+	f.channels[thread] = &fakeChannel{typ: 11, parent: fakeChan, name: "alice vs Computer"}
+	f.mu.Unlock()
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+	play := sessions.DefaultPlayOptions()
+	play.Level, play.Color, play.Time = 1, sessions.ColorWhite, sessions.Duration(time.Hour)
+	if _, err := e.svc.Challenge(context.Background(), sessions.Request{Key: key, User: sessions.User{ID: alice.id, Name: alice.name}},
+		sessions.ChallengeSpec{Game: "spanish", Play: play, Computer: true}); err != nil {
+		t.Fatal(err)
+	}
+	for ply := range 3 {
+		snap := look(t, e.svc, key)
+		from := f.mark()
+		i := f.slash(t, thread, alice, "move", str("move", greedy(snap.State)))
+		mine := f.waitFor(t, from, "alice's board", onOriginal("PATCH", i))
+		reply := f.waitFor(t, from, "the computer's move", posted(thread))
+		if !mine.at.Before(reply.at) {
+			t.Errorf("move %d: the computer's move was posted before the answer to alice's", ply)
+		}
+		if c := content(reply); !strings.Contains(c, "Computer (Black) played") || !strings.Contains(c, "<@"+alice.id+">: your move") ||
+			!strings.Contains(c, "Deadline <t:") || len(reply.files) != 1 {
+			t.Errorf("computer's move %d: %q, %d files", ply, c, len(reply.files))
+		}
+		if ids := customIDs(f.message(reply.msgID)); ids["Moves"] == "" {
+			t.Errorf("computer's move %d: buttons %v", ply, ids)
+		}
+		if strings.Contains(content(mine), "<@"+alice.id+">") {
+			t.Errorf("the answer to alice's move pings her: %q", content(mine))
+		}
+		if n := len(f.since(from, posted(thread))); n != 1 {
+			t.Errorf("move %d: %d posts in the thread, want 1", ply, n)
+		}
+	}
+}
