@@ -653,3 +653,29 @@ func TestComputerAndClock(t *testing.T) {
 		t.Errorf("the reminder says %q", c.Params["text"])
 	}
 }
+
+// TestMentionAndFileID: the player to move is a text mention with the name
+// escaped, even without a username; a board sent again is sent by its
+// file_id, not uploaded again.
+func TestMentionAndFileID(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	zed := tgUser{6, "", "<i>Zed</i> & co"}
+	c, _ := h.say(group, alice, "/play spanish color=black")
+	m := f.mark()
+	if a, _ := h.tap(group, zed, c.MsgID, find(t, keyboard(t, c), "Accept")); isAlert(a) {
+		t.Fatalf("Zed's Accept refused: %s", a.Params["text"])
+	}
+	photo, _ := f.waitCall(m, sent(group, "sendPhoto"))
+	want := `<a href="tg://user?id=6">&lt;i&gt;Zed&lt;/i&gt; &amp; co</a> (White) to move`
+	if !strings.Contains(photo.Params["caption"], want) {
+		t.Errorf("caption %q lacks %q", photo.Params["caption"], want)
+	}
+	if photo.Image == nil {
+		t.Fatal("the first board was not uploaded")
+	}
+	again, _ := h.say(group, zed, "/board", "sendPhoto")
+	if again.Image != nil || again.Params["photo"] != "photo-"+strconv.Itoa(photo.MsgID) {
+		t.Errorf("the same board was not sent by its file_id: photo=%q, uploaded=%v", again.Params["photo"], again.Image != nil)
+	}
+}
