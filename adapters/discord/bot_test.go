@@ -493,6 +493,7 @@ func TestRestartMidGame(t *testing.T) {
 	e := start(t, f, store, "")
 	thread := challenge(t, e)
 	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
+	var lastMove map[string]any
 	play := func(e *env, ply int) {
 		t.Helper()
 		snap := look(t, e.svc, key)
@@ -506,6 +507,7 @@ func TestRestartMidGame(t *testing.T) {
 		if len(q.files) != 1 || !strings.Contains(content(q), "played") {
 			t.Fatalf("move %d answered %q", ply, content(q))
 		}
+		lastMove = i
 	}
 	play(e, 0)
 	// A lost connection resumes the gateway session.
@@ -529,6 +531,17 @@ func TestRestartMidGame(t *testing.T) {
 	e = start(t, f, store, "")
 	if id, _ := f.counts(); id != 2 {
 		t.Errorf("%d identifies, want 2 (one per process)", id)
+	}
+	// The last move of the first process, delivered again to the new one
+	// (which has not seen its id): applied once, nothing more said.
+	from := f.mark()
+	f.dispatch(t, "INTERACTION_CREATE", lastMove)
+	f.waitFor(t, from, "the deferred answer's deletion", onOriginal("DELETE", lastMove))
+	if n := len(look(t, e.svc, key).Record.Actions); n != 3 {
+		t.Errorf("a move delivered again after the restart: %d moves, want 3", n)
+	}
+	if q := f.since(from, func(q *fakeReq) bool { return q.method == "PATCH" || q.method == "POST" && !strings.HasSuffix(q.path, "/callback") }); len(q) > 0 {
+		t.Errorf("a move delivered again was answered: %s %s %q", q[0].method, q[0].path, content(q[0]))
 	}
 	for ply := 3; ply < 6; ply++ {
 		play(e, ply)
