@@ -79,7 +79,8 @@ type Result struct {
 type level struct {
 	depth int
 	nodes int64
-	noise int
+	noise int     // amplitude of the noise added to the evaluation of each position
+	pick  int     // amplitude of the noise added to each move's score at the root
 	time  float64 // share of MaxTime
 }
 
@@ -88,8 +89,8 @@ type level struct {
 // often; level 5 searches as deep as MaxTime allows.
 var draughtsLevels = [MaxLevel + 1]level{
 	{},
-	{depth: 2, noise: 300, time: 0.2},
-	{depth: 4, noise: 80, time: 0.3},
+	{depth: 2, noise: 80, pick: 300, time: 0.2},
+	{depth: 4, noise: 30, pick: 100, time: 0.3},
 	{depth: 10, nodes: 800_000, noise: 20, time: 0.7},
 	{depth: 16, nodes: 1_200_000, time: 1},
 	{depth: maxPly - 8, time: 1},
@@ -98,8 +99,8 @@ var draughtsLevels = [MaxLevel + 1]level{
 // ultraLevels are the levels of Ultradamas, whose positions cost more to search.
 var ultraLevels = [MaxLevel + 1]level{
 	{},
-	{depth: 2, noise: 250, time: 0.2},
-	{depth: 4, noise: 80, time: 0.3},
+	{depth: 2, noise: 80, pick: 300, time: 0.2},
+	{depth: 4, noise: 30, pick: 100, time: 0.3},
 	{depth: 8, nodes: 250_000, noise: 20, time: 0.7},
 	{depth: 12, nodes: 500_000, time: 1},
 	{depth: maxPly - 8, time: 1},
@@ -109,8 +110,8 @@ var ultraLevels = [MaxLevel + 1]level{
 // players, in moves of anyone).
 var halmaLevels = [MaxLevel + 1]level{
 	{},
-	{depth: 1, noise: 40, time: 0.2},
-	{depth: 2, noise: 12, time: 0.3},
+	{depth: 1, noise: 10, pick: 40, time: 0.2},
+	{depth: 2, noise: 4, pick: 12, time: 0.3},
 	{depth: 2, time: 0.5},
 	{depth: 3, nodes: 400_000, time: 1},
 	{depth: maxPly - 8, time: 1},
@@ -182,7 +183,7 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 // budget returns the limits of a search at level o.Level in a family.
 func (pl *Player) budget(o Options, table [MaxLevel + 1]level) (limits, time.Duration) {
 	lv := table[o.Level]
-	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, seed: o.Seed}
+	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, pick: lv.pick, seed: o.Seed}
 	if o.Depth > 0 {
 		lim.depth = min(o.Depth, maxPly-8)
 	}

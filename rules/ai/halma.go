@@ -301,8 +301,22 @@ func (s *paranoid) run(p *halmaPos, moves []halma.Move) result[halma.Move] {
 	}
 	for d := 1; d <= s.lim.depth; d++ {
 		alpha, bestIdx := -infinity, -1
+		pick := s.lim.pick > 0 && d == s.lim.depth
+		noisyBest := -infinity
 		for i := range order {
 			child := s.e.apply(p, &order[i])
+			if pick {
+				// The weak levels score every move exactly and pick with noise.
+				v := s.search(&child, d-1, 1, -infinity, infinity)
+				if s.stopped {
+					break
+				}
+				noisy := v + int(mix(s.lim.seed^uint64(i)<<32)%uint64(2*s.lim.pick+1)) - s.lim.pick
+				if noisy > noisyBest {
+					noisyBest, alpha, bestIdx = noisy, v, i
+				}
+				continue
+			}
 			v := s.search(&child, d-1, 1, alpha, infinity)
 			if s.stopped {
 				break

@@ -6,9 +6,10 @@ import (
 )
 
 // TestLevelOneBlunders: level 1 makes mistakes on purpose, level 4 does
-// not. Along games between level 2 players, each level answers the same
+// less. Along games between level 2 players, each level answers the same
 // positions; a move is a blunder when a deeper search finds it at least
-// 0.8 of a man worse than the best move.
+// 0.8 of a man worse than the best move (level 4, held to fewer positions
+// than the judge, still misses some of its tactics).
 func TestLevelOneBlunders(t *testing.T) {
 	p := New(Config{TableMB: 4})
 	g := newGame(t, "spanish", nil)
@@ -17,18 +18,18 @@ func TestLevelOneBlunders(t *testing.T) {
 		s := start(t, g, 0)
 		for ply := 0; ply < 40 && !s.Outcome().Over; ply++ {
 			if ply >= 6 {
-				best, err := p.Search(context.Background(), s, Options{Level: 4, Depth: 6, Nodes: 100_000})
+				best, err := p.Search(context.Background(), s, Options{Level: 4, Depth: 9, Nodes: 300_000})
 				if err != nil {
 					t.Fatal(err)
 				}
 				positions++
 				for _, lv := range []int{1, 4} {
-					m := choose(t, p, s, Options{Level: lv, Seed: uint64(ply*7 + game), Nodes: 100_000})
+					m := choose(t, p, s, Options{Level: lv, Seed: uint64(ply*7 + game), Nodes: 50_000})
 					n := play(t, s, m.Text)
 					if n.Outcome().Over {
 						continue
 					}
-					r, err := p.Search(context.Background(), n, Options{Level: 4, Depth: 5, Nodes: 100_000})
+					r, err := p.Search(context.Background(), n, Options{Level: 4, Depth: 8, Nodes: 300_000})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -41,10 +42,10 @@ func TestLevelOneBlunders(t *testing.T) {
 		}
 	}
 	t.Logf("%d positions; blunders: level 1 %d, level 4 %d", positions, blunders[1], blunders[4])
-	if blunders[1]*20 < positions {
-		t.Errorf("level 1 blundered in %d of %d positions, want at least 5%%", blunders[1], positions)
+	if blunders[1]*10 < positions {
+		t.Errorf("level 1 blundered in %d of %d positions, want at least 10%%", blunders[1], positions)
 	}
-	if blunders[4]*2 > blunders[1] {
-		t.Errorf("level 4 blundered %d times, level 1 %d: level 4 should blunder far less", blunders[4], blunders[1])
+	if blunders[4] >= blunders[1] {
+		t.Errorf("level 4 blundered %d times, level 1 %d: level 4 should blunder less", blunders[4], blunders[1])
 	}
 }

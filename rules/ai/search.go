@@ -48,6 +48,7 @@ type limits struct {
 	depth int   // deepest iteration
 	nodes int64 // stop after this many nodes (0: no limit)
 	noise int   // amplitude of the evaluation noise (weak levels)
+	pick  int   // amplitude of the noise on the root moves' scores (weak levels)
 	seed  uint64
 }
 
@@ -319,11 +320,15 @@ func (s *searcher[P, M, E]) run(p *P, moves []M) result[M] {
 	h := s.e.hash(p)
 	s.path[0] = h
 	for d := 1; d <= s.lim.depth; d++ {
+		// The weak levels score every root move exactly in their last
+		// iteration, then pick among them with noise.
+		pick := s.lim.pick > 0 && d == s.lim.depth
 		alpha, bestIdx, bestScore := -infinity, -1, -infinity
+		bestNoisy := -infinity
 		for n, i := range order {
 			child := s.e.apply(p, &moves[i])
 			var sc int
-			if n == 0 {
+			if n == 0 || pick {
 				sc = -s.search(&child, d-1, 1, -infinity, infinity)
 			} else {
 				sc = -s.search(&child, d-1, 1, -alpha-1, -alpha)
@@ -333,6 +338,16 @@ func (s *searcher[P, M, E]) run(p *P, moves []M) result[M] {
 			}
 			if s.stopped {
 				break
+			}
+			if pick {
+				noisy := sc
+				if sc > -mateZone && sc < mateZone {
+					noisy += int(mix(s.lim.seed^uint64(i)<<32)%uint64(2*s.lim.pick+1)) - s.lim.pick
+				}
+				if noisy > bestNoisy {
+					bestNoisy, bestIdx, bestScore = noisy, i, sc
+				}
+				continue
 			}
 			if sc > alpha {
 				alpha, bestIdx, bestScore = sc, i, sc
@@ -348,10 +363,12 @@ func (s *searcher[P, M, E]) run(p *P, moves []M) result[M] {
 			break
 		}
 		res.depth = d
-		s.tt.store(h, d, toTT(bestScore, 0), boundExact, bestIdx)
+		if !pick {
+			s.tt.store(h, d, toTT(bestScore, 0), boundExact, bestIdx)
+		}
 		if bestScore > mateZone || bestScore < -mateZone {
 			// A forced result is known: deeper iterations will not change it.
-			if mate-abs(bestScore) <= d {
+			if mate-abs(bestScore) <= d && !pick {
 				break
 			}
 		}
