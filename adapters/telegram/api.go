@@ -131,12 +131,15 @@ type update struct {
 // message is a Telegram message, with the forum topic fields that the
 // library's Message lacks.
 type message struct {
-	MessageID int                  `json:"message_id"`
-	ThreadID  int                  `json:"message_thread_id,omitempty"`
-	IsTopic   bool                 `json:"is_topic_message,omitempty"`
-	From      *tgbotapi.User       `json:"from,omitempty"`
-	Chat      *tgbotapi.Chat       `json:"chat"`
-	Text      string               `json:"text,omitempty"`
+	MessageID int            `json:"message_id"`
+	ThreadID  int            `json:"message_thread_id,omitempty"`
+	IsTopic   bool           `json:"is_topic_message,omitempty"`
+	From      *tgbotapi.User `json:"from,omitempty"`
+	Chat      *tgbotapi.Chat `json:"chat"`
+	Text      string         `json:"text,omitempty"`
+	ReplyTo   *struct {
+		From *tgbotapi.User `json:"from,omitempty"`
+	} `json:"reply_to_message,omitempty"`
 	Photo     []tgbotapi.PhotoSize `json:"photo,omitempty"`
 	Animation *struct {
 		FileID string `json:"file_id"`

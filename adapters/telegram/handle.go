@@ -96,10 +96,15 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
 		Mentions: b.mentions(text)}
 	if !strings.HasPrefix(text, "/") {
-		if private {
-			b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
+		switch {
+		case b.replyMove(m, text):
+			// A move typed as a reply to the bot's board: "b3-a4".
+			msg.Text = "/move " + text
+		case !private:
+			return // groups: only commands and moves are for the bot
 		}
-		return // groups: only commands are for the bot
+		b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
+		return
 	}
 	head := text
 	rest := ""
@@ -132,6 +137,16 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived t
 		msg.User = unclash(snap, m.From)
 	}
 	b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
+}
+
+// replyMove reports whether text, typed as a reply to one of the bot's
+// messages, is a move: one word with a digit in it (every notation names
+// squares by digits), so that chatter in reply to a board is left alone.
+func (b *Bot) replyMove(m *message, text string) bool {
+	if m.ReplyTo == nil || m.ReplyTo.From == nil || m.ReplyTo.From.ID != b.selfID || b.selfID == 0 {
+		return false
+	}
+	return !strings.ContainsFunc(text, unicode.IsSpace) && strings.ContainsFunc(text, unicode.IsDigit)
 }
 
 // deliver sends a reply of the chat handler: errors as a reply to the

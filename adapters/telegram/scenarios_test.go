@@ -679,3 +679,28 @@ func TestMentionAndFileID(t *testing.T) {
 		t.Errorf("the same board was not sent by its file_id: photo=%q, uploaded=%v", again.Params["photo"], again.Image != nil)
 	}
 }
+
+// TestReplyMove: in a group, a move typed as a reply to the bot's board is
+// played; chatter in reply to it is left alone.
+func TestReplyMove(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	photo := h.challenge(group, "spanish")
+	replyTo := func(u tgUser, s string) map[string]any {
+		up := text(group, u, s)
+		up["message"].(map[string]any)["reply_to_message"] = map[string]any{"message_id": photo.MsgID, "date": 1,
+			"chat": chatJSON(group), "from": map[string]any{"id": 999, "is_bot": true, "first_name": "Board", "username": "BoardBot"}}
+		return up
+	}
+	m := f.mark()
+	f.push(replyTo(alice, "nice board"), replyTo(alice, "gg"))
+	mv := h.look(group).State.Moves()[0].Text
+	f.push(replyTo(alice, mv))
+	c, _ := f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	if c.Method != "sendPhoto" || !strings.Contains(c.Params["caption"], "played "+mv) {
+		t.Errorf("a move in reply to the board answered %s %v", c.Method, c.Params)
+	}
+	if n := len(h.look(group).Record.Actions); n != 1 {
+		t.Errorf("%d actions after one move in reply", n)
+	}
+}

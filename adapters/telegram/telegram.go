@@ -88,14 +88,15 @@ type WebhookConfig struct {
 // keyboards) back, within Telegram's limits. It also implements
 // sessions.Notifier for turn pings by private message.
 type Bot struct {
-	cfg  Config
-	c    *client
-	h    *chat.Handler
-	svc  *sessions.Service
-	r    *render.Renderer
-	log  *slog.Logger
-	now  func() time.Time
-	self string // the bot's username, filled by Run
+	cfg    Config
+	c      *client
+	h      *chat.Handler
+	svc    *sessions.Service
+	r      *render.Renderer
+	log    *slog.Logger
+	now    func() time.Time
+	self   string // the bot's username, filled by Run
+	selfID int64  // the bot's user id, filled by Run
 
 	work   lanes // handling, per chat
 	out    lanes // sending, per chat
@@ -239,7 +240,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("telegram: checking the token: %w", err)
 	}
-	b.self = me.UserName
+	b.self, b.selfID = me.UserName, me.ID
 	b.log.Info("telegram bot started", "bot", me.UserName, "webhook", b.cfg.Webhook != nil)
 	if err := b.publishCommands(ctx); err != nil {
 		b.log.Warn("telegram: could not publish the command list", "err", err)
