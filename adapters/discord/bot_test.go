@@ -540,7 +540,9 @@ func TestRestartMidGame(t *testing.T) {
 	if n := len(look(t, e.svc, key).Record.Actions); n != 3 {
 		t.Errorf("a move delivered again after the restart: %d moves, want 3", n)
 	}
-	if q := f.since(from, func(q *fakeReq) bool { return q.method == "PATCH" || q.method == "POST" && !strings.HasSuffix(q.path, "/callback") }); len(q) > 0 {
+	if q := f.since(from, func(q *fakeReq) bool {
+		return q.method == "PATCH" || q.method == "POST" && !strings.HasSuffix(q.path, "/callback")
+	}); len(q) > 0 {
 		t.Errorf("a move delivered again was answered: %s %s %q", q[0].method, q[0].path, content(q[0]))
 	}
 	for ply := 3; ply < 6; ply++ {
