@@ -298,11 +298,19 @@ func TestGameInAThread(t *testing.T) {
 		t.Errorf("a refused move posted %d messages in the thread", len(p))
 	}
 
+	// bob's Moves while alice is to move: the list, for him only.
+	boardMsg := f.message(f.since(0, posted(thread))[0].msgID)
+	from = f.mark()
+	i = f.press(t, boardMsg.id, bob, customIDs(boardMsg)["Moves"])
+	cb := f.waitFor(t, from, "bob's Moves", callback(i))
+	if flags(cb)&ephemeral == 0 || !strings.Contains(content(cb), "alice's turn") || !strings.Contains(content(cb), st.Moves()[0].Text) {
+		t.Errorf("bob's Moves answered %q (flags %d)", content(cb), flags(cb))
+	}
+
 	// The first move with the menus: Moves, a piece, a target.
 	from = f.mark()
-	boardMsg := f.message(f.since(0, posted(thread))[0].msgID)
 	i = f.press(t, boardMsg.id, alice, customIDs(boardMsg)["Moves"])
-	cb := f.waitFor(t, from, "the piece menu", callback(i))
+	cb = f.waitFor(t, from, "the piece menu", callback(i))
 	if num(cb.body["type"]) != 4 || flags(cb)&ephemeral == 0 {
 		t.Fatalf("Moves answered with type %v flags %d, want an ephemeral message", cb.body["type"], flags(cb))
 	}
@@ -435,6 +443,37 @@ func TestCommandsRegistered(t *testing.T) {
 	}
 	if mv := options("move")["move"]; mv["autocomplete"] != true || mv["required"] != true {
 		t.Errorf("/move option: %v, want required and autocompleted", mv)
+	}
+
+	// /help answers privately, in as many messages as it takes.
+	from = f.mark()
+	i := f.slash(t, fakeChan, alice, "help")
+	cb := f.waitFor(t, from, "the /help deferral", callback(i))
+	help := f.waitFor(t, from, "the help", onOriginal("PATCH", i))
+	if flags(cb)&ephemeral == 0 || !strings.Contains(content(help), "/play") {
+		t.Errorf("/help: deferred with flags %d, answered %q", flags(cb), content(help))
+	}
+}
+
+func TestParts(t *testing.T) {
+	var lines []string
+	for n := 0; n < 120; n++ {
+		lines = append(lines, strings.Repeat("x", n%70)+" line")
+	}
+	lines = append(lines, strings.Repeat("y", 4100))
+	text := strings.Join(lines, "\n")
+	first, rest := outgoing{content: text}.parts()
+	all := append([]string{first}, rest...)
+	for _, p := range all {
+		if len(p) > maxContent || p == "" {
+			t.Errorf("a part of %d bytes", len(p))
+		}
+	}
+	if got := strings.ReplaceAll(strings.Join(all, ""), "\n", ""); got != strings.ReplaceAll(text, "\n", "") {
+		t.Errorf("the parts do not add up to the text")
+	}
+	if first, rest := (outgoing{content: "short"}).parts(); first != "short" || rest != nil {
+		t.Errorf("parts of a short text: %q %q", first, rest)
 	}
 }
 
