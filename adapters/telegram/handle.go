@@ -6,7 +6,6 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -55,7 +54,7 @@ func userOf(u *tgbotapi.User) sessions.User {
 
 // dispatch queues an update on its chat's lane, once: an update delivered
 // twice is dropped here (and sessions sees its id as well).
-func (b *Bot) dispatch(_ context.Context, u update, arrived time.Time) {
+func (b *Bot) dispatch(u update) {
 	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
 		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
 		return
@@ -66,16 +65,16 @@ func (b *Bot) dispatch(_ context.Context, u update, arrived time.Time) {
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		m := u.Message
-		b.work.push(m.Chat.ID, func() { b.onMessage(ctx, u.UpdateID, m, arrived) })
+		b.work.push(m.Chat.ID, func() { b.onMessage(ctx, u.UpdateID, m) })
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil && u.CallbackQuery.From != nil:
 		q := u.CallbackQuery
-		b.work.push(q.Message.Chat.ID, func() { b.onCallback(ctx, u.UpdateID, q, arrived) })
+		b.work.push(q.Message.Chat.ID, func() { b.onCallback(ctx, q) })
 	}
 }
 
 // onMessage answers a text message: a command for this bot, or, in a
 // private chat, anything typed.
-func (b *Bot) onMessage(ctx context.Context, updateID int, m *message, arrived time.Time) {
+func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	if m.From == nil || m.From.IsBot {
 		return
 	}
@@ -305,7 +304,7 @@ func target(snap *sessions.Snapshot, arg string) (string, bool) {
 // ---- button presses ----
 
 // onCallback answers a button press.
-func (b *Bot) onCallback(ctx context.Context, updateID int, q *callback, arrived time.Time) {
+func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	if !b.dedupe.add("c" + q.ID) {
 		return
 	}

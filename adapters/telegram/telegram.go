@@ -336,7 +336,6 @@ func (b *Bot) poll(ctx context.Context) error {
 			continue
 		}
 		pause = time.Second
-		arrived := b.now()
 		for _, raw := range ups {
 			var u update
 			if err := json.Unmarshal(raw, &u); err != nil {
@@ -354,7 +353,7 @@ func (b *Bot) poll(ctx context.Context) error {
 			if u.UpdateID >= offset {
 				offset = u.UpdateID + 1
 			}
-			b.dispatch(ctx, u, arrived)
+			b.dispatch(u)
 		}
 	}
 	return nil
@@ -393,7 +392,6 @@ func (b *Bot) serveWebhook(ctx context.Context) error {
 			http.Error(rw, "wrong secret token", http.StatusUnauthorized)
 			return
 		}
-		arrived := b.now()
 		body, err := io.ReadAll(io.LimitReader(req.Body, 1<<20))
 		if err != nil {
 			http.Error(rw, "cannot read the body", http.StatusBadRequest)
@@ -406,7 +404,7 @@ func (b *Bot) serveWebhook(ctx context.Context) error {
 			rw.WriteHeader(http.StatusOK)
 			return
 		}
-		b.dispatch(ctx, up, arrived)
+		b.dispatch(up)
 		rw.WriteHeader(http.StatusOK)
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
