@@ -197,6 +197,22 @@ func TestChallengeWrongUser(t *testing.T) {
 	if s == nil || s.Phase() != sessions.PhasePlaying {
 		t.Fatalf("the four-player game has not started: %+v", s)
 	}
+	// A few moves of four-player Halma by buttons.
+	photo, _ := f.waitCall(0, sent(group2, "sendPhoto"))
+	rng := rand.New(rand.NewPCG(9, 10))
+	byID := map[string]tgUser{}
+	for _, u := range []tgUser{alice, bob, carol, dave} {
+		byID[strconv.FormatInt(u.id, 10)] = u
+	}
+	for ply := 0; ply < 8; ply++ {
+		who := byID[s.Player(s.Turn()).ID]
+		photo = h.playByButtons(group2, who, photo, moveOf(t, s, pick(rng, s)))
+		s = h.look(group2)
+		checkCaption(t, photo, s)
+	}
+	if n := len(s.Record.Actions); n != 8 {
+		t.Errorf("%d actions after 8 moves by buttons", n)
+	}
 }
 
 // TestOldKeyboard: a press on a keyboard of an earlier position is refused
@@ -647,8 +663,14 @@ func TestComputerAndClock(t *testing.T) {
 
 	s := h.look(group)
 	m := f.mark()
+	h.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeMoved, Key: key, Session: s, Seat: 1, Move: s.Last, Auto: true})
+	c, _ := f.waitCall(m, sent(group, "sendPhoto"))
+	if !strings.Contains(c.Params["caption"], "Out of time: the clock played "+s.Last.Text+" for Computer (Black)") {
+		t.Errorf("an auto-move's caption: %q", c.Params["caption"])
+	}
+	m = f.mark()
 	h.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeReminder, Key: key, To: alice.sessionUser(), Session: s, Seat: 0, Left: 90 * time.Minute})
-	c, _ := f.waitCall(m, sent(group, "sendMessage"))
+	c, _ = f.waitCall(m, sent(group, "sendMessage"))
 	if !strings.Contains(c.Params["text"], `<a href="tg://user?id=1">alice</a>, 1h 30m left`) {
 		t.Errorf("the reminder says %q", c.Params["text"])
 	}
@@ -661,7 +683,7 @@ func TestMentionAndFileID(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
 	zed := tgUser{6, "", "<i>Zed</i> & co"}
-	c, _ := h.say(group, alice, "/play spanish color=black")
+	c, _ := h.say(group, alice, "/play spanish color=black time=1d")
 	m := f.mark()
 	if a, _ := h.tap(group, zed, c.MsgID, find(t, keyboard(t, c), "Accept")); isAlert(a) {
 		t.Fatalf("Zed's Accept refused: %s", a.Params["text"])
@@ -673,6 +695,9 @@ func TestMentionAndFileID(t *testing.T) {
 	}
 	if photo.Image == nil {
 		t.Fatal("the first board was not uploaded")
+	}
+	if !strings.Contains(photo.Params["caption"], "Move by ") {
+		t.Errorf("the caption of a game with a clock has no deadline: %q", photo.Params["caption"])
 	}
 	again, _ := h.say(group, zed, "/board", "sendPhoto")
 	if again.Image != nil || again.Params["photo"] != "photo-"+strconv.Itoa(photo.MsgID) {

@@ -297,6 +297,14 @@ func TestGameByText(t *testing.T) {
 		if photo.Image == nil || photo.Image.Bounds().Dx() < 100 {
 			t.Fatalf("%s: the first board is not a picture", game)
 		}
+		// An illegal move is refused in a reply to its message.
+		bad := text(group, alice, "/move a1-h8")
+		m := f.mark()
+		f.push(bad)
+		c, _ := f.waitCall(m, sent(group, "sendMessage"))
+		if c.Params["reply_to_message_id"] != strconv.Itoa(bad["message"].(map[string]any)["message_id"].(int)) || !strings.Contains(c.Params["text"], "Legal moves") {
+			t.Errorf("an illegal move answered %v", c.Params)
+		}
 		plies := 0
 		for ; s != nil && plies < 400; plies++ {
 			who := users[s.Player(s.Turn()).Name]
