@@ -159,7 +159,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.log.Info("discord: connected", "user", b.selfID(), "commands", len(cmds), "scope", scope,
 		"shard", b.cfg.ShardID, "shards", max(b.cfg.ShardCount, 1))
 	<-ctx.Done()
-	b.stop.Store(true)
+	b.mu.Lock()
+	b.stop.Store(true) // under b.mu: no wg.Add after this
+	b.mu.Unlock()
 	done := make(chan struct{})
 	go func() { b.wg.Wait(); close(done) }()
 	select {
@@ -236,10 +238,24 @@ func (b *Bot) onEvent(s *discordgo.Session, e *discordgo.Event) {
 		if raw.Channel != nil && raw.Channel.ID == ic.ChannelID {
 			b.where.learn(raw.Channel.ID, raw.Channel.Type, raw.Channel.ParentID)
 		}
-		b.wg.Add(1)
+		if !b.track() {
+			return
+		}
 		defer b.wg.Done()
 		b.interaction(ic.Interaction)
 	}
+}
+
+// track counts one more piece of work that Run waits for at shutdown; it
+// reports false once the bot is stopping.
+func (b *Bot) track() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stop.Load() {
+		return false
+	}
+	b.wg.Add(1)
+	return true
 }
 
 // dedupe remembers the last n interaction ids.
@@ -394,8 +410,8 @@ func (b *Bot) leave(key sessions.Key) {
 	}
 }
 
-// handle runs one command of the language for a session. The caller has
-// entered the session's key.
+// handle runs one command of the language. The caller has entered the
+// session's key, so that notices about it wait for the reply.
 func (b *Bot) handle(ctx context.Context, m chat.Message) chat.Reply {
 	return b.h.Handle(ctx, m)
 }

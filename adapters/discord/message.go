@@ -190,7 +190,7 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 // background, unless a request of key is in hand or they are being posted
 // already; b.mu is held.
 func (b *Bot) kick(key sessions.Key) {
-	if b.busy[key] > 0 || b.flushing[key] || len(b.queue[key]) == 0 {
+	if b.busy[key] > 0 || b.flushing[key] || len(b.queue[key]) == 0 || b.stop.Load() {
 		return
 	}
 	b.flushing[key] = true
