@@ -54,6 +54,9 @@ func fullRecord(k sessions.Key) *sessions.Record {
 			{Kind: sessions.ActHuff, Seat: 1, Text: "d4", At: t0.Add(2 * time.Minute)},
 		},
 		Created: t0, Started: t0, Updated: t0.Add(2 * time.Minute),
+		Version: 7, Deadline: t0.Add(24 * time.Hour), Reminded: true, Auto: []int{0, 2},
+		Expires: t0.Add(48 * time.Hour), Takeback: []int{0},
+		Ratings: []sessions.RatingChange{{Seat: 1, User: alice, Rated: true, Before: 1000, After: 1015, MonthBefore: 1000, MonthAfter: 1015, Month: "2026-03"}},
 	}
 }
 
