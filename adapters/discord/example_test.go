@@ -1,0 +1,63 @@
+package discord_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/discord"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+)
+
+// fanOut passes each notice to every adapter; each keeps those of its
+// own platform (Notice.Key.Platform).
+type fanOut []sessions.Notifier
+
+func (f *fanOut) Notify(ctx context.Context, n sessions.Notice) {
+	for _, a := range *f {
+		a.Notify(ctx, n)
+	}
+}
+
+// Example_wiring shows how a program runs the Discord adapter: the
+// sessions service's notices go to the bot, made after the service.
+func Example_wiring() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	log := slog.Default()
+	store, err := storage.Open("./data/bot.db", storage.Options{})
+	if err != nil {
+		log.Error("opening the database", "err", err)
+		return
+	}
+	defer store.Close()
+	notifiers := &fanOut{}
+	svc := sessions.New(sessions.Config{Store: store, Notifier: notifiers, Log: log})
+	defer svc.Close()
+	if _, err := svc.Resume(ctx); err != nil {
+		log.Error("resuming the games", "err", err)
+		return
+	}
+	shard, _ := strconv.Atoi(os.Getenv("BOT_DISCORD_SHARD_ID"))
+	shards, _ := strconv.Atoi(os.Getenv("BOT_DISCORD_SHARD_COUNT"))
+	bot, err := discord.New(discord.Config{
+		Token:      os.Getenv("BOT_DISCORD_TOKEN"),
+		GuildID:    os.Getenv("BOT_DISCORD_GUILD_ID"), // empty: global commands
+		ShardID:    shard,
+		ShardCount: shards,
+	}, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log.With("adapter", "discord"))
+	if err != nil {
+		log.Error("discord", "err", err)
+		return
+	}
+	*notifiers = append(*notifiers, bot) // before the clocks run: fanOut has no lock
+	go svc.Run(ctx, 0)                   // clocks: reminders, auto-moves, expired challenges
+	if err := bot.Run(ctx); err != nil { // until Ctrl-C
+		log.Error("discord", "err", err)
+	}
+}
