@@ -14,7 +14,7 @@ func TestLevelOneBlunders(t *testing.T) {
 	p := New(Config{TableMB: 4})
 	g := newGame(t, "spanish", nil)
 	blunders, positions := map[int]int{}, 0
-	for game := 0; game < 3; game++ {
+	for game := 0; game < 2; game++ {
 		s := start(t, g, 0)
 		for ply := 0; ply < 40 && !s.Outcome().Over; ply++ {
 			if ply >= 6 {
