@@ -3,6 +3,7 @@ package ai
 import (
 	"context"
 	"errors"
+	"math/bits"
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
@@ -65,6 +66,8 @@ type Options struct {
 	Depth int    // the deepest iteration, in plies (0: the level's)
 	Nodes int64  // stop after this many positions (0: the level's)
 	Time  time.Duration
+
+	noLMR bool // tests: no late move reductions
 }
 
 // Result is the move a search chose and what it saw.
@@ -183,7 +186,7 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 // budget returns the limits of a search at level o.Level in a family.
 func (pl *Player) budget(o Options, table [MaxLevel + 1]level) (limits, time.Duration) {
 	lv := table[o.Level]
-	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, pick: lv.pick, seed: o.Seed}
+	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, pick: lv.pick, seed: o.Seed, lmr: !o.noLMR}
 	if o.Depth > 0 {
 		lim.depth = min(o.Depth, maxPly-8)
 	}
@@ -249,8 +252,12 @@ func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options
 	e := newDraughtsEngine(g.Variant())
 	p := g.Position()
 	before := map[uint64]bool{}
+	// Only positions with the same men and the same number of pieces can
+	// come back.
 	for i := range g.Plies() {
-		if q := g.Before(i); q.ToMove == p.ToMove {
+		q := g.Before(i)
+		if q.ToMove == p.ToMove && q.White&^q.Kings == p.White&^p.Kings && q.Black&^q.Kings == p.Black&^p.Kings &&
+			bits.OnesCount32(q.White|q.Black) == bits.OnesCount32(p.White|p.Black) {
 			before[draughtsHash(&q)] = true
 		}
 	}
@@ -269,7 +276,8 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	defer cancel()
 	e := &ultraEngine{}
 	before := map[uint64]bool{}
-	for i := 0; i+1 < len(history); i++ {
+	// Only the positions since the last capture or promotion can come back.
+	for i := max(0, len(history)-1-p.Ply()); i+1 < len(history); i++ {
 		if q := history[i]; q.Turn() == p.Turn() {
 			before[e.hash(&q)] = true
 		}

@@ -49,6 +49,7 @@ type limits struct {
 	nodes int64 // stop after this many nodes (0: no limit)
 	noise int   // amplitude of the evaluation noise (weak levels)
 	pick  int   // amplitude of the noise on the root moves' scores (weak levels)
+	lmr   bool  // reduce the depth of late quiet moves
 	seed  uint64
 }
 
@@ -119,7 +120,7 @@ func (s *searcher[P, M, E]) repeated(h uint64, ply int) bool {
 			return true
 		}
 	}
-	return s.before[h]
+	return len(s.before) > 0 && s.before[h]
 }
 
 func toTT(score, ply int) int {
@@ -238,7 +239,19 @@ func (s *searcher[P, M, E]) search(p *P, depth, ply, alpha, beta int) int {
 		if n == 0 {
 			sc = -s.search(&child, next, ply+1, -beta, -a)
 		} else {
-			sc = -s.search(&child, next, ply+1, -a-1, -a)
+			// Late quiet moves are searched less deep first, and again at
+			// full depth when they look better than the best so far.
+			r := 0
+			if s.lim.lmr && depth >= 3 && n >= 3 && s.scores[ply][n] < 1<<21 && !s.e.capture(&moves[i]) {
+				r = 1
+				if n >= 8 && depth >= 6 {
+					r = 2
+				}
+			}
+			sc = -s.search(&child, next-r, ply+1, -a-1, -a)
+			if r > 0 && sc > a {
+				sc = -s.search(&child, next, ply+1, -a-1, -a)
+			}
 			if sc > a && sc < beta {
 				sc = -s.search(&child, next, ply+1, -beta, -a)
 			}
