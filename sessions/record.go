@@ -179,7 +179,7 @@ func ParseDuration(s string) (Duration, error) {
 	return Duration(d), nil
 }
 
-// String writes d as ParseDuration reads it: "off", "3d", "1h30m0s".
+// String writes d as ParseDuration reads it: "off", "3d", "1h", "1h30m", "5m".
 func (d Duration) String() string {
 	td := time.Duration(d)
 	switch {
@@ -189,6 +189,12 @@ func (d Duration) String() string {
 		return "off"
 	case td%(24*time.Hour) == 0:
 		return fmt.Sprintf("%dd", td/(24*time.Hour))
+	case td%time.Hour == 0:
+		return fmt.Sprintf("%dh", td/time.Hour)
+	case td%time.Minute == 0 && td > time.Hour:
+		return fmt.Sprintf("%dh%dm", td/time.Hour, td%time.Hour/time.Minute)
+	case td%time.Minute == 0:
+		return fmt.Sprintf("%dm", td/time.Minute)
 	}
 	return td.String()
 }

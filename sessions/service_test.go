@@ -540,7 +540,7 @@ func TestPlayOptions(t *testing.T) {
 		ok         bool
 		want       string
 	}{
-		{"time", "3d", true, "3d"}, {"time", "5m", true, "5m0s"}, {"time", "off", true, "off"},
+		{"time", "3d", true, "3d"}, {"time", "5m", true, "5m"}, {"time", "90m", true, "1h30m"}, {"time", "1h", true, "1h"}, {"time", "off", true, "off"},
 		{"time", "soon", false, ""}, {"time", "-5m", false, ""}, {"time", "0d", false, ""},
 		{"color", "white", true, "white"}, {"color", "BLACK", true, "black"}, {"color", "green", false, ""},
 		{"rated", "no", true, "false"}, {"rated", "maybe", false, ""},

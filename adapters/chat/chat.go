@@ -46,6 +46,29 @@ type Reply struct {
 	// was applied already (Message.ID seen before): an adapter may send
 	// nothing at all.
 	Duplicate bool
+	// Replay, when set, asks for an animated GIF of a finished game
+	// (render.Renderer.Replay(Replay.Frames, Replay.Moves, ...)), sent as a
+	// file named Replay.Name.
+	Replay *Replay
+	// Document, when set, is a file to send (/export).
+	Document *Document
+}
+
+// Replay is a request for an animation of a game: Frames[0] is the start
+// and Frames[i] the position after Moves[i-1].
+type Replay struct {
+	Frames []rules.View
+	Moves  []rules.Move
+	// Game is the game's id; Name a file name ("game-12.gif").
+	Game string
+	Name string
+}
+
+// Document is a file: a name ("game-12.pdn"), its type and its bytes.
+type Document struct {
+	Name string
+	MIME string
+	Data []byte
 }
 
 // Text returns the lines joined by newlines.
@@ -370,10 +393,23 @@ func eventReply(ev sessions.Event) Reply {
 		add("%s accepts the draw.", player(s, ev.Seat))
 	case sessions.EvResigned:
 		add("%s resigns.", player(s, ev.Seat))
+	case sessions.EvTakebackAsked:
+		add("%s asks to take back their last move: %s, /accept or /decline.", player(s, ev.Seat), opponents(s, ev.Seat))
+		r.Buttons = challengeButtons
+		return r
+	case sessions.EvTakebackDeclined:
+		add("%s refuses the takeback; play on.", by)
+		return r
+	case sessions.EvTakenBack:
+		add("%s's last move is taken back.", player(s, ev.Seat))
 	}
 	if ev.Ended() {
 		add("%s", result(s))
+		if l := ratingLine(s); l != "" {
+			add("%s", l)
+		}
 		r.Picture = picture(s, ev.By)
+		r.Buttons = []Button{{"Rematch", "/rematch"}}
 		return r
 	}
 	if st := status(s); st != "" {
@@ -439,6 +475,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	case sessions.ErrNotChallenger:
 		return fail(fmt.Sprintf("Only %s, who opened the challenge, can cancel it: /decline refuses it.", s.Record.Challenger.Name))
 	case sessions.ErrNotPlayer:
+		if cmd == "rematch" {
+			return fail("You are not playing in the last game here, so there is no rematch for you: /play <game> @user starts a new one.")
+		}
 		if s == nil {
 			return fail("No game is being played here: /play <game> @user starts one.")
 		}
@@ -464,6 +503,8 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 			return fail(sentence(rulesMsg) + " " + huffHint(s))
 		case cmd == "huff":
 			return fail("This game has no huffing (only damas with huff=yes): /move plays a move.")
+		case cmd == "draw" || cmd == "accept":
+			return fail("The computer does not agree to draws: play on, or /resign.")
 		}
 		return fail("That is not possible now: /board shows the game.")
 	case sessions.ErrBadOption:
@@ -585,9 +626,9 @@ func commandTable() []*command {
 		{name: "games", usage: "/games", short: "the games, their ids and options", run: (*Handler).listGames},
 		{name: "play", usage: "/play <game> [@user ...] [option=value ...]", minArgs: 1, maxArgs: -1,
 			short: "challenge someone, or anyone here when no one is named",
-			long: "Example: /play spanish @bob color=white. With no @user anyone here may accept; halma players=4 fills four seats. " +
-				"Options: the game's own (see /games) and color=white|black|random, rated=yes|no, time=5m|1h|1d|3d|off, level=1..5 " +
-				"(time, rated and level are stored with the game; clocks, ratings and the computer opponent come in a later version).",
+			long: "Example: /play spanish @bob color=white. With no @user anyone here may accept; /play spanish bot level=3 plays the computer; halma players=4 fills four seats. " +
+				"Options: the game's own (see /games) and color=white|black|random, rated=yes|no, time=5m|1h|1d|3d|off (the time for each move; " +
+				"when it runs out the computer plays for you, and three such moves in a row lose the game), level=1..5 (the computer's strength).",
 			run: (*Handler).play},
 		{name: "accept", usage: "/accept", short: "accept the challenge (or the draw offered)", run: simple((*sessions.Service).Accept, "accept")},
 		{name: "decline", usage: "/decline", short: "decline the challenge (or the draw offered)", run: simple((*sessions.Service).Decline, "decline")},
@@ -608,15 +649,23 @@ func commandTable() []*command {
 			run:   (*Handler).huff},
 		{name: "draw", usage: "/draw", short: "offer a draw, or accept the one offered", run: simple((*sessions.Service).Draw, "draw")},
 		{name: "resign", usage: "/resign", short: "resign the game", run: simple((*sessions.Service).Resign, "resign")},
-		{name: "takeback", usage: "/takeback", short: "ask to take your last move back", later: "clocks and history (a later version)", maxArgs: -1},
-		{name: "rematch", usage: "/rematch", short: "play again, colours swapped", later: "history (a later version)", maxArgs: -1},
+		{name: "takeback", usage: "/takeback", short: "ask to take your last move back",
+			long: "Before your opponent has moved, /takeback asks to undo your last move; the opponent answers /accept or /decline. Against the computer it is granted at once and takes back its reply too.",
+			run:  simple((*sessions.Service).Takeback, "takeback")},
+		{name: "rematch", usage: "/rematch", short: "play again, colours swapped",
+			long: "After a game, /rematch challenges the same players to the same game with the same options, colours swapped.",
+			run:  simple((*sessions.Service).Rematch, "rematch")},
 		{name: "notify", usage: "/notify on|off", short: "turn pings by private message", later: "the Telegram adapter", maxArgs: -1},
-		{name: "history", usage: "/history [@user] [game]", short: "recent finished games", later: "history (a later version)", maxArgs: -1},
-		{name: "show", usage: "/show <id>", short: "a finished game", later: "history (a later version)", maxArgs: -1},
-		{name: "replay", usage: "/replay <id>", short: "a finished game as an animation", later: "history (a later version)", maxArgs: -1},
-		{name: "export", usage: "/export <id>", short: "a finished game as PDN or a move list", later: "history (a later version)", maxArgs: -1},
-		{name: "rating", usage: "/rating [@user] [game]", short: "ratings", later: "ratings (a later version)", maxArgs: -1},
-		{name: "top", usage: "/top [game] [month]", short: "the leaderboard", later: "ratings (a later version)", maxArgs: -1},
+		{name: "history", usage: "/history [@user] [game]", short: "recent finished games with their ids", maxArgs: 2, run: (*Handler).history},
+		{name: "show", usage: "/show <id>", short: "a finished game: summary and final board", minArgs: 1, maxArgs: 1, run: (*Handler).show},
+		{name: "replay", usage: "/replay <id>", short: "a finished game as an animation", minArgs: 1, maxArgs: 1, run: (*Handler).replay},
+		{name: "export", usage: "/export <id>", short: "a finished game as a file: PDN (draughts) or the move list", minArgs: 1, maxArgs: 1, run: (*Handler).export},
+		{name: "rating", usage: "/rating [@user] [game]", short: "ratings: all time and this month", maxArgs: 2,
+			long: "Elo, K = 30, per game, from 1000; the monthly rating starts again at 1000 each month (UTC). Rated: two-player games between two people, with rated=yes, once the winner made more than 10 moves; abandoning (three moves in a row played by the clock) costs 20 points more.",
+			run:  (*Handler).rating},
+		{name: "top", usage: "/top [game] [month]", short: "the ladder: top 10 and your place", maxArgs: 2,
+			long: "/top spanish for the all-time ladder, /top spanish month for this month's, /top spanish 2026-10 for a past month.",
+			run:  (*Handler).top},
 	}
 }
 
@@ -672,8 +721,8 @@ func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply
 	}
 	r.Lines = append(r.Lines,
 		"Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), "+
-			"time=5m|1h|1d|3d|off (default off) and level=1..5; time, rated and level are stored with the game, "+
-			"but clocks, ratings and the computer opponent come in a later version.")
+			"time=5m|1h|1d|3d|off (time per move; the default depends on the platform) and, against the computer "+
+			"(/play <game> bot), level=1..5 (default 3).")
 	return r
 }
 
@@ -685,8 +734,8 @@ func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
 	seen := map[string]bool{}
 	for _, a := range args[1:] {
 		switch {
-		case strings.EqualFold(a, "bot"):
-			return fail("The computer opponent is not available yet (it comes in a later version): /play <game> @user, or with no one named for anyone here.")
+		case strings.EqualFold(a, "bot") || strings.EqualFold(a, "@bot") || strings.EqualFold(a, "computer"):
+			spec.Computer = true
 		case strings.HasPrefix(a, "@"):
 			name := strings.TrimPrefix(a, "@")
 			if name == "" || strings.ContainsAny(name, "=@") {
@@ -720,6 +769,12 @@ func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
 		default:
 			return fail(fmt.Sprintf("I don't understand %q in /play: name players as @user and options as key=value (/help play).", clip(a, 30)))
 		}
+	}
+	if spec.Computer && len(spec.Invited) > 0 {
+		return fail("Play the computer or people, not both: /play <game> bot, or /play <game> @user.")
+	}
+	if spec.Play.Level != 0 && !spec.Computer {
+		return fail("level= sets the computer's strength: /play <game> bot level=1..5.")
 	}
 	ev, err := h.svc.Challenge(ctx, req(m), spec)
 	if err != nil {
@@ -785,6 +840,9 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	}
 	if st := status(s); st != "" {
 		out.Lines = append(out.Lines, st)
+	}
+	if l := clockLine(s, h.svc.Now()); l != "" {
+		out.Lines = append(out.Lines, l)
 	}
 	out.Lines = append(out.Lines, "FEN: "+s.State.FEN())
 	out.Picture = picture(s, m.User)

@@ -132,7 +132,8 @@ func TestHelpAndGames(t *testing.T) {
 	}
 	f.expect("alice", "/help move", `/move <move>: play a move`, false)
 	f.expect("alice", "/help /m", `/move <move>`, false)
-	f.expect("alice", "/help top", `Not available yet`, false)
+	f.expect("alice", "/help top", `this month's`, false)
+	f.expect("alice", "/help notify", `Not available yet`, false)
 	f.expect("alice", "/help nothing", `There is no command /nothing`, true)
 	r = f.expect("alice", "/games", `Games: /play <id>`, false)
 	for _, g := range games.List() {
@@ -179,10 +180,19 @@ func TestBadInput(t *testing.T) {
 		{"/play count time=soon", "time=soon is not a move time" + running},
 		{"/play count flavour=mint", `count has no option "flavour"` + running},
 		{"/play chess", `Unknown game "chess"` + running},
-		{"/play count bot", "computer opponent is not available yet"},
+		{"/play count bot @bob", "Play the computer or people"},
+		{"/play count @bob level=3", "level= sets the computer"},
 		{"/play count @bob @carol", "name at most 1" + running},
-		{"/takeback", "/takeback is not available yet"},
-		{"/rating", "/rating is not available yet"},
+		{"/takeback now", "/takeback takes nothing after it"},
+		{"/rating @nobody", "I know no player called @nobody"},
+		{"/rating chess", `"chess" is neither @someone nor a game`},
+		{"/history a b c", "/history takes less"},
+		{"/show x1", `"x1" is not a game id`},
+		{"/show 99", "no finished game with that id"},
+		{"/replay", "/replay needs more"},
+		{"/export 12345678901234567890123", "is not a game id"},
+		{"/top chess", "neither a game nor a month"},
+		{"/rematch", "No game has finished here yet" + running},
 		{"/help a b", "/help takes less"},
 	}
 	phases := map[string][]string{

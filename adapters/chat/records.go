@@ -1,0 +1,497 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// HistoryLimit is how many games /history lists; TopLimit how many
+// players /top shows.
+const (
+	HistoryLimit = 10
+	TopLimit     = 10
+)
+
+// opponents names the seats other than seat.
+func opponents(s *sessions.Snapshot, seat int) string {
+	var names []string
+	for i, u := range s.Record.Seats {
+		if i != seat && !u.Is(s.Player(seat)) {
+			names = append(names, u.Name)
+		}
+	}
+	if len(names) == 0 {
+		return s.Player(seat).Name
+	}
+	return strings.Join(names, " and ")
+}
+
+// ratingLine says what a finished game did to ratings, or why it was not
+// rated; empty for games that are never rated.
+func ratingLine(s *sessions.Snapshot) string {
+	rec := s.Record
+	if len(rec.Ratings) == 0 {
+		if len(rec.Seats) == 2 && rec.Play.Rated && !slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) &&
+			!rec.Seats[0].Is(rec.Seats[1]) {
+			return fmt.Sprintf("Not rated: the game ended before the winner made more than %d moves.", sessions.MinRatedMoves)
+		}
+		return ""
+	}
+	var parts []string
+	for _, c := range rec.Ratings {
+		parts = append(parts, fmt.Sprintf("%s %d → %d (%s)", c.User.Name, c.Before, c.After, signed(c.After-c.Before)))
+	}
+	if !rec.Ratings[0].Rated {
+		return fmt.Sprintf("Not rated (the winner made %d moves or fewer), but abandoning costs %d: %s.",
+			sessions.MinRatedMoves, sessions.AbandonPenalty, strings.Join(parts, ", "))
+	}
+	return "Ratings: " + strings.Join(parts, ", ") + "."
+}
+
+func slicesAny[T any](s []T, f func(T) bool) bool {
+	for _, v := range s {
+		if f(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func signed(n int) string {
+	if n >= 0 {
+		return fmt.Sprintf("+%d", n)
+	}
+	return fmt.Sprint(n)
+}
+
+// left writes a span for people: "2d 3h", "5h 20m", "6m", "40s".
+func left(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "no time"
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd %dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+	case d >= time.Hour:
+		return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+	case d >= time.Minute:
+		return fmt.Sprintf("%dm", (d+30*time.Second)/time.Minute)
+	}
+	return fmt.Sprintf("%ds", d/time.Second)
+}
+
+// clockLine says how much time the player to move has left.
+func clockLine(s *sessions.Snapshot, now time.Time) string {
+	r := s.Record
+	if r.Deadline.IsZero() {
+		return ""
+	}
+	who := "the formation"
+	if t := s.Turn(); t >= 0 {
+		who = s.Player(t).Name
+	}
+	return fmt.Sprintf("Clock: %s per move; %s has %s left (until %s UTC).", r.Play.Time, who,
+		left(r.Deadline.Sub(now)), r.Deadline.UTC().Format("Jan 2 15:04"))
+}
+
+// NoticeReply turns a notice of the sessions service into a message:
+// adapters post notices without To in the session's channel and may send
+// those with To privately (or with a mention). It is the same text on
+// every platform.
+func (h *Handler) NoticeReply(n sessions.Notice) Reply {
+	s := n.Session
+	var r Reply
+	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
+	if s == nil {
+		return r
+	}
+	switch n.Kind {
+	case sessions.NoticeYourTurn:
+		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), players(s))
+		return r
+	case sessions.NoticeGameOver:
+		add("%s", result(s))
+		if l := ratingLine(s); l != "" {
+			add("%s", l)
+		}
+		return r
+	case sessions.NoticeReminder:
+		add("%s, your move in %s: %s left (until %s UTC). When it runs out the computer moves for you.",
+			n.To.Name, gameTitle(s), left(n.Left), s.Record.Deadline.UTC().Format("Jan 2 15:04"))
+		r.Buttons = []Button{{"Board", "/board"}, {"Moves", "/moves"}}
+		return r
+	case sessions.NoticeExpired:
+		add("%s's challenge to %s lapsed: nobody accepted it in time. /play to start another.", s.Record.Challenger.Name, gameTitle(s))
+		return r
+	case sessions.NoticeMoved:
+		switch {
+		case n.Auto && n.Move != nil:
+			streak := 0
+			if n.Seat < len(s.Record.Auto) {
+				streak = s.Record.Auto[n.Seat]
+			}
+			add("%s ran out of time: the computer played %s for them (%d of %d in a row before the game is lost).",
+				player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
+		case n.Auto:
+			add("Time ran out for the formation: the usual one was taken.")
+		case n.Move != nil:
+			add("%s played %s.", player(s, n.Seat), n.Move.Text)
+		default:
+			add("%s has chosen a formation.", player(s, n.Seat))
+		}
+	}
+	if s.Record.Result != nil {
+		add("%s", result(s))
+		if l := ratingLine(s); l != "" {
+			add("%s", l)
+		}
+		r.Picture = picture(s, sessions.User{})
+		r.Buttons = []Button{{"Rematch", "/rematch"}}
+		return r
+	}
+	if st := status(s); st != "" {
+		add("%s", st)
+	}
+	r.Picture = picture(s, sessions.User{})
+	r.Buttons = gameButtons
+	return r
+}
+
+// Settle waits until the computer has played its reply in the session of
+// key (see sessions.Service.Settle); an adapter that shows the notices
+// in order after each command (the console) calls it.
+func (h *Handler) Settle(ctx context.Context, key sessions.Key) error {
+	return h.svc.Settle(ctx, key)
+}
+
+// ---- history, ratings ----
+
+// userArg reads "@name": a user the platform resolved, the sender, or a
+// player known by name.
+func (h *Handler) userArg(ctx context.Context, m Message, arg string) (sessions.User, *Reply) {
+	name := strings.TrimPrefix(arg, "@")
+	if u, ok := m.Mentions[strings.ToLower(name)]; ok && u.ID != "" {
+		return u, nil
+	}
+	if m.User.Is(sessions.User{Name: name}) {
+		return m.User, nil
+	}
+	u, ok, err := h.svc.FindUser(ctx, m.Key.Platform, name)
+	if err != nil {
+		r := h.errorReply("history", m, err)
+		return sessions.User{}, &r
+	}
+	if !ok {
+		r := fail(fmt.Sprintf("I know no player called @%s here (players are known once they have finished a game): /history lists yours.", clip(name, 30)))
+		return sessions.User{}, &r
+	}
+	return u, nil
+}
+
+// gameArg reports whether word is a game id.
+func (h *Handler) gameArg(word string) (string, bool) {
+	id := strings.ToLower(word)
+	for _, g := range h.games() {
+		if g.ID == id {
+			return id, true
+		}
+	}
+	return "", false
+}
+
+// whoAndGame reads "[@user] [game]" in any order.
+func (h *Handler) whoAndGame(ctx context.Context, m Message, args []string, cmd string) (sessions.User, string, *Reply) {
+	who, game := m.User, ""
+	for _, a := range args {
+		if strings.HasPrefix(a, "@") {
+			u, r := h.userArg(ctx, m, a)
+			if r != nil {
+				return who, "", r
+			}
+			who = u
+			continue
+		}
+		id, ok := h.gameArg(a)
+		if !ok {
+			r := fail(fmt.Sprintf("%q is neither @someone nor a game: /%s [@user] [game] (/games lists the games).", clip(a, 30), cmd))
+			return who, "", &r
+		}
+		game = id
+	}
+	return who, game, nil
+}
+
+// outcome is a finished game's result in a few words.
+func outcome(rec *sessions.Record) string {
+	r := rec.Result
+	switch {
+	case r == nil:
+		return "unfinished"
+	case r.Winner >= 0 && r.Winner < len(rec.Seats):
+		return rec.Seats[r.Winner].Name + " won (" + r.Reason + ")"
+	}
+	return "drawn (" + r.Reason + ")"
+}
+
+func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
+	who, game, r := h.whoAndGame(ctx, m, args, "history")
+	if r != nil {
+		return *r
+	}
+	recs, err := h.svc.History(ctx, sessions.HistoryQuery{Platform: m.Key.Platform, User: who.ID, Game: game, Limit: HistoryLimit})
+	if err != nil {
+		return h.errorReply("history", m, err)
+	}
+	if len(recs) == 0 {
+		return Reply{Lines: []string{fmt.Sprintf("%s has no finished game yet: /play <game> @user starts one.", who.Name)}}
+	}
+	out := Reply{Lines: []string{fmt.Sprintf("Last games of %s (/show <id> for one):", who.Name)}}
+	for _, rec := range recs {
+		var names []string
+		for _, u := range rec.Seats {
+			names = append(names, u.Name)
+		}
+		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %d moves.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
+			rec.Game, strings.Join(names, " vs "), outcome(rec), countMoves(rec)))
+	}
+	return out
+}
+
+var idRe = regexp.MustCompile(`^#?[0-9]{1,19}$`)
+
+// finished loads the finished game named by args[0].
+func (h *Handler) finished(ctx context.Context, m Message, arg, cmd string) (*sessions.Snapshot, *Reply) {
+	if !idRe.MatchString(arg) {
+		r := fail(fmt.Sprintf("%q is not a game id: /%s 12 (/history lists the ids).", clip(arg, 30), cmd))
+		return nil, &r
+	}
+	s, err := h.svc.Game(ctx, m.Key.Platform, arg)
+	if err != nil {
+		r := h.errorReply(cmd, m, err)
+		return nil, &r
+	}
+	return s, nil
+}
+
+func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
+	s, r := h.finished(ctx, m, args[0], "show")
+	if r != nil {
+		return *r
+	}
+	rec := s.Record
+	out := Reply{Lines: []string{
+		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
+		fmt.Sprintf("Played %s to %s, %d moves; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
+			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), countMoves(rec), rec.Play.Time, map[bool]string{true: "rated", false: "unrated"}[rec.Play.Rated]),
+		result(s),
+	}}
+	if l := ratingLine(s); l != "" {
+		out.Lines = append(out.Lines, l)
+	}
+	out.Picture = picture(s, m.User)
+	out.Buttons = []Button{{"Replay", "/replay " + rec.ID}, {"Export", "/export " + rec.ID}}
+	return out
+}
+
+func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
+	s, r := h.finished(ctx, m, args[0], "replay")
+	if r != nil {
+		return *r
+	}
+	frames, moves, err := h.svc.Frames(s.Record)
+	if err != nil {
+		return h.errorReply("replay", m, err)
+	}
+	return Reply{
+		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %d moves.", s.Record.ID, gameTitle(s), players(s), len(moves))},
+		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
+	}
+}
+
+func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
+	s, r := h.finished(ctx, m, args[0], "export")
+	if r != nil {
+		return *r
+	}
+	rec := s.Record
+	var names []string
+	for _, u := range rec.Seats {
+		names = append(names, u.Name)
+	}
+	res := "*"
+	switch w := rec.Result.Winner; {
+	case len(rec.Seats) == 2 && w == 0:
+		res = "1-0"
+	case len(rec.Seats) == 2 && w == 1:
+		res = "0-1"
+	case len(rec.Seats) == 2:
+		res = "1/2-1/2"
+	case w >= 0:
+		res = fmt.Sprintf("seat %d", w+1)
+	}
+	meta := rules.Meta{Event: fmt.Sprintf("Board-game bot, game #%s", rec.ID), Date: rec.Started.UTC().Format("2006.01.02"),
+		Names: names, Result: res}
+	doc := &Document{Name: "game-" + rec.ID + ".txt", MIME: "text/plain"}
+	if rc, ok := s.State.(rules.Recorder); ok {
+		doc.Data = []byte(rc.Record(meta))
+		if strings.HasPrefix(strings.TrimSpace(string(doc.Data)), "[") && s.Game.ID() != "ultradamas" && s.Game.ID() != "halma" {
+			doc.Name = "game-" + rec.ID + ".pdn"
+			doc.MIME = "application/x-pdn"
+		}
+	} else {
+		doc.Data = []byte(moveList(s, meta))
+	}
+	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s))}, Document: doc}
+}
+
+// moveList writes a game that has no record format of its own: tags, then
+// the actions numbered by round.
+func moveList(s *sessions.Snapshot, meta rules.Meta) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "[Event %q]\n[Date %q]\n[Game %q]\n", meta.Event, meta.Date, gameTitle(s))
+	for i, n := range meta.Names {
+		fmt.Fprintf(&b, "[%s %q]\n", s.SeatName(i), n)
+	}
+	fmt.Fprintf(&b, "[Result %q]\n\n", meta.Result)
+	n := len(s.Record.Seats)
+	moveNo := 0
+	for _, a := range s.Record.Actions {
+		switch a.Kind {
+		case sessions.ActForm:
+			fmt.Fprintf(&b, "%s sets up: %s\n", s.SeatName(a.Seat), a.Text)
+		case sessions.ActHuff:
+			fmt.Fprintf(&b, "%s huffs %s\n", s.SeatName(a.Seat), a.Text)
+		case sessions.ActMove:
+			if moveNo%n == 0 {
+				fmt.Fprintf(&b, "%d.", moveNo/n+1)
+			}
+			fmt.Fprintf(&b, " %s", a.Text)
+			moveNo++
+			if moveNo%n == 0 {
+				b.WriteString("\n")
+			}
+		}
+	}
+	if moveNo%n != 0 {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%s\n", meta.Result)
+	return b.String()
+}
+
+func (h *Handler) rating(ctx context.Context, m Message, args []string) Reply {
+	who, game, r := h.whoAndGame(ctx, m, args, "rating")
+	if r != nil {
+		return *r
+	}
+	all, err := h.svc.Standings(ctx, m.Key.Platform, who.ID, game)
+	if err != nil {
+		return h.errorReply("rating", m, err)
+	}
+	month := sessions.Month(h.svc.Now())
+	type pair struct{ all, month *sessions.Standing }
+	by := map[string]*pair{}
+	var order []string
+	for i := range all {
+		st := &all[i]
+		p := by[st.Game]
+		if p == nil {
+			p = &pair{}
+			by[st.Game] = p
+			order = append(order, st.Game)
+		}
+		switch st.Period {
+		case sessions.AllTime:
+			p.all = st
+		case month:
+			p.month = st
+		}
+	}
+	var out Reply
+	for _, g := range order {
+		p := by[g]
+		if p.all == nil {
+			continue
+		}
+		line := fmt.Sprintf("%s: %d all time (%s)", g, p.all.Rating, record(p.all))
+		if p.month != nil {
+			line += fmt.Sprintf("; %d this month (%s).", p.month.Rating, record(p.month))
+		} else {
+			line += fmt.Sprintf("; %d this month (no game yet).", sessions.StartRating)
+		}
+		out.Lines = append(out.Lines, line)
+	}
+	if len(out.Lines) == 0 {
+		what := "a rated game"
+		if game != "" {
+			what += " of " + game
+		}
+		return Reply{Lines: []string{fmt.Sprintf("%s has no rating yet: everyone starts at %d, and %s counts once the winner made more than %d moves (/help rating).",
+			who.Name, sessions.StartRating, what, sessions.MinRatedMoves)}}
+	}
+	out.Lines = append([]string{fmt.Sprintf("Ratings of %s (/top <game> for the ladder):", who.Name)}, out.Lines...)
+	return out
+}
+
+func record(st *sessions.Standing) string {
+	return fmt.Sprintf("%d games: %d won, %d lost, %d drawn", st.Games, st.Won, st.Lost, st.Drawn)
+}
+
+var monthRe = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
+
+func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
+	game, period := "", sessions.AllTime
+	for _, a := range args {
+		switch w := strings.ToLower(a); {
+		case w == "month" || w == "monthly" || w == "this":
+			period = sessions.Month(h.svc.Now())
+		case w == "all" || w == "alltime":
+			period = sessions.AllTime
+		case monthRe.MatchString(w):
+			period = w
+		default:
+			id, ok := h.gameArg(w)
+			if !ok {
+				return fail(fmt.Sprintf("%q is neither a game nor a month: /top [game] [month|2026-10] (/games lists the games).", clip(a, 30)))
+			}
+			game = id
+		}
+	}
+	if game == "" {
+		if s, err := h.svc.Look(ctx, m.Key); err == nil {
+			game = s.Game.ID()
+		} else if gs := h.games(); len(gs) > 0 {
+			game = gs[0].ID
+		}
+	}
+	l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: game, Period: period, Limit: TopLimit, User: m.User.ID})
+	if err != nil {
+		return h.errorReply("top", m, err)
+	}
+	when := "all time"
+	if period != sessions.AllTime {
+		when = period
+	}
+	if l.Players == 0 {
+		return Reply{Lines: []string{fmt.Sprintf("No rated %s games yet (%s): /play %s @user starts one.", game, when, game)}}
+	}
+	out := Reply{Lines: []string{fmt.Sprintf("Ladder of %s, %s (%d players):", game, when, l.Players)}}
+	place := 0
+	for i, st := range l.Rows {
+		if i == 0 || st.Rating != l.Rows[i-1].Rating {
+			place = i + 1
+		}
+		out.Lines = append(out.Lines, fmt.Sprintf("%d. %s %d (%s)", place, st.User.Name, st.Rating, record(&st)))
+	}
+	if l.Me != nil {
+		out.Lines = append(out.Lines, fmt.Sprintf("Your place: %d of %d, rated %d.", l.Place, l.Players, l.Me.Rating))
+	} else {
+		out.Lines = append(out.Lines, "You are not on this ladder yet.")
+	}
+	return out
+}
