@@ -257,8 +257,19 @@ func (s *Store) FindUser(ctx context.Context, platform, name string) (sessions.U
 // bot runs (a read transaction: commits go on meanwhile), and returns the
 // bytes written.
 func (s *Store) Backup(w io.Writer) (int64, error) {
+	return s.BackupSized(w, nil)
+}
+
+// BackupSized is Backup that first tells size the number of bytes it will
+// write (to send them over a connection with their length first).
+func (s *Store) BackupSized(w io.Writer, size func(n int64) error) (int64, error) {
 	var n int64
 	err := s.db.View(func(tx *bbolt.Tx) error {
+		if size != nil {
+			if err := size(tx.Size()); err != nil {
+				return err
+			}
+		}
 		var err error
 		n, err = tx.WriteTo(w)
 		return err

@@ -37,10 +37,36 @@ type Config struct {
 	// without it each line read is echoed after the prompt, so that a
 	// scripted session reads as a transcript.
 	Prompt bool
-	// Draw, when set, draws a picture as PNG; PictureDir is where it goes.
+	// Draw, when set, draws a picture as PNG; PictureDir is where it goes,
+	// with the replays and the exported games.
 	Draw       func(p *chat.Picture) ([]byte, error)
 	PictureDir string
-	Log        *slog.Logger
+	// Animate, when set, draws a replay as an animated GIF (/replay).
+	Animate func(r *chat.Replay) ([]byte, error)
+	// Notices, when set, are the notices of the sessions service (a
+	// Notifier's): the console prints those of its channel (the computer's
+	// moves, the clock's, reminders, lapsed challenges) after each command,
+	// and while it waits for input.
+	Notices *Notifier
+	Log     *slog.Logger
+}
+
+// Notifier is the console's sessions.Notifier: it queues the notices for
+// Run to print.
+type Notifier struct {
+	c chan sessions.Notice
+}
+
+// NewNotifier returns a Notifier that holds up to 1024 notices not yet
+// printed (more are dropped, with a line in the log).
+func NewNotifier() *Notifier { return &Notifier{c: make(chan sessions.Notice, 1024)} }
+
+// Notify implements sessions.Notifier.
+func (n *Notifier) Notify(ctx context.Context, no sessions.Notice) {
+	select {
+	case n.c <- no:
+	default:
+	}
 }
 
 // Run reads lines from c.In until its end or until ctx is done, and
@@ -63,7 +89,11 @@ func Run(ctx context.Context, c Config) error {
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, c.In, lines) }()
 	key := sessions.Key{Platform: Platform, Channel: c.Channel}
-	pictures := 0
+	files := 0
+	var notices chan sessions.Notice
+	if c.Notices != nil {
+		notices = c.Notices.c
+	}
 	for {
 		if c.Prompt {
 			fmt.Fprintf(w, "%s> ", speaker)
@@ -71,11 +101,24 @@ func Run(ctx context.Context, c Config) error {
 		w.Flush()
 		var line string
 		var ok bool
-		select {
-		case <-ctx.Done():
-			fmt.Fprintln(w)
-			return nil
-		case line, ok = <-lines:
+	wait:
+		for {
+			select {
+			case <-ctx.Done():
+				fmt.Fprintln(w)
+				return nil
+			case n := <-notices:
+				if c.Prompt {
+					fmt.Fprintln(w)
+				}
+				printNotice(c, w, key, n, &files)
+				if c.Prompt {
+					fmt.Fprintf(w, "%s> ", speaker)
+				}
+				w.Flush()
+			case line, ok = <-lines:
+				break wait
+			}
 		}
 		if !ok {
 			if c.Prompt {
@@ -101,35 +144,80 @@ func Run(ctx context.Context, c Config) error {
 		}
 		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line)}
 		r := c.Handler.Handle(ctx, m)
-		for _, l := range r.Lines {
-			fmt.Fprintln(w, l)
-		}
-		if r.Picture != nil {
-			fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats))
-			if c.Draw != nil && c.PictureDir != "" {
-				pictures++
-				path, err := writePicture(c, r.Picture, pictures)
-				if err != nil {
-					c.Log.Error("picture", "err", err)
-					fmt.Fprintln(w, "(could not write the picture; see the log)")
-				} else {
-					fmt.Fprintln(w, "Picture: "+path)
+		printReply(c, w, r, &files)
+		if notices != nil {
+			// The computer's reply follows the move that called for it.
+			if err := c.Handler.Settle(ctx, key); err != nil {
+				continue
+			}
+		drain:
+			for {
+				select {
+				case n := <-notices:
+					printNotice(c, w, key, n, &files)
+				default:
+					break drain
 				}
 			}
 		}
 	}
 }
 
-func writePicture(c Config, p *chat.Picture, n int) (string, error) {
-	png, err := c.Draw(p)
+// printNotice prints a notice of the console's channel: those for the
+// channel and the reminders; the other pings repeat what the channel shows.
+func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, files *int) {
+	if n.Key != key || (!n.To.IsZero() && n.Kind != sessions.NoticeReminder) {
+		return
+	}
+	printReply(c, w, c.Handler.NoticeReply(n), files)
+}
+
+// printReply prints a reply's lines, its board as text, and writes its
+// picture, replay or document to PictureDir.
+func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
+	for _, l := range r.Lines {
+		fmt.Fprintln(w, l)
+	}
+	if r.Picture != nil {
+		fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats))
+		if c.Draw != nil && c.PictureDir != "" {
+			*files++
+			writeFile(c, w, "Picture", fmt.Sprintf("board-%04d.png", *files), func() ([]byte, error) { return c.Draw(r.Picture) })
+		}
+	}
+	if r.Replay != nil {
+		if c.Animate == nil || c.PictureDir == "" {
+			fmt.Fprintln(w, "(replays are written to files when console.pictures is set)")
+		} else {
+			writeFile(c, w, "Replay", r.Replay.Name, func() ([]byte, error) { return c.Animate(r.Replay) })
+		}
+	}
+	if r.Document != nil {
+		if c.PictureDir == "" {
+			fmt.Fprint(w, string(r.Document.Data))
+		} else {
+			writeFile(c, w, "File", r.Document.Name, func() ([]byte, error) { return r.Document.Data, nil })
+		}
+	}
+}
+
+// writeFile writes the bytes produce returns to PictureDir/name and prints
+// "what: path".
+func writeFile(c Config, w io.Writer, what, name string, produce func() ([]byte, error)) {
+	path := filepath.Join(c.PictureDir, filepath.Base(name))
+	data, err := produce()
+	if err == nil {
+		err = os.MkdirAll(c.PictureDir, 0o750)
+	}
+	if err == nil {
+		err = os.WriteFile(path, data, 0o640)
+	}
 	if err != nil {
-		return "", err
+		c.Log.Error(strings.ToLower(what), "err", err)
+		fmt.Fprintf(w, "(could not write the %s; see the log)\n", strings.ToLower(what))
+		return
 	}
-	if err := os.MkdirAll(c.PictureDir, 0o750); err != nil {
-		return "", err
-	}
-	path := filepath.Join(c.PictureDir, fmt.Sprintf("board-%04d.png", n))
-	return path, os.WriteFile(path, png, 0o640)
+	fmt.Fprintln(w, what+": "+path)
 }
 
 // readLines sends each line of r (without its line end) to out, and closes

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,6 +38,35 @@ type config struct {
 		Token       string `yaml:"token"`
 		APIEndpoint string `yaml:"api_endpoint"`
 	} `yaml:"telegram"`
+	Clocks struct {
+		// The time per move of a /play without time=, per platform.
+		Console  duration `yaml:"console"`
+		Telegram duration `yaml:"telegram"`
+		Discord  duration `yaml:"discord"`
+		// ChallengeExpiry is how long a challenge waits for its answer.
+		ChallengeExpiry duration `yaml:"challenge_expiry"`
+		// Tick is how often the clocks are looked at.
+		Tick duration `yaml:"tick"`
+	} `yaml:"clocks"`
+	Computer struct {
+		AutoLevel int      `yaml:"auto_level"`
+		MaxTime   duration `yaml:"max_time"`
+		TableMB   int      `yaml:"table_mb"`
+		Searches  int      `yaml:"searches"`
+	} `yaml:"computer"`
+}
+
+// defaultTime is the time per move of a /play without time= on a platform.
+func (c config) defaultTime(platform string) sessions.Duration {
+	switch platform {
+	case "telegram":
+		return sessions.Duration(c.Clocks.Telegram)
+	case "discord":
+		return sessions.Duration(c.Clocks.Discord)
+	case "console":
+		return sessions.Duration(c.Clocks.Console)
+	}
+	return 0
 }
 
 // duration is a time span in YAML: "500ms", "5s", "1h", "3d".
@@ -71,7 +101,27 @@ func defaultConfig() config {
 	c.Console.As = "you"
 	c.Console.Channel = "terminal"
 	c.Console.Pictures = "./data/pictures"
+	c.Clocks.Console = 0
+	c.Clocks.Telegram = duration(24 * time.Hour)
+	c.Clocks.Discord = duration(10 * time.Minute)
+	c.Clocks.ChallengeExpiry = duration(24 * time.Hour)
+	c.Clocks.Tick = duration(5 * time.Second)
+	c.Computer.AutoLevel = 1
+	c.Computer.MaxTime = duration(time.Second)
+	c.Computer.TableMB = 16
+	c.Computer.Searches = 2
 	return c
+}
+
+func num(f func(c *config) *int) func(c *config, v string) error {
+	return func(c *config, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", v)
+		}
+		*f(c) = n
+		return nil
+	}
 }
 
 // setting is one setting with its environment variable.
@@ -96,6 +146,15 @@ var settings = []setting{
 	{"BOT_DISCORD_TOKEN", str(func(c *config) *string { return &c.Discord.Token })},
 	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
 	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
+	{"BOT_CLOCKS_CONSOLE", func(c *config, v string) error { return c.Clocks.Console.set(v) }},
+	{"BOT_CLOCKS_TELEGRAM", func(c *config, v string) error { return c.Clocks.Telegram.set(v) }},
+	{"BOT_CLOCKS_DISCORD", func(c *config, v string) error { return c.Clocks.Discord.set(v) }},
+	{"BOT_CLOCKS_CHALLENGE_EXPIRY", func(c *config, v string) error { return c.Clocks.ChallengeExpiry.set(v) }},
+	{"BOT_CLOCKS_TICK", func(c *config, v string) error { return c.Clocks.Tick.set(v) }},
+	{"BOT_COMPUTER_AUTO_LEVEL", num(func(c *config) *int { return &c.Computer.AutoLevel })},
+	{"BOT_COMPUTER_MAX_TIME", func(c *config, v string) error { return c.Computer.MaxTime.set(v) }},
+	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
+	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
 }
 
 var yamlField = regexp.MustCompile(`field (\S+) not found in type \S+`)
@@ -151,6 +210,15 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
+	}
+	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
+		return c, fmt.Errorf("%s: computer.auto_level %d is not a level from 1 to 5", source, c.Computer.AutoLevel)
+	}
+	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
+		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+	}
+	if c.Clocks.Tick < duration(100*time.Millisecond) {
+		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
 	}
 	return c, nil
 }

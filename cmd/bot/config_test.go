@@ -36,6 +36,11 @@ func TestConfigErrors(t *testing.T) {
 		{"bad format", "log:\n  format: xml\n", nil, `log.format "xml" is not text or json`},
 		{"empty path", "storage:\n  path: \"\"\n", nil, "storage.path is empty"},
 		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration`},
+		{"bad clock", "clocks:\n  telegram: daily\n", nil, `line 2: "daily" is not a duration`},
+		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "computer.auto_level 9 is not a level from 1 to 5"},
+		{"bad searches", "computer:\n  searches: 0\n", nil, "searches from 1 to 64"},
+		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "clocks.tick 1ms is too short"},
+		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.text)
@@ -83,6 +88,13 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_STORAGE_OPEN_TIMEOUT"] = "3s"
 	env["BOT_LOG_LEVEL"] = "debug"
 	env["BOT_LOG_FORMAT"] = "json"
+	for _, k := range []string{"CONSOLE", "TELEGRAM", "DISCORD", "CHALLENGE_EXPIRY", "TICK"} {
+		env["BOT_CLOCKS_"+k] = "2h"
+	}
+	for _, k := range []string{"AUTO_LEVEL", "TABLE_MB", "SEARCHES"} {
+		env["BOT_COMPUTER_"+k] = "4"
+	}
+	env["BOT_COMPUTER_MAX_TIME"] = "3s"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +105,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
 	want.Discord.Token = "x"
 	want.Telegram.Token, want.Telegram.APIEndpoint = "x", "x"
+	h2 := duration(2 * time.Hour)
+	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = h2, h2, h2, h2, h2
+	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	if c != want {
 		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)
 	}

@@ -33,6 +33,7 @@ func commands() []command {
 		{"perft", "perft --game ID [--opt key=value ...] [--fen FEN] --depth N: count move paths", cmdPerft},
 		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN]: list the legal moves", cmdMoves},
 		{"render", "render --game ID [--opt key=value ...] [--fen FEN] [--theme T] --out FILE.png: draw a position", cmdRender},
+		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", cmdBackup},
 	}
 }
 

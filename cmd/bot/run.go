@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
 )
@@ -98,20 +100,27 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 			log.Error("closing the database", "err", err)
 		}
 	}()
-	svc := sessions.New(sessions.Config{Store: store, Log: log})
+	notices := console.NewNotifier()
+	svc := newService(c, store, notices, log)
+	defer svc.Close()
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", c.Storage.Path, err)
 	}
+	stop := startBackground(ctx, c, svc, store, log)
+	defer stop()
 	log.Info("console started", "database", c.Storage.Path, "live_sessions", n)
 	h := chat.New(chat.Config{Sessions: svc, Log: log})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
-		Prompt: interactive, Log: log}
+		Prompt: interactive, Log: log, Notices: notices}
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
 		r := render.New()
 		cc.PictureDir = filepath.Clean(c.Console.Pictures)
 		cc.Draw = func(p *chat.Picture) ([]byte, error) {
 			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Numbers: p.View.Numbers != nil})
+		}
+		cc.Animate = func(rp *chat.Replay) ([]byte, error) {
+			return r.Replay(rp.Frames, rp.Moves, render.Options{})
 		}
 	}
 	if interactive {
@@ -123,4 +132,41 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	}
 	log.Info("console stopped")
 	return nil
+}
+
+// newService builds the sessions service of the configuration: the
+// platforms' default clocks, the challenge expiry, the computer opponent.
+// Close it (it stops the computer's searches) before the store.
+func newService(c config, store *storage.Store, notify sessions.Notifier, log *slog.Logger) *sessions.Service {
+	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
+	ttl := time.Duration(c.Clocks.ChallengeExpiry)
+	if ttl == 0 {
+		ttl = -1 // "off": challenges wait for ever
+	}
+	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel})
+}
+
+// startBackground runs the clocks (sessions.Service.Run) and answers
+// `bot backup` through the backup socket, until the returned stop is
+// called or ctx is done; stop waits for both.
+func startBackground(ctx context.Context, c config, svc *sessions.Service, store *storage.Store, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		svc.Run(ctx, time.Duration(c.Clocks.Tick))
+	}()
+	closeBackups, err := serveBackups(ctx, store, backupSocket(c.Storage.Path), log)
+	if err != nil {
+		log.Warn("bot backup will not reach this process", "err", err)
+	}
+	return func() {
+		cancel()
+		if closeBackups != nil {
+			closeBackups()
+		}
+		wg.Wait()
+	}
 }
