@@ -15,6 +15,31 @@
 // game is rebuilt by replaying the actions, so a restart resumes every game
 // exactly where it was.
 //
+// Clocks: a game with a time per move (PlayOptions.Time, or the platform's
+// default, Config.DefaultTime) stores the deadline of the player to move
+// in its Record, not in a timer. Tick (called by Run every few seconds,
+// with the injected Config.Now) looks at an index in memory of what is due:
+// it sends a reminder (NoticeReminder) with a tenth of the time left, plays
+// a move for a player out of time (the computer at Config.AutoLevel;
+// NoticeMoved with Auto), ends the game after AutoMovesToAbandon such moves
+// in a row (abandoned: a loss), and removes challenges nobody answered
+// (Config.ChallengeTTL, NoticeExpired). After a restart, Resume rebuilds
+// the index from the stored deadlines.
+//
+// The computer opponent (ChallengeSpec.Computer, /play <game> bot) takes
+// the other seats. Its search runs in the background, off the session's
+// lock, with a context that a change of the session cancels; its move is
+// then applied as a normal change, only if the session did not change
+// meanwhile, and announced with NoticeMoved. Settle waits for it.
+//
+// Ratings (seed 004): when a two-player game between two people ends, the
+// Change that stores it carries a RateRequest, and the Store applies it
+// (ApplyRating: Elo, K = 30, all-time and monthly) in the same transaction.
+//
+// A Request.ID is stored with the change it made (in the same transaction),
+// for RequestIDsKept: a platform's second delivery of the same update gets
+// ErrDuplicate and changes nothing.
+//
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into
 // friendly text in one place.

@@ -280,6 +280,9 @@ func status(s *sessions.Snapshot) string {
 		return "Set-up step: " + strings.Join(names, " and ") + " to choose a formation: /setup default, or /setup and your squares."
 	}
 	if t := s.Turn(); t >= 0 {
+		if s.Player(t).Computer {
+			return player(s, t) + " is thinking…"
+		}
 		return player(s, t) + " to move: /move <move> (/moves lists them)."
 	}
 	return ""

@@ -5,4 +5,10 @@
 // request for a picture of the board, and optional buttons. Errors become
 // one friendly line that ends with the command that helps, in one place
 // (errorReply); raw error texts never reach a chat.
+//
+// A Reply may also ask for an animated replay (Reply.Replay, drawn with
+// render.Renderer.Replay) or carry a file (Reply.Document, /export).
+// Things no command answered (the computer's moves, the clock's moves,
+// reminders, lapsed challenges) come as sessions.Notice values through the
+// adapter's sessions.Notifier; NoticeReply turns each into a Reply.
 package chat
