@@ -714,18 +714,25 @@ func TestDrawByButtons(t *testing.T) {
 func TestComputerRepliesInTheThread(t *testing.T) {
 	f := newFakeDiscord(t)
 	e := start(t, f, sessions.NewMemoryStore(), "")
-	// A game against the computer in a thread, alice to move first.
-	const thread = "750"
-	f.mu.Lock()
-	f.channels[thread] = &fakeChannel{typ: 11, parent: fakeChan, name: "alice vs Computer"}
-	f.mu.Unlock()
-	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
-	play := sessions.DefaultPlayOptions()
-	play.Level, play.Color, play.Time = 1, sessions.ColorWhite, sessions.Duration(time.Hour)
-	if _, err := e.svc.Challenge(context.Background(), sessions.Request{Key: key, User: sessions.User{ID: alice.id, Name: alice.name}},
-		sessions.ChallengeSpec{Game: "spanish", Play: play, Computer: true}); err != nil {
-		t.Fatal(err)
+	// alice plays the computer: choosing the bot as the opponent.
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", person{fakeApp, "boardgamebot"}),
+		str("color", "white"), opt{"level", 4, 1.0}, str("time", "1h"))
+	f.waitFor(t, from, "the /play callback", callback(play))
+	thread := f.original(play["token"].(string))
+	f.waitFor(t, from, "the thread", func(q *fakeReq) bool { return q.method == "POST" && strings.HasSuffix(q.path, "/threads") })
+	first := f.waitFor(t, from, "the first board", posted(thread))
+	if c := content(first); !strings.Contains(c, "Computer (Black)") || !strings.Contains(c, "<@"+alice.id+">: your move") || len(first.files) != 1 {
+		t.Errorf("first board against the computer: %q", c)
 	}
+	edit := f.waitFor(t, from, "the /play answer", onOriginal("PATCH", play))
+	if !strings.Contains(content(edit), "<#"+thread+">") {
+		t.Errorf("/play answered %q, want a link to the thread", content(edit))
+	}
+	if users := first.body["allowed_mentions"].(map[string]any)["users"].([]any); len(users) != 1 || users[0] != alice.id {
+		t.Errorf("allowed mentions %v, want alice only", users)
+	}
+	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
 	for ply := range 3 {
 		snap := look(t, e.svc, key)
 		from := f.mark()

@@ -464,20 +464,36 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 
 // ---- sending ----
 
-// outgoing is a message to send: text, the board picture, components,
-// and the users it may mention.
+// outgoing is a message to send: text, the board picture and other
+// files, components, and the users it may mention.
 type outgoing struct {
 	content    string
 	picture    []byte
+	attach     []attachment                 // more files: a replay, an export
 	components []discordgo.MessageComponent // nil: leave as they are; empty: remove
 	users      []string
 }
 
+// attachment is a file sent with a message.
+type attachment struct {
+	name, mime string
+	data       []byte
+}
+
 func (o outgoing) files() []*discordgo.File {
-	if o.picture == nil {
-		return nil
+	var out []*discordgo.File
+	if o.picture != nil {
+		out = append(out, &discordgo.File{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(o.picture)})
 	}
-	return []*discordgo.File{{Name: "board.png", ContentType: "image/png", Reader: bytes.NewReader(o.picture)}}
+	for _, a := range o.attach {
+		out = append(out, &discordgo.File{Name: a.name, ContentType: a.mime, Reader: bytes.NewReader(a.data)})
+	}
+	return out
+}
+
+// empty reports whether there is nothing to send.
+func (o outgoing) empty() bool {
+	return o.content == "" && o.picture == nil && len(o.attach) == 0 && len(o.components) == 0
 }
 
 func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
@@ -527,8 +543,8 @@ func (o outgoing) send() *discordgo.MessageSend {
 func (b *Bot) respond(i *discordgo.Interaction, t discordgo.InteractionResponseType, o outgoing, eph bool) {
 	first, _ := o.parts()
 	data := &discordgo.InteractionResponseData{Content: first, Components: o.components, AllowedMentions: o.mentions(), Files: o.files()}
-	if eph {
-		data.Flags = discordgo.MessageFlagsEphemeral
+	if eph && t == discordgo.InteractionResponseChannelMessageWithSource {
+		data.Flags = discordgo.MessageFlagsEphemeral // an update keeps the message's own flags
 	}
 	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: t, Data: data}); err != nil {
 		b.log.Warn("discord: answering an interaction", "err", err)
@@ -560,7 +576,7 @@ func (b *Bot) editOriginal(i *discordgo.Interaction, o outgoing) {
 // sendOriginal fills the deferred answer of a slash command, and sends
 // what does not fit as follow-ups.
 func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
-	if o.content == "" && o.picture == nil && len(o.components) == 0 {
+	if o.empty() {
 		o.content = "Done."
 	}
 	_, rest := o.parts()
@@ -572,7 +588,7 @@ func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
 
 // sendFollowup sends a follow-up message of an interaction.
 func (b *Bot) sendFollowup(i *discordgo.Interaction, o outgoing, eph bool) {
-	if o.content == "" && o.picture == nil && len(o.components) == 0 {
+	if o.empty() {
 		return
 	}
 	first, rest := o.parts()

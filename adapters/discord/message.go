@@ -2,12 +2,13 @@ package discord
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/bwmarrin/discordgo"
 )
@@ -20,13 +21,25 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	if p := reply.Picture; p != nil {
 		o.picture, err = b.draw(p)
 	}
+	if r := reply.Replay; r != nil {
+		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
+		if gerr != nil {
+			err = errors.Join(err, gerr)
+			o.content += "\n(The animation could not be drawn; /show gives the final board.)"
+		} else {
+			o.attach = append(o.attach, attachment{name: fileName(r.Name, "replay.gif"), mime: "image/gif", data: gif})
+		}
+	}
+	if d := reply.Document; d != nil {
+		o.attach = append(o.attach, attachment{name: fileName(d.Name, "game.txt"), mime: d.MIME, data: d.Data})
+	}
 	buttons := reply.Buttons
 	if snap != nil {
 		o.users = userIDs(snap)
 		var lines []string
 		switch snap.Phase() {
 		case sessions.PhaseChallenge:
-			if cmd == "play" {
+			if cmd == "play" || cmd == "rematch" {
 				var ids []string
 				for _, u := range snap.Record.Invited {
 					if u.ID != "" && len(snap.Record.SeatsOf(u)) == 0 {
@@ -63,6 +76,14 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	return o, err
 }
 
+// fileName keeps a file name Discord shows well, else def.
+func fileName(name, def string) string {
+	if name == "" || strings.ContainsAny(name, "/\\") || len(name) > 100 {
+		return def
+	}
+	return name
+}
+
 // turnLine mentions the player of seat, to move (or those who must choose
 // a formation), with the deadline when the game has a clock and withClock.
 func (b *Bot) turnLine(snap *sessions.Snapshot, seat int, withClock bool) string {
@@ -90,11 +111,25 @@ func (b *Bot) turnLine(snap *sessions.Snapshot, seat int, withClock bool) string
 	return line
 }
 
+// mentionOf mentions a Discord user; others (the computer) are named.
 func mentionOf(u sessions.User) string {
-	if u.ID == "" {
+	if !snowflake(u.ID) {
 		return u.Name
 	}
 	return "<@" + u.ID + ">"
+}
+
+// snowflake reports whether id is a Discord id: digits.
+func snowflake(id string) bool {
+	if id == "" {
+		return false
+	}
+	for _, c := range id {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // userIDs are the users a message about a session may mention: its
@@ -102,8 +137,8 @@ func mentionOf(u sessions.User) string {
 func userIDs(snap *sessions.Snapshot) []string {
 	var ids []string
 	add := func(u sessions.User) {
-		if u.ID == "" {
-			return
+		if !snowflake(u.ID) {
+			return // nobody, or the computer
 		}
 		for _, id := range ids {
 			if id == u.ID {
@@ -213,76 +248,25 @@ func (b *Bot) kick(key sessions.Key) {
 	}()
 }
 
-// notice posts one notice.
+// notice posts one notice, in the words of the chat handler, with a
+// mention of the user it is for.
 func (b *Bot) notice(n sessions.Notice) {
-	snap := n.Session
 	key := n.Key
-	rec := snap.Record
-	if n.Kind == sessions.NoticeExpired {
-		text := "Nobody accepted " + rec.Challenger.Name + "'s challenge to " + snap.Game.Name() + " in time; it is withdrawn. /play to start another game."
-		if key.Thread != "" && b.gameChannel(key) == key.Channel {
-			// The challenge message waits in the channel: it says so.
-			if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
-				Content: &text, Components: &[]discordgo.MessageComponent{}}); err == nil {
-				return
-			}
+	reply := b.h.NoticeReply(n)
+	if n.Kind == sessions.NoticeExpired && key.Thread != "" && b.gameChannel(key) == key.Channel {
+		// The challenge message waits in the channel: it says so.
+		text := reply.Text()
+		if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
+			Content: &text, Components: &[]discordgo.MessageComponent{}}); err == nil {
+			return
 		}
-		b.post(key, outgoing{content: text, users: []string{}})
-		return
 	}
-	var lines []string
-	switch n.Kind {
-	case sessions.NoticeMoved:
-		seat := n.Seat
-		switch {
-		case n.Move == nil:
-			lines = append(lines, fmt.Sprintf("%s (%s) has chosen a formation.", snap.Player(seat).Name, snap.SeatName(seat)))
-		case n.Auto:
-			lines = append(lines, fmt.Sprintf("Time is up for %s (%s): the clock played %s.", snap.Player(seat).Name, snap.SeatName(seat), n.Move.Text))
-		default:
-			lines = append(lines, fmt.Sprintf("%s (%s) played %s.", snap.Player(seat).Name, snap.SeatName(seat), n.Move.Text))
-		}
-	case sessions.NoticeReminder:
-		left := n.Left.Round(time.Minute)
-		if left <= 0 {
-			left = n.Left.Round(time.Second)
-		}
-		lines = append(lines, fmt.Sprintf("%s: reminder, %s left for your move in %s.", mentionOf(n.To), shortDuration(left), snap.Game.Name()))
+	o, err := b.outgoing(key, "", reply, n.Session)
+	if err != nil {
+		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
 	}
-	var buttons []chat.Button
-	if r := rec.Result; r != nil {
-		line := "Game over: "
-		switch {
-		case r.Winner >= 0:
-			line += snap.Player(r.Winner).Name + " (" + snap.SeatName(r.Winner) + ") wins"
-		case len(rec.Seats) == 2:
-			line += "draw"
-		default:
-			line += "no winner"
-		}
-		if r.Reason != "" {
-			line += " (" + r.Reason + ")"
-		}
-		line += "."
-		if rec.ID != "" {
-			line += " Saved as game #" + rec.ID + "."
-		}
-		lines = append(lines, line)
-	} else if n.Kind != sessions.NoticeReminder {
-		lines = append(lines, b.turnLine(snap, snap.Turn(), true))
-		buttons = []chat.Button{{Label: "Moves", Command: "/moves"}, {Label: "Draw", Command: "/draw"}, {Label: "Resign", Command: "/resign"}}
-	}
-	o := outgoing{content: strings.Join(lines, "\n"), users: userIDs(snap), components: components(key, buttons)}
-	if snap.State != nil && n.Kind != sessions.NoticeReminder {
-		last := snap.Last
-		if n.Move != nil {
-			last = n.Move
-		}
-		png, err := b.draw(&chat.Picture{View: snap.State.View(), Last: last, Viewer: max(snap.Turn(), 0)})
-		if err != nil {
-			b.log.Error("discord: drawing the board", "err", err)
-		}
-		o.picture = png
+	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
+		o.content = mentionOf(n.To) + " " + o.content
 	}
 	b.post(key, o)
 }
@@ -320,21 +304,4 @@ func (b *Bot) gameChannel(key sessions.Key) string {
 		return key.Thread
 	}
 	return key.Channel
-}
-
-// shortDuration writes a duration people read: "2h30m", "45m", "3d".
-func shortDuration(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
-	case d >= time.Hour:
-		s := strconv.Itoa(int(d/time.Hour)) + "h"
-		if m := (d % time.Hour) / time.Minute; m > 0 {
-			s += strconv.Itoa(int(m)) + "m"
-		}
-		return s
-	case d >= time.Minute:
-		return strconv.Itoa(int(d/time.Minute)) + "m"
-	}
-	return strconv.Itoa(int(d/time.Second)) + "s"
 }
