@@ -183,7 +183,7 @@ func challenge(t *testing.T, e *env) string {
 		t.Errorf("thread name %q", name)
 	}
 	board := f.waitFor(t, from, "the board in the thread", posted(msg))
-	if len(board.files) != 1 || !strings.HasSuffix(board.files[0].name, ".png") || !strings.Contains(content(board), "<@"+alice.id+">: your move") {
+	if len(board.files) != 1 || !strings.HasPrefix(string(board.files[0].data), "\x89PNG") || !strings.Contains(content(board), "<@"+alice.id+">: your move") {
 		t.Errorf("first board: %q with %d files: want the picture and alice mentioned", content(board), len(board.files))
 	}
 	edit = f.waitFor(t, from, "the challenge's update", onOriginal("PATCH", p))
@@ -519,6 +519,28 @@ func TestResignWithConfirmation(t *testing.T) {
 	}
 	if _, err := e.svc.Look(context.Background(), key); !errors.Is(err, sessions.ErrNoGame) {
 		t.Errorf("after resigning, Look: %v, want ErrNoGame", err)
+	}
+	if ids := customIDs(f.message(fu.msgID)); ids["Rematch"] == "" {
+		t.Errorf("result buttons %v, want Rematch", ids)
+	}
+
+	// The finished game as an animation and as a file.
+	_, after, ok := strings.Cut(content(fu), "game #")
+	id := strings.TrimRight(strings.Fields(after+" ")[0], ".")
+	if !ok || id == "" {
+		t.Fatalf("result %q names no game id", content(fu))
+	}
+	for _, c := range []struct{ cmd, ext, magic string }{{"replay", ".gif", "GIF89a"}, {"export", ".pdn", "[Event"}} {
+		from = f.mark()
+		i = f.slash(t, thread, carol, c.cmd, str("id", id))
+		q := f.waitFor(t, from, "the /"+c.cmd+" answer", onOriginal("PATCH", i))
+		if len(q.files) != 1 || !strings.HasSuffix(q.files[0].name, c.ext) || !strings.HasPrefix(string(q.files[0].data), c.magic) {
+			var names []string
+			for _, f := range q.files {
+				names = append(names, f.name)
+			}
+			t.Errorf("/%s %s answered %q with files %v, want one %s", c.cmd, id, content(q), names, c.ext)
+		}
 	}
 }
 
