@@ -526,7 +526,7 @@ func TestResignWithConfirmation(t *testing.T) {
 
 	// The finished game as an animation and as a file.
 	_, after, ok := strings.Cut(content(fu), "game #")
-	id := strings.TrimRight(strings.Fields(after+" ")[0], ".")
+	id := strings.TrimRight(strings.Fields(after + " ")[0], ".")
 	if !ok || id == "" {
 		t.Fatalf("result %q names no game id", content(fu))
 	}
