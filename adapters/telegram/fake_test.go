@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image"
+	"image/gif"
 	"image/png"
 	"io"
 	"mime"
@@ -35,6 +36,7 @@ type fakeAPI struct {
 	delivered map[int]time.Time
 	polls     []poll
 	fileIDs   map[string]bool
+	blocked   map[string]bool // chat ids whose sends get 403 (the user blocked the bot)
 }
 
 type pending struct {
@@ -52,9 +54,11 @@ type call struct {
 	Params map[string]string
 	// Files holds the uploaded files by field name.
 	Files map[string][]byte
-	// Image is the decoded upload of a sendPhoto.
-	Image image.Image
-	At    time.Time
+	// Image is the decoded upload of a sendPhoto; Frames the number of
+	// frames of a sendAnimation's GIF.
+	Image  image.Image
+	Frames int
+	At     time.Time
 	// Status is the HTTP status of the answer; MsgID the id of a message sent.
 	Status int
 	MsgID  int
@@ -62,7 +66,7 @@ type call struct {
 
 func newFake(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
-		fail: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}}
+		fail: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -125,6 +129,14 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			"description": fmt.Sprintf("Too Many Requests: retry after %d", q[0]), "parameters": map[string]any{"retry_after": q[0]}})
 		return
 	}
+	if strings.HasPrefix(method, "send") && f.blocked[c.Params["chat_id"]] {
+		c.Status = http.StatusForbidden
+		f.calls = append(f.calls, c)
+		f.broadcast()
+		f.mu.Unlock()
+		f.reply(w, http.StatusForbidden, map[string]any{"ok": false, "error_code": 403, "description": "Forbidden: bot was blocked by the user"})
+		return
+	}
 	f.mu.Unlock()
 	var result any = true
 	switch method {
@@ -165,6 +177,14 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 				{"file_id": fileID, "file_unique_id": "b", "width": 800, "height": 800}}
 			m["caption"] = c.Params["caption"]
 		case "sendAnimation":
+			if b, ok := c.Files["animation"]; ok {
+				g, err := gif.DecodeAll(bytes.NewReader(b))
+				if err != nil {
+					f.t.Errorf("fake API: sendAnimation: the upload is not a GIF: %v", err)
+				} else {
+					c.Frames = len(g.Image)
+				}
+			}
 			m["animation"] = map[string]any{"file_id": fmt.Sprintf("anim-%d", c.MsgID)}
 		case "sendDocument":
 			m["document"] = map[string]any{"file_id": fmt.Sprintf("doc-%d", c.MsgID)}

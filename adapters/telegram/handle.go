@@ -153,7 +153,7 @@ func (b *Bot) replyMove(m *message, text string) bool {
 // buttons, anything else as text. snap is the session after the reply,
 // nil to look it up.
 func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot) {
-	if (len(r.Lines) == 0 && r.Picture == nil) || r.Duplicate {
+	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate {
 		return
 	}
 	if r.Error {
@@ -164,16 +164,31 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 		snap, _ = b.svc.Look(ctx, w.key())
 	}
 	kb := b.keyboard(r.Buttons, version(snap))
-	if r.Picture == nil {
+	switch {
+	case r.Picture != nil:
+		caption, short := caption(r, snap)
+		if len([]rune(caption)) > maxCaption {
+			b.sendText(w, esc(r.Text()), nil, 0)
+			caption = short
+		}
+		b.sendPhoto(w, r.Picture, caption, kb)
+	case r.Replay != nil || r.Document != nil:
+		// The text is the file's caption, or goes before it when too long.
+		caption := esc(r.Text())
+		if len([]rune(caption)) > maxCaption {
+			b.sendText(w, caption, nil, 0)
+			caption = ""
+		}
+		if r.Replay != nil {
+			b.sendReplay(w, r.Replay, caption, kb)
+			caption, kb = "", nil
+		}
+		if r.Document != nil {
+			b.sendDocument(w, r.Document, caption, kb)
+		}
+	default:
 		b.sendText(w, esc(r.Text()), kb, 0)
-		return
 	}
-	caption, short := caption(r, snap)
-	if len([]rune(caption)) > maxCaption {
-		b.sendText(w, esc(r.Text()), nil, 0)
-		caption = short
-	}
-	b.sendPhoto(w, r.Picture, caption, kb)
 }
 
 // ---- buttons ----

@@ -466,6 +466,28 @@ func TestPings(t *testing.T) {
 			t.Errorf("alice got a ping: %v", c.Params)
 		}
 	}
+	// bob blocks the bot: the next ping is refused, and no more are tried.
+	f.mu.Lock()
+	f.blocked[strconv.FormatInt(bob.id, 10)] = true
+	f.mu.Unlock()
+	bobID := strconv.FormatInt(bob.id, 10)
+	for i := range 2 {
+		m = f.mark()
+		h.say(group, alice, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+		if i == 0 {
+			f.waitCall(m, func(c *call) bool { return c.Params["chat_id"] == bobID && c.Status == http.StatusForbidden })
+		}
+		h.say(group, bob, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	}
+	tries := 0
+	for _, c := range f.callsSince(0, 100*time.Millisecond) {
+		if c.Params["chat_id"] == bobID && c.Status == http.StatusForbidden {
+			tries++
+		}
+	}
+	if tries != 1 {
+		t.Errorf("%d pings tried after bob blocked the bot, want 1", tries)
+	}
 }
 
 // TestGroupLimit: at most GroupLimit messages per GroupWindow go into a
@@ -630,12 +652,10 @@ func TestComputerAndClock(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
 	key := sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10)}
-	play := sessions.DefaultPlayOptions()
-	play.Color, play.Level = sessions.ColorWhite, 1
 	ctx := context.Background()
-	if _, err := h.svc.Challenge(ctx, sessions.Request{Key: key, User: alice.sessionUser()},
-		sessions.ChallengeSpec{Game: "spanish", Play: play, Computer: true}); err != nil {
-		t.Fatal(err)
+	start, _ := h.say(group, alice, "/play spanish bot color=white level=1")
+	if start.Method != "sendPhoto" || !strings.Contains(start.Params["caption"], "Game on") {
+		t.Fatalf("/play spanish bot answered %s %v", start.Method, start.Params)
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	for ply := 0; ply < 6; ply += 2 {
@@ -665,7 +685,7 @@ func TestComputerAndClock(t *testing.T) {
 	m := f.mark()
 	h.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeMoved, Key: key, Session: s, Seat: 1, Move: s.Last, Auto: true})
 	c, _ := f.waitCall(m, sent(group, "sendPhoto"))
-	if !strings.Contains(c.Params["caption"], "Out of time: the clock played "+s.Last.Text+" for Computer (Black)") {
+	if !strings.Contains(c.Params["caption"], "ran out of time: the computer played "+s.Last.Text) {
 		t.Errorf("an auto-move's caption: %q", c.Params["caption"])
 	}
 	m = f.mark()

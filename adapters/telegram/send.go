@@ -3,8 +3,10 @@ package telegram
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +71,8 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 			lines = append(lines, esc(l))
 		}
 	}
-	if t >= 0 && !s.Record.Deadline.IsZero() {
+	clock := slices.ContainsFunc(r.Lines, func(l string) bool { return strings.HasPrefix(l, "Clock:") })
+	if t >= 0 && !s.Record.Deadline.IsZero() && !clock {
 		lines = append(lines, "Move by "+s.Record.Deadline.UTC().Format("Mon 2 Jan 15:04")+" UTC.")
 	}
 	full = head + "\n" + strings.Join(lines, "\n")
@@ -241,6 +244,74 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 	})
 }
 
+// sendReplay sends the animated GIF of a game (sendAnimation): by the
+// file_id of the same replay sent before, or drawn and uploaded.
+func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+	key := "replay|" + rp.Game + "|" + rp.Name + "|" + strconv.Itoa(len(rp.Moves))
+	b.enqueue(w.chat, true, "sendAnimation", func(ctx context.Context) error {
+		p := w.params()
+		if caption != "" {
+			p["caption"] = caption
+			p["parse_mode"] = "HTML"
+		}
+		addMarkup(p, kb)
+		b.mu.Lock()
+		id := b.photos[key]
+		b.mu.Unlock()
+		if id != "" {
+			p["animation"] = id
+			if _, err := b.c.call(ctx, "sendAnimation", p, nil); err == nil {
+				return nil
+			}
+			delete(p, "animation")
+		}
+		if len(rp.Frames) == 0 {
+			return nil
+		}
+		gif, err := b.r.Replay(rp.Frames, rp.Moves, render.Options{Numbers: rp.Frames[0].Numbers != nil})
+		if err != nil {
+			b.log.Error("telegram: drawing a replay", "game", rp.Game, "err", err)
+			p["text"] = "Sorry, the replay could not be drawn."
+			delete(p, "caption")
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			return err
+		}
+		name := rp.Name
+		if name == "" {
+			name = "replay.gif"
+		}
+		res, err := b.c.call(ctx, "sendAnimation", p, []tgbotapi.RequestFile{{Name: "animation", Data: tgbotapi.FileBytes{Name: name, Bytes: gif}}})
+		if err != nil {
+			return err
+		}
+		var m message
+		if json.Unmarshal(res, &m) == nil && m.Animation != nil && m.Animation.FileID != "" {
+			b.mu.Lock()
+			b.photos[key] = m.Animation.FileID
+			b.mu.Unlock()
+		}
+		return nil
+	})
+}
+
+// sendDocument sends a file (sendDocument): a PDN or a move list.
+func (b *Bot) sendDocument(w where, d *chat.Document, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+	b.enqueue(w.chat, true, "sendDocument", func(ctx context.Context) error {
+		p := w.params()
+		if caption != "" {
+			p["caption"] = caption
+			p["parse_mode"] = "HTML"
+		}
+		addMarkup(p, kb)
+		name := d.Name
+		if name == "" {
+			name = "game.txt"
+		}
+		_, err := b.c.call(ctx, "sendDocument", p, []tgbotapi.RequestFile{{Name: "document", Data: tgbotapi.FileBytes{Name: name, Bytes: d.Data}}})
+		return err
+	})
+}
+
 // sentBoard remembers the message of a board (for the links of pings)
 // and, when key is set, the photo's file_id for the same picture later.
 func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
@@ -333,41 +404,10 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 	b.ping(w, n)
 }
 
-// post shows a notice without a To in the game's chat.
+// post shows a notice without a To in the game's chat, in the words of
+// the chat handler, with the board and its buttons as after a command.
 func (b *Bot) post(w where, n sessions.Notice) {
-	s := n.Session
-	switch n.Kind {
-	case sessions.NoticeMoved:
-		if s.State == nil {
-			return
-		}
-		var r chat.Reply
-		mv := "a move"
-		if n.Move != nil {
-			mv = n.Move.Text
-		}
-		name := s.Player(n.Seat).Name + " (" + s.SeatName(n.Seat) + ")"
-		if n.Auto {
-			r.Lines = append(r.Lines, "Out of time: the clock played "+mv+" for "+name+".")
-		} else {
-			r.Lines = append(r.Lines, name+" played "+mv+".")
-		}
-		if res := s.Record.Result; res != nil {
-			r.Lines = append(r.Lines, resultLine(s))
-		} else {
-			r.Buttons = gameButtons
-		}
-		viewer := max(s.Turn(), 0)
-		r.Picture = &chat.Picture{View: s.State.View(), Last: s.Last, Viewer: viewer, FEN: s.State.FEN(),
-			Game: s.Game.ID(), Seats: s.Game.Seats()}
-		full, short := caption(r, s)
-		if len([]rune(full)) > maxCaption {
-			full = short
-		}
-		b.sendPhoto(w, r.Picture, full, b.keyboard(r.Buttons, version(s)))
-	case sessions.NoticeExpired:
-		b.sendText(w, esc("Nobody accepted the challenge to "+s.Game.Name()+" in time, so it is withdrawn. /play starts another."), nil, 0)
-	}
+	b.deliver(b.sendCtx, w, b.h.NoticeReply(n), 0, n.Session)
 }
 
 // resultLine tells how a game ended.
@@ -433,7 +473,21 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	if link := chatLink(w.chat, ci); link != "" {
 		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
 	}
-	b.sendText(where{chat: uid}, text, kb, 0)
+	p := where{chat: uid}.params()
+	p["text"] = text
+	p["parse_mode"] = "HTML"
+	addMarkup(p, kb)
+	b.enqueue(uid, false, "ping", func(ctx context.Context) error {
+		_, err := b.c.call(ctx, "sendMessage", p, nil)
+		var ae *apiError
+		if errors.As(err, &ae) && ae.Code == 403 {
+			// Blocked, or the private chat is gone: no more pings.
+			b.setPings(uid, false)
+			b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
+			return nil
+		}
+		return err
+	})
 }
 
 // left says a time left in words: "2h 5m", "40s".

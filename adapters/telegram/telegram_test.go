@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -290,6 +291,7 @@ func TestGameByText(t *testing.T) {
 	h := startBot(t, f, "", nil)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var lat []time.Duration
+	var last *call
 	for gi, game := range []string{"spanish", "dame"} {
 		photo := h.challenge(group, game)
 		s := h.look(group)
@@ -306,6 +308,7 @@ func TestGameByText(t *testing.T) {
 			t.Errorf("an illegal move answered %v", c.Params)
 		}
 		plies := 0
+		var end *call
 		for ; s != nil && plies < 400; plies++ {
 			who := users[s.Player(s.Turn()).Name]
 			cmd := "/move "
@@ -321,12 +324,13 @@ func TestGameByText(t *testing.T) {
 			lat = append(lat, c.At.Sub(f.deliveredAt(id)))
 			next := h.look(group)
 			checkCaption(t, c, next)
+			end = c
 			if next == nil {
 				if !strings.Contains(c.Params["caption"], "Game over") {
 					t.Errorf("%s: the last board's caption %q does not say the game is over", game, c.Params["caption"])
 				}
-				if c.Params["reply_markup"] != "" {
-					t.Errorf("%s: the final board has buttons: %s", game, c.Params["reply_markup"])
+				if kb := keyboard(t, c); len(kb) != 1 || len(kb[0]) != 1 || kb[0][0].Text != "Rematch" {
+					t.Errorf("%s: the final board's buttons: %s", game, c.Params["reply_markup"])
 				}
 			} else if len(next.Record.Actions) != plies+1 {
 				t.Fatalf("%s ply %d: %d actions recorded", game, plies, len(next.Record.Actions))
@@ -337,12 +341,58 @@ func TestGameByText(t *testing.T) {
 			t.Logf("%s: no end after %d plies; drawing by agreement", game, plies)
 			h.say(group, alice, "/draw")
 			c, _ := h.say(group, bob, "/draw")
+			end = c
 			if !strings.Contains(c.Params["caption"], "Game over") {
 				t.Errorf("%s: agreed draw answered %q", game, c.Params["caption"])
 			}
 		}
 		t.Logf("game %d (%s): %d plies", gi, game, plies)
+		if gi == 0 {
+			checkReplayExport(t, h, end.Params["caption"], plies)
+		}
+		last = end
+	}
+	// Rematch from the last board: the same game, colours swapped.
+	if kb := keyboard(t, last); len(kb) > 0 {
+		a, m := h.tap(group, bob, last.MsgID, find(t, kb, "Rematch"))
+		if isAlert(a) {
+			t.Fatalf("Rematch refused: %s", a.Params["text"])
+		}
+		c, _ := f.waitCall(m, sent(group, "sendMessage"))
+		m = f.mark()
+		if a, _ := h.tap(group, alice, c.MsgID, find(t, keyboard(t, c), "Accept")); isAlert(a) {
+			t.Fatalf("accepting the rematch: %s", a.Params["text"])
+		}
+		f.waitCall(m, sent(group, "sendPhoto"))
+		if s := h.look(group); s == nil || s.Game.ID() != "dame" || s.Player(0).Name != "bob" {
+			t.Errorf("the rematch: %+v", s)
+		}
 	}
 	t.Logf("update delivered -> sendPhoto request: median %v over %d moves (min %v, max %v)",
 		median(lat), len(lat), slices.Min(lat), slices.Max(lat))
+}
+
+var gameID = regexp.MustCompile(`game #(\w+)`)
+
+// checkReplayExport asks for the replay and the export of the game whose
+// last board has the given caption.
+func checkReplayExport(t *testing.T, h *harness, caption string, plies int) {
+	t.Helper()
+	id := gameID.FindStringSubmatch(caption)
+	if id == nil {
+		t.Errorf("the last caption %q names no game id", caption)
+		return
+	}
+	c, _ := h.say(group, carol, "/replay "+id[1], "sendAnimation", "sendMessage")
+	if c.Method != "sendAnimation" || c.Frames < plies {
+		t.Errorf("/replay answered %s with %d frames (%d plies): %v", c.Method, c.Frames, plies, c.Params)
+	}
+	again, _ := h.say(group, carol, "/replay "+id[1], "sendAnimation", "sendMessage")
+	if again.Params["animation"] != "anim-"+strconv.Itoa(c.MsgID) {
+		t.Errorf("the same replay was not sent by its file_id: %v", again.Params)
+	}
+	c, _ = h.say(group, carol, "/export "+id[1], "sendDocument", "sendMessage")
+	if c.Method != "sendDocument" || len(c.Files["document"]) == 0 {
+		t.Errorf("/export answered %s %v", c.Method, c.Params)
+	}
 }
