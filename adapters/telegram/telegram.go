@@ -226,7 +226,7 @@ func endpointFormat(s string) (string, error) {
 // updates by long polling, or by webhook when one is configured, until ctx
 // is done. Then it finishes the updates being handled, sends what is queued
 // (for at most ShutdownGrace) and returns nil. It returns an error when the
-// token is refused or the webhook cannot be served.
+// token is refused or the webhook cannot be served. Run is called once.
 func (b *Bot) Run(ctx context.Context) error {
 	defer b.stopSend()
 	var me tgbotapi.User
