@@ -731,6 +731,26 @@ func TestDrawByButtons(t *testing.T) {
 	if _, err := e.svc.Look(context.Background(), key); !errors.Is(err, sessions.ErrNoGame) {
 		t.Errorf("after the draw, Look: %v, want ErrNoGame", err)
 	}
+
+	// bob asks for a rematch; alice accepts it; the game goes on in the same thread.
+	from = f.mark()
+	i = f.press(t, res.msgID, bob, customIDs(f.message(res.msgID))["Rematch"])
+	re := f.waitFor(t, from, "the rematch challenge", followup(i))
+	if !strings.Contains(content(re), "<@"+alice.id+">") || customIDs(f.message(re.msgID))["Accept"] == "" {
+		t.Fatalf("rematch: %q, buttons %v", content(re), customIDs(f.message(re.msgID)))
+	}
+	from = f.mark()
+	i = f.press(t, re.msgID, alice, customIDs(f.message(re.msgID))["Accept"])
+	start := f.waitFor(t, from, "the rematch's board", followup(i))
+	if len(start.files) != 1 || !strings.Contains(content(start), "<@"+bob.id+">: your move") {
+		t.Errorf("rematch start: %q, %d files (colours swapped: bob is White)", content(start), len(start.files))
+	}
+	if n := len(f.since(from, func(q *fakeReq) bool { return strings.HasSuffix(q.path, "/threads") })); n != 0 {
+		t.Errorf("a rematch in a thread opened %d more threads", n)
+	}
+	if s := look(t, e.svc, key); s.Player(0).ID != bob.id {
+		t.Errorf("rematch: White is %v, want bob", s.Player(0))
+	}
 }
 
 func TestComputerRepliesInTheThread(t *testing.T) {
