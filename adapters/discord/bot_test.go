@@ -631,6 +631,8 @@ func TestCommandText(t *testing.T) {
 		{"move", []any{map[string]any{"name": "move", "type": 3, "value": " c3 - d4 "}}, "/move c3-d4"},
 		{"setup", []any{map[string]any{"name": "squares", "type": 3, "value": "a1 c1  e1"}}, "/setup a1 c1 e1"},
 		{"board", nil, "/board"},
+		{"top", []any{map[string]any{"name": "month", "type": 3, "value": "2026-10"}, map[string]any{"name": "game", "type": 3, "value": "dame"}}, "/top dame 2026-10"},
+		{"history", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/history @u102 halma"},
 		{"help", []any{map[string]any{"name": "command", "type": 3, "value": "play"}}, "/help play"},
 	} {
 		d := decodeCommand(t, c.name, c.opts)

@@ -163,12 +163,14 @@ func commandText(d discordgo.ApplicationCommandInteractionData, bot string) (str
 			s, _ := o.Value.(string)
 			words = append(words, strings.Fields(s)...)
 		}
-	case "history", "rating":
+	case "history", "rating", "top":
 		if o := opt("user"); o != nil {
 			words = append(words, userWord(o))
 		}
-		if o := opt("game"); o != nil {
-			words = append(words, token(o))
+		for _, k := range []string{"game", "month"} {
+			if o := opt(k); o != nil {
+				words = append(words, token(o))
+			}
 		}
 	default:
 		// Every other option is one word, in the order the command lists them.

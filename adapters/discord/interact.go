@@ -248,7 +248,7 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 			return
 		}
 		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{
-			content: "Resign " + snap.Game.Name() + "? The game ends and your opponent wins.",
+			content: "Resign " + snap.Game.Name() + "? This cannot be undone.",
 			components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 				discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: customID(idYes, key)},
 				discordgo.Button{Label: "No, play on", Style: discordgo.SecondaryButton, CustomID: customID(idNo, key)},
