@@ -171,18 +171,23 @@ func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMark
 func split(s string, n int) []string {
 	var out []string
 	for utf8.RuneCountInString(s) > n {
-		cut := 0
+		end, nl, count := len(s), -1, 0
 		for i := range s {
-			if utf8.RuneCountInString(s[:i]) > n {
+			if count == n {
+				end = i
+				if s[i] == '\n' {
+					nl = i
+				}
 				break
 			}
 			if s[i] == '\n' {
-				cut = i
+				nl = i
 			}
+			count++
 		}
-		if cut == 0 {
-			r := []rune(s)
-			cut = len(string(r[:n]))
+		cut := end
+		if nl > 0 {
+			cut = nl
 		}
 		out = append(out, s[:cut])
 		s = strings.TrimPrefix(s[cut:], "\n")
