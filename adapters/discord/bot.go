@@ -292,18 +292,16 @@ func (d *dedupe) add(id string) bool {
 // (a challenge waiting in a channel, a game whose thread could not be
 // opened).
 type places struct {
-	mu      sync.Mutex
-	parent  map[string]string       // thread -> parent channel
-	plain   map[string]bool         // channels known not to be threads
-	routes  map[string]sessions.Key // channel -> the key its commands go to
-	routeAt map[string]time.Time
+	mu     sync.Mutex
+	parent map[string]string       // thread -> parent channel
+	plain  map[string]bool         // channels known not to be threads
+	routes map[string]sessions.Key // channel -> the key its commands go to
 }
 
 func (p *places) init() {
 	p.parent = map[string]string{}
 	p.plain = map[string]bool{}
 	p.routes = map[string]sessions.Key{}
-	p.routeAt = map[string]time.Time{}
 }
 
 func isThread(t discordgo.ChannelType) bool {
@@ -311,9 +309,17 @@ func isThread(t discordgo.ChannelType) bool {
 		t == discordgo.ChannelTypeGuildNewsThread
 }
 
+// maxPlaces bounds what places remembers; past it, it starts again (and
+// asks Discord about channels it meets again).
+const maxPlaces = 100_000
+
 func (p *places) learn(id string, t discordgo.ChannelType, parent string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if len(p.parent)+len(p.plain) >= maxPlaces {
+		clear(p.parent)
+		clear(p.plain)
+	}
 	if isThread(t) && parent != "" {
 		p.parent[id] = parent
 	} else if !isThread(t) {
@@ -333,8 +339,10 @@ func (p *places) lookup(id string) (parent string, thread, known bool) {
 func (p *places) route(channel string, key sessions.Key) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if len(p.routes) >= maxPlaces {
+		clear(p.routes)
+	}
 	p.routes[channel] = key
-	p.routeAt[channel] = time.Now()
 }
 
 func (p *places) unroute(channel string, key sessions.Key) {
@@ -342,7 +350,6 @@ func (p *places) unroute(channel string, key sessions.Key) {
 	defer p.mu.Unlock()
 	if p.routes[channel] == key {
 		delete(p.routes, channel)
-		delete(p.routeAt, channel)
 	}
 }
 

@@ -337,6 +337,16 @@ func TestGameInAThread(t *testing.T) {
 		t.Errorf("after the menu move: %d actions, want %d", n, before+1)
 	}
 
+	// /moves: the list and, for the player to move, the menus; privately.
+	from = f.mark()
+	i = f.slash(t, thread, bob, "moves")
+	cb = f.waitFor(t, from, "the /moves deferral", callback(i))
+	list := f.waitFor(t, from, "the moves", onOriginal("PATCH", i))
+	if id, pieces, _ := menuOptions(f.message(f.original(i["token"].(string))), "Choose a piece"); flags(cb)&ephemeral == 0 ||
+		!strings.Contains(content(list), "legal moves") || id == "" || len(pieces) == 0 {
+		t.Errorf("/moves for bob: flags %d, %q, piece menu %q %v", flags(cb), content(list), id, pieces)
+	}
+
 	// A duplicate delivery of a /move is applied once.
 	snap := look(t, e.svc, key)
 	mover := bob

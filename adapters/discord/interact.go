@@ -129,6 +129,10 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 			b.where.route(key.Channel, key)
 		}
 	}
+	if cmd == "moves" && snap != nil && snap.Turn() >= 0 && snap.Player(snap.Turn()).Is(user(i)) && len(out.components) == 0 {
+		// The player to move gets the move menus with the list.
+		out.components = b.pickerMessage(key, snap, "").components
+	}
 	switch {
 	case how == answerSlash:
 		b.sendOriginal(i, out, eph)
