@@ -298,6 +298,17 @@ func TestGameInAThread(t *testing.T) {
 		t.Errorf("a refused move posted %d messages in the thread", len(p))
 	}
 
+	// alice's illegal move: a few legal ones, privately.
+	from = f.mark()
+	i = f.slash(t, thread, alice, "move", str("move", "a1-h8"))
+	fu = f.waitFor(t, from, "the refusal", followup(i))
+	if flags(fu)&ephemeral == 0 || !strings.Contains(content(fu), "Legal moves: "+st.Moves()[0].Text) {
+		t.Errorf("an illegal move answered %q (flags %d)", content(fu), flags(fu))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != before {
+		t.Errorf("an illegal move changed the game: %d actions, want %d", n, before)
+	}
+
 	// bob's Moves while alice is to move: the list, for him only.
 	boardMsg := f.message(f.since(0, posted(thread))[0].msgID)
 	from = f.mark()
