@@ -725,7 +725,7 @@ func TestDrawByButtons(t *testing.T) {
 	from := f.mark()
 	i := f.press(t, board.id, alice, customIDs(board)["Draw"])
 	offer := f.waitFor(t, from, "the draw offer", followup(i))
-	if flags(offer)&ephemeral != 0 || !strings.Contains(content(offer), "offers a draw") {
+	if flags(offer)&ephemeral != 0 || !strings.Contains(content(offer), "offers a draw") || !strings.Contains(content(offer), "<@"+bob.id+">") {
 		t.Fatalf("draw offer: %q (flags %d)", content(offer), flags(offer))
 	}
 	msg := f.message(offer.msgID)

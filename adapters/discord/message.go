@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,7 +43,7 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 			if cmd == "play" || cmd == "rematch" {
 				var ids []string
 				for _, u := range snap.Record.Invited {
-					if u.ID != "" && len(snap.Record.SeatsOf(u)) == 0 {
+					if snowflake(u.ID) && len(snap.Record.SeatsOf(u)) == 0 {
 						ids = append(ids, "<@"+u.ID+">")
 					}
 				}
@@ -64,6 +65,15 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 			}
 			if cmd == "draw" && len(snap.Record.DrawOffer) > 0 && reply.Picture == nil && len(buttons) == 0 {
 				buttons = []chat.Button{{Label: "Accept draw", Command: "/accept"}, {Label: "Decline draw", Command: "/decline"}}
+				var others []string
+				for seat, u := range snap.Record.Seats {
+					if !slices.Contains(snap.Record.DrawOffer, seat) && snowflake(u.ID) {
+						others = append(others, mentionOf(u))
+					}
+				}
+				if len(others) > 0 {
+					lines = append(lines, strings.Join(others, " ")+": accept the draw, or decline it.")
+				}
 			}
 		}
 		for _, l := range lines {
