@@ -261,6 +261,11 @@ func (b *Bot) kick(key sessions.Key) {
 // notice posts one notice, in the words of the chat handler, with a
 // mention of the user it is for.
 func (b *Bot) notice(n sessions.Notice) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("discord: panic posting a notice", "session", n.Key.String(), "panic", fmt.Sprint(p))
+		}
+	}()
 	key := n.Key
 	reply := b.h.NoticeReply(n)
 	if n.Kind == sessions.NoticeExpired && key.Thread != "" && b.gameChannel(key) == key.Channel {
