@@ -11,7 +11,8 @@
 // above it (BenchmarkTop: about 0.1 ms with 100,000 players). A finished
 // game's rating changes are written in the transaction that stores it.
 // The ids of applied requests are kept (with an index by time, for
-// Forget). Backup and BackupFile copy the whole file in one read
+// Forget). Each user's preferences are a small record too (SetNotify,
+// NotifyPrefs: whether they want turn pings by private message). Backup and BackupFile copy the whole file in one read
 // transaction (bbolt Tx.WriteTo) while commits go on.
 //
 // Records are JSON with a schema version ({"v":1,...}) and are decoded inside

@@ -1,0 +1,104 @@
+package storage
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.etcd.io/bbolt"
+)
+
+// PrefsVersion is the version of the stored preferences records.
+const PrefsVersion = 1
+
+// prefs is the record of one user's preferences, stored as
+// {"v":1,"notify":true} under platform 0 user 0.
+type prefs struct {
+	V int `json:"v"`
+	// Notify: the user asked for turn pings by private message (true) or
+	// turned them off (false).
+	Notify bool `json:"notify"`
+}
+
+// SetNotify records whether a user of a platform wants turn pings by
+// private message. The choice is kept until it is set again.
+func (s *Store) SetNotify(ctx context.Context, platform, userID string, on bool) error {
+	k, err := userKey(platform, userID)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-s.quit:
+		return fmt.Errorf("storage: saving the pings of %s user %s: %w", platform, userID, ErrClosed)
+	default:
+	}
+	err = s.db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bPrefs)
+		p := prefs{V: PrefsVersion}
+		if v := b.Get(k); v != nil {
+			// Keep the other preferences of the record.
+			old, err := decodePrefs(v)
+			if err != nil {
+				return err
+			}
+			p = old
+		}
+		p.Notify = on
+		v, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		return b.Put(k, v)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: saving the pings of %s user %s: %w", platform, userID, err)
+	}
+	return nil
+}
+
+// NotifyPrefs returns the choices of turn pings of the users of a platform
+// who made one, by user id: true for on, false for off.
+func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error) {
+	if platform == "" || strings.ContainsRune(platform, 0) {
+		return nil, fmt.Errorf("storage: bad platform %q", platform)
+	}
+	prefix := []byte(platform + "\x00")
+	out := map[string]bool{}
+	err := s.db.View(func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bPrefs).Cursor()
+		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
+			user := strings.TrimSuffix(string(k[len(prefix):]), "\x00")
+			p, err := decodePrefs(v)
+			if err != nil {
+				return fmt.Errorf("preferences of user %s: %w", user, err)
+			}
+			out[user] = p.Notify
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the pings of %s: %w", platform, err)
+	}
+	return out, nil
+}
+
+// userKey is platform 0 user 0, the key of a user's preferences.
+func userKey(platform, userID string) ([]byte, error) {
+	if platform == "" || userID == "" || strings.ContainsRune(platform+userID, 0) {
+		return nil, fmt.Errorf("storage: bad user %q of platform %q", userID, platform)
+	}
+	return join(platform, userID), nil
+}
+
+// decodePrefs reads a preferences record (inside its transaction).
+func decodePrefs(v []byte) (prefs, error) {
+	var p prefs
+	if err := json.Unmarshal(v, &p); err != nil {
+		return prefs{}, fmt.Errorf("bad preferences record: %w", err)
+	}
+	if p.V != PrefsVersion {
+		return prefs{}, fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion)
+	}
+	return p, nil
+}
