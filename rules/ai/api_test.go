@@ -223,3 +223,29 @@ func count(b uint32) int {
 	}
 	return n
 }
+
+// TestConcurrent: one Player serves several games at once (run with -race).
+func TestConcurrent(t *testing.T) {
+	p := New(Config{TableMB: 1, Searches: 2})
+	states := []rules.State{
+		start(t, newGame(t, "spanish", nil), 0),
+		start(t, newGame(t, "ultradamas", nil), 0),
+		start(t, newGame(t, "halma", map[string]string{"size": "8"}), 1),
+		start(t, newGame(t, "dame", nil), 0),
+	}
+	errs := make(chan error, len(states))
+	for i, s := range states {
+		go func() {
+			r, err := p.Search(context.Background(), s, Options{Level: 4, Seed: uint64(i), Nodes: 20000})
+			if err == nil && !isLegal(s, r.Move) {
+				err = fmt.Errorf("%s: %q is not legal", s.Game().ID(), r.Move.Text)
+			}
+			errs <- err
+		}()
+	}
+	for range states {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -7,7 +7,8 @@
 //   - The draughts games (spanish, damas, dame) and Ultradamas: iterative
 //     deepening negamax alpha-beta with principal variation search, a
 //     transposition table of fixed size with Zobrist keys, move ordering (the
-//     table's move, captures, killer moves, the history heuristic), a
+//     table's move, captures, killer moves, the history heuristic), late
+//     move reductions, a
 //     quiescence search of captures (captures are obligatory, so there is no
 //     standing pat while one is on the board), forced moves searched without
 //     cost in depth, repetitions scored as draws, and an evaluation of
