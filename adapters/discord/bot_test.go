@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -43,8 +44,16 @@ type env struct {
 // start runs a bot on store against f and waits for its commands.
 func start(t *testing.T, f *fakeDiscord, store sessions.Store, guild string) *env {
 	t.Helper()
+	return startWith(t, f, sessions.Config{Store: store}, guild)
+}
+
+// startWith is start with a sessions configuration (a clock).
+func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *env {
+	t.Helper()
 	rl := &relay{}
-	svc := sessions.New(sessions.Config{Store: store, Notifier: rl, Rand: func(n int) int { return 0 }})
+	sc.Notifier = rl
+	sc.Rand = func(n int) int { return 0 }
+	svc := sessions.New(sc)
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc})
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -820,5 +829,51 @@ func TestComputerRepliesInTheThread(t *testing.T) {
 		if n := len(f.since(from, posted(thread))); n != 1 {
 			t.Errorf("move %d: %d posts in the thread, want 1", ply, n)
 		}
+	}
+}
+
+// clock is a fake clock for the sessions service.
+type clock struct{ now atomic.Int64 }
+
+func (c *clock) Now() time.Time      { return time.Unix(0, c.now.Load()) }
+func (c *clock) add(d time.Duration) { c.now.Add(int64(d)) }
+
+func TestClockRemindsAndMoves(t *testing.T) {
+	f := newFakeDiscord(t)
+	c := &clock{}
+	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	e := startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), Now: c.Now}, "")
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob), str("time", "1h"))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	from = f.mark()
+	f.press(t, msg, bob, customIDs(f.message(msg))["Accept"])
+	board := f.waitFor(t, from, "the board in the thread", posted(msg))
+	deadline := c.Now().Add(time.Hour).Unix()
+	if want := "Deadline <t:" + strconv.FormatInt(deadline, 10) + ":f>"; !strings.Contains(content(board), want) {
+		t.Errorf("first board %q: want %q", content(board), want)
+	}
+
+	// Near the deadline: a reminder for alice in the thread.
+	c.add(55 * time.Minute)
+	from = f.mark()
+	e.svc.Tick(context.Background())
+	r := f.waitFor(t, from, "the reminder", posted(msg))
+	if !strings.HasPrefix(content(r), "<@"+alice.id+">") || !strings.Contains(content(r), "left") {
+		t.Errorf("reminder %q", content(r))
+	}
+
+	// Past it: the clock plays for alice, and bob is to move.
+	c.add(10 * time.Minute)
+	from = f.mark()
+	e.svc.Tick(context.Background())
+	m := f.waitFor(t, from, "the clock's move", posted(msg))
+	if !strings.Contains(content(m), "ran out of time") || !strings.Contains(content(m), "<@"+bob.id+">: your move") || len(m.files) != 1 {
+		t.Errorf("clock's move: %q, %d files", content(m), len(m.files))
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := len(f.since(from, posted(msg))); n != 1 {
+		t.Errorf("%d posts for the clock's move, want 1", n)
 	}
 }
