@@ -877,3 +877,23 @@ func TestClockRemindsAndMoves(t *testing.T) {
 		t.Errorf("%d posts for the clock's move, want 1", n)
 	}
 }
+
+func TestChallengeExpires(t *testing.T) {
+	f := newFakeDiscord(t)
+	c := &clock{}
+	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	e := startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), Now: c.Now, ChallengeTTL: time.Hour}, "")
+	from := f.mark()
+	play := f.slash(t, fakeChan, carol, "play", str("game", "halma"))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	c.add(2 * time.Hour)
+	from = f.mark()
+	e.svc.Tick(context.Background())
+	q := f.waitFor(t, from, "the challenge's update", func(q *fakeReq) bool {
+		return q.method == "PATCH" && q.path == "/channels/"+fakeChan+"/messages/"+msg
+	})
+	if !strings.Contains(content(q), "lapsed") || len(customIDs(f.message(msg))) != 0 {
+		t.Errorf("expired challenge: %q, buttons %v", content(q), customIDs(f.message(msg)))
+	}
+}
