@@ -249,3 +249,19 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestUltraKings: positions with ultra kings and double ultra kings, whose
+// teleports make thousands of moves, still get a legal move at every level.
+func TestUltraKings(t *testing.T) {
+	p := New(Config{TableMB: 2, MaxTime: 100 * time.Millisecond})
+	for _, fen := range []string{
+		"R:R6d4,a1,b2,5c3+1:B6e6,h8,g7,5a8", // double ultra kings, a loaded ultra king
+		"R:R5d4+2,a1,3b2:B4e6,h8,2g7,5a6",   // a king to drop, a quad king
+		"B:R6d4,a1:B6f6,h8",                 // Black teleports next to d4 and consumes it
+	} {
+		s := load(t, "ultradamas", nil, fen)
+		for lv := MinLevel; lv <= MaxLevel; lv++ {
+			choose(t, p, s, Options{Level: lv, Seed: uint64(lv)})
+		}
+	}
+}
