@@ -66,7 +66,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 		} else {
 			b.log.Warn("discord: reading the deferred answer; the game stays in the channel", "err", err)
 		}
-	case !thread:
+	case !thread && d.Name != "play":
 		key = b.commandKey(ctx, i.ChannelID)
 	}
 	b.enter(key)
