@@ -897,3 +897,31 @@ func TestChallengeExpires(t *testing.T) {
 		t.Errorf("expired challenge: %q, buttons %v", content(q), customIDs(f.message(msg)))
 	}
 }
+
+func TestNoThreadPermission(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.perms = allPerms &^ (1 << 35) // no Create Public Threads
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	key := sessions.Key{Platform: Platform, Channel: fakeChan}
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "ultradamas"), usr("opponent", bob))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	if s := look(t, e.svc, key); s.Phase() != sessions.PhaseChallenge {
+		t.Fatalf("the challenge is not the channel's session: %v", s.Phase())
+	}
+	msg := f.original(play["token"].(string))
+	from = f.mark()
+	p := f.press(t, msg, bob, customIDs(f.message(msg))["Accept"])
+	board := f.waitFor(t, from, "the board in the channel", followup(p))
+	if len(board.files) != 1 || !strings.Contains(content(board), "formation") {
+		t.Errorf("start without threads: %q, %d files", content(board), len(board.files))
+	}
+	if n := len(f.since(0, func(q *fakeReq) bool { return strings.HasSuffix(q.path, "/threads") })); n != 0 {
+		t.Errorf("%d threads opened without the permission", n)
+	}
+	from = f.mark()
+	i := f.slash(t, fakeChan, alice, "setup", str("squares", "default"))
+	if q := f.waitFor(t, from, "the answer to /setup", onOriginal("PATCH", i)); !strings.Contains(content(q), "formation") {
+		t.Errorf("/setup default in the channel answered %q", content(q))
+	}
+}

@@ -77,7 +77,8 @@ type fakeDiscord struct {
 	channels   map[string]*fakeChannel
 	sent       map[string]time.Time // interaction id -> dispatched
 	failThread bool
-	omitChan   bool // interactions without the "channel" object
+	omitChan   bool  // interactions without the "channel" object
+	perms      int64 // the bot's permissions in interactions; 0: allPerms
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
@@ -529,8 +530,14 @@ const allPerms = int64(1<<10 | 1<<11 | 1<<14 | 1<<15 | 1<<16 | 1<<35 | 1<<38)
 // interaction builds an interaction in channel ch.
 func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]any) map[string]any {
 	id := f.id()
+	f.mu.Lock()
+	perms := f.perms
+	f.mu.Unlock()
+	if perms == 0 {
+		perms = allPerms
+	}
 	d := map[string]any{"id": id, "application_id": fakeApp, "type": typ, "token": "tok" + id, "version": 1,
-		"guild_id": fakeGuild, "channel_id": ch, "app_permissions": strconv.FormatInt(allPerms, 10),
+		"guild_id": fakeGuild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
 		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name}, "roles": []any{}},
 		"data":   data, "locale": "en-US"}
 	f.mu.Lock()
