@@ -20,7 +20,7 @@ import (
 //	  a b c d e f g h
 const middleGame = "B:Wb1,d1,h1,a2,c2,e2,g2,b3,h3,c4:Ba6,c6,g6,b7,d7,f7,h7,a8,c8,g8"
 
-// BenchmarkSearch searches the Spanish middle game nine plies deep and
+// BenchmarkSearch searches the Spanish middle game twelve plies deep and
 // reports the nodes searched per second.
 //
 //	go test -run XXX -bench Search -count 3 ./rules/ai
@@ -30,7 +30,7 @@ func BenchmarkSearch(b *testing.B) {
 	var nodes int64
 	begin := time.Now()
 	for b.Loop() {
-		r, err := p.Search(context.Background(), s, Options{Level: 5, Depth: 9})
+		r, err := p.Search(context.Background(), s, Options{Level: 5, Depth: 12})
 		if err != nil {
 			b.Fatal(err)
 		}

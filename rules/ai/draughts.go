@@ -182,6 +182,11 @@ func (e draughtsEngine) eval(p *draughts.Position) int {
 	score += mobilityBonus * (wmob - bmob)
 	score += diagonalBonus * (bits.OnesCount32(wk&longDiagonal) - bits.OnesCount32(bk&longDiagonal))
 
+	// Flying kings: up to three kings without men cannot force a win
+	// against a king (the long diagonal holds), so such an edge is small.
+	if e.v.Flying && (score > 0 && nwm == 0 && nwk <= 3 && nbk > 0 || score < 0 && nbm == 0 && nbk <= 3 && nwk > 0) {
+		score /= 8
+	}
 	if p.ToMove == draughts.Black {
 		score = -score
 	}
