@@ -25,7 +25,10 @@
 // request id.
 //
 // Bot implements sessions.Notifier: players who ask for it with /notify on
-// get a private message when it is their turn. The opt-ins are kept in
-// memory only (the sessions store has no place for them yet), so they last
-// until the bot restarts.
+// get a private message when it is their turn (Telegram lets a bot write
+// only to users who started a private chat with it, so /notify on in a
+// group may answer with a t.me link that does both). The choices are kept
+// through Config.Prefs (the storage package's Store), read by New and
+// written at each /notify on|off and when a user blocks the bot (which
+// turns the pings off); without Prefs they last until the bot stops.
 package telegram

@@ -540,8 +540,11 @@ func (b *Bot) mentions(text string) map[string]sessions.User {
 
 func (b *Bot) start(w where, m *message, args []string) {
 	if m.Chat.Type == "private" && len(args) > 0 && args[0] == "notify" {
-		b.setPings(m.From.ID, true)
-		b.sendText(w, "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off.", nil, 0)
+		text := "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off."
+		if err := b.setPings(b.sendCtx, m.From.ID, true); err != nil {
+			text = notSaved
+		}
+		b.sendText(w, esc(text), nil, 0)
 		return
 	}
 	b.sendText(w, esc("Hello! I referee draughts and Halma games in Telegram chats. "+
@@ -569,11 +572,17 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 				esc(link)+" and press Start, and turn pings are on.", nil, m.MessageID)
 			return
 		}
-		b.setPings(id, true)
-		b.sendText(w, esc("Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."), nil, m.MessageID)
+		text := "Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."
+		if err := b.setPings(b.sendCtx, id, true); err != nil {
+			text = notSaved
+		}
+		b.sendText(w, esc(text), nil, m.MessageID)
 	case arg == "off":
-		b.setPings(id, false)
-		b.sendText(w, esc("Turn pings are off. /notify on turns them on again."), nil, m.MessageID)
+		text := "Turn pings are off. /notify on turns them on again."
+		if err := b.setPings(b.sendCtx, id, false); err != nil {
+			text = "Turn pings are off for now, but I could not save that: they may come back when I restart. Try /notify off again later."
+		}
+		b.sendText(w, esc(text), nil, m.MessageID)
 	default:
 		b.mu.Lock()
 		on := b.optedIn[id]
@@ -586,15 +595,41 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 	}
 }
 
-func (b *Bot) setPings(id int64, on bool) {
+// notSaved answers /notify on when the choice could not be stored.
+const notSaved = "Turn pings are on, but I could not save that: they last until I restart. Try /notify on again later."
+
+// setPings turns a user's pings on or off, and stores the choice when
+// Prefs is set; a store that fails is logged and its error returned (the
+// choice holds in memory all the same).
+func (b *Bot) setPings(ctx context.Context, id int64, on bool) error {
+	return b.changePings(ctx, id, on, false)
+}
+
+// changePings is setPings; blocked says that the user blocked the bot,
+// which may then no longer write to them until they start the private
+// chat again.
+func (b *Bot) changePings(ctx context.Context, id int64, on, blocked bool) error {
+	b.pingMu.Lock()
+	defer b.pingMu.Unlock()
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if on {
 		b.optedIn[id] = true
 		b.started[id] = true
 	} else {
 		delete(b.optedIn, id)
 	}
+	if blocked {
+		delete(b.started, id)
+	}
+	b.mu.Unlock()
+	if b.cfg.Prefs == nil {
+		return nil
+	}
+	if err := b.cfg.Prefs.SetNotify(ctx, Platform, strconv.FormatInt(id, 10), on); err != nil {
+		b.log.Error("telegram: the turn-ping choice was not saved", "user", id, "on", on, "err", err)
+		return err
+	}
+	return nil
 }
 
 // remember keeps a chat's title and username, for the links of pings.

@@ -488,6 +488,121 @@ func TestPings(t *testing.T) {
 	if tries != 1 {
 		t.Errorf("%d pings tried after bob blocked the bot, want 1", tries)
 	}
+	// The bot may no longer write to bob: /notify on sends the link again.
+	c, _ = h.say(group, bob, "/notify on")
+	if !strings.Contains(c.Params["text"], "?start=notify") {
+		t.Errorf("/notify on after blocking answered %q", c.Params["text"])
+	}
+}
+
+// TestPingsAfterRestart: the choices of turn pings are kept in the
+// database: after a restart an opted-in player still gets his pings by
+// private message, one who opted out gets none, and one who blocked the
+// bot is not tried again.
+func TestPingsAfterRestart(t *testing.T) {
+	f := newFake(t)
+	path := filepath.Join(t.TempDir(), "bot.db")
+	h := startBot(t, f, path, nil)
+	h.say(int64(bob.id), bob, "/start notify")
+	h.say(int64(alice.id), alice, "/start")
+	h.say(group, alice, "/notify on")
+	if c, _ := h.say(group, alice, "/notify off"); !strings.Contains(c.Params["text"], "Turn pings are off") {
+		t.Errorf("/notify off answered %q", c.Params["text"])
+	}
+	h.stop()
+
+	h = startBot(t, f, path, nil)
+	for _, c := range []struct {
+		who  tgUser
+		want string
+	}{{bob, "pings are on"}, {alice, "pings are off"}} {
+		if r, _ := h.say(group, c.who, "/notify"); !strings.Contains(r.Params["text"], c.want) {
+			t.Errorf("/notify by %s after the restart answered %q, want %q", c.who.user, r.Params["text"], c.want)
+		}
+	}
+	h.challenge(group, "spanish")
+	m := f.mark()
+	h.say(group, alice, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	if ping, _ := f.waitCall(m, sent(int64(bob.id), "sendMessage")); !strings.Contains(ping.Params["text"], "Your turn") {
+		t.Errorf("bob's ping after the restart says %q", ping.Params["text"])
+	}
+	m = f.mark()
+	h.say(group, bob, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	aliceID, bobID := strconv.FormatInt(alice.id, 10), strconv.FormatInt(bob.id, 10)
+	for _, c := range f.callsSince(m, 150*time.Millisecond) {
+		if c.Params["chat_id"] == aliceID {
+			t.Errorf("alice opted out before the restart and got %s %v", c.Method, c.Params)
+		}
+	}
+
+	// bob blocks the bot: his pings are turned off, in the database too.
+	f.mu.Lock()
+	f.blocked[bobID] = true
+	f.mu.Unlock()
+	m = f.mark()
+	h.say(group, alice, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	f.waitCall(m, func(c *call) bool { return c.Params["chat_id"] == bobID && c.Status == http.StatusForbidden })
+	h.stop()
+
+	h = startBot(t, f, path, nil)
+	m = f.mark()
+	h.say(group, bob, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	h.say(group, alice, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
+	for _, c := range f.callsSince(m, 150*time.Millisecond) {
+		if c.Params["chat_id"] == bobID || c.Params["chat_id"] == aliceID {
+			t.Errorf("a ping after the second restart: %s %v", c.Method, c.Params)
+		}
+	}
+}
+
+// failingPrefs is a store of preferences that fails.
+type failingPrefs struct{ readErr error }
+
+func (p failingPrefs) SetNotify(ctx context.Context, platform, userID string, on bool) error {
+	return errors.New("disk full")
+}
+
+func (p failingPrefs) NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error) {
+	return map[string]bool{}, p.readErr
+}
+
+// TestPingsNotSaved: a choice that cannot be stored is said so (and holds
+// until the restart); a store that cannot be read stops New; without
+// Prefs the choices last until the restart only.
+func TestPingsNotSaved(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", func(c *telegram.Config) { c.Prefs = failingPrefs{} })
+	c, _ := h.say(int64(bob.id), bob, "/start notify")
+	if !strings.Contains(c.Params["text"], "could not save") || strings.Contains(c.Params["text"], "disk full") {
+		t.Errorf("/start notify with a failing store answered %q", c.Params["text"])
+	}
+	if c, _ := h.say(group, bob, "/notify"); !strings.Contains(c.Params["text"], "pings are on") {
+		t.Errorf("/notify after a failed save answered %q", c.Params["text"])
+	}
+	if c, _ := h.say(group, bob, "/notify off"); !strings.Contains(c.Params["text"], "could not save") {
+		t.Errorf("/notify off with a failing store answered %q", c.Params["text"])
+	}
+	if !strings.Contains(h.logs.String(), "disk full") {
+		t.Error("the failed save is not logged")
+	}
+	h.stop()
+
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	_, err := telegram.New(telegram.Config{Token: "x", Prefs: failingPrefs{readErr: errors.New("bad record")}},
+		chat.New(chat.Config{Sessions: svc}), svc, render.New(), nil)
+	if err == nil || !strings.Contains(err.Error(), "bad record") {
+		t.Errorf("New with unreadable prefs: %v", err)
+	}
+
+	path := filepath.Join(t.TempDir(), "bot.db")
+	noPrefs := func(c *telegram.Config) { c.Prefs = nil }
+	h = startBot(t, f, path, noPrefs)
+	h.say(int64(bob.id), bob, "/start notify")
+	h.stop()
+	h = startBot(t, f, path, noPrefs)
+	if c, _ := h.say(group, bob, "/notify"); !strings.Contains(c.Params["text"], "pings are off") {
+		t.Errorf("/notify after a restart without Prefs answered %q", c.Params["text"])
+	}
 }
 
 // TestGroupLimit: at most GroupLimit messages per GroupWindow go into a

@@ -487,8 +487,8 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 		var ae *apiError
 		if errors.As(err, &ae) && ae.Code == 403 {
 			// Blocked, or the private chat is gone: no more pings.
-			b.setPings(uid, false)
 			b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
+			_ = b.changePings(ctx, uid, false, true)
 			return nil
 		}
 		return err

@@ -63,6 +63,20 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Prefs keeps the players' choices of turn pings (/notify on|off)
+	// across restarts; *storage.Store implements it. Nil keeps them in
+	// memory only, until the bot stops.
+	Prefs Prefs
+}
+
+// Prefs stores the choices of turn pings by private message, by platform
+// and user id (the user's decimal Telegram id, Platform "telegram").
+type Prefs interface {
+	// SetNotify records that the user turned pings on or off.
+	SetNotify(ctx context.Context, platform, userID string, on bool) error
+	// NotifyPrefs returns the recorded choices of the platform's users:
+	// true for on, false for off.
+	NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error)
 }
 
 // WebhookConfig sets up webhook mode: the bot serves HTTP itself and asks
@@ -108,6 +122,10 @@ type Bot struct {
 	sendCtx  context.Context
 	stopSend context.CancelFunc
 
+	// pingMu orders the changes of opt-ins, so that the stored choice is
+	// the last one made.
+	pingMu sync.Mutex
+
 	mu      sync.Mutex
 	limits  map[int64]*limiter
 	photos  map[string]string // picture key -> file_id
@@ -124,7 +142,8 @@ type chatInfo struct {
 	board    int // the message id of the last board photo
 }
 
-// New returns a Bot. It makes no call yet: Run checks the token.
+// New returns a Bot. It makes no call yet: Run checks the token. It reads
+// the choices of turn pings from cfg.Prefs, when set.
 func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer, log *slog.Logger) (*Bot, error) {
 	if strings.TrimSpace(cfg.Token) == "" {
 		return nil, errors.New("telegram: no token (set telegram.token or BOT_TELEGRAM_TOKEN; @BotFather gives one)")
@@ -198,8 +217,35 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		optedIn: map[int64]bool{},
 		names:   map[string]int64{},
 	}
+	if err := b.loadPings(); err != nil {
+		return nil, err
+	}
 	b.sendCtx, b.stopSend = context.WithCancel(context.Background())
 	return b, nil
+}
+
+// loadPings reads the stored opt-ins. A user who opted in has started a
+// private chat with the bot, so the bot may write there.
+func (b *Bot) loadPings() error {
+	if b.cfg.Prefs == nil {
+		return nil
+	}
+	prefs, err := b.cfg.Prefs.NotifyPrefs(context.Background(), Platform)
+	if err != nil {
+		return fmt.Errorf("telegram: reading the turn-ping choices: %w", err)
+	}
+	for user, on := range prefs {
+		id, err := strconv.ParseInt(user, 10, 64)
+		if err != nil || id <= 0 {
+			b.log.Warn("telegram: a stored turn-ping choice has a bad user id", "user", user)
+			continue
+		}
+		if on {
+			b.optedIn[id], b.started[id] = true, true
+		}
+	}
+	b.log.Info("telegram: turn pings loaded", "users_on", len(b.optedIn))
+	return nil
 }
 
 // endpointFormat turns the configured endpoint into telegram-bot-api's

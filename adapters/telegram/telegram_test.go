@@ -129,7 +129,7 @@ func (s *syncBuffer) String() string {
 }
 
 // startBot runs a bot on the database at path (a new one in t.TempDir()
-// when empty).
+// when empty), which also keeps the choices of turn pings.
 func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
 	t.Helper()
 	if path == "" {
@@ -147,7 +147,7 @@ func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Conf
 		t.Fatal(err)
 	}
 	cfg := telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1}
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, Prefs: store}
 	if tweak != nil {
 		tweak(&cfg)
 	}
