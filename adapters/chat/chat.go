@@ -123,8 +123,11 @@ type command struct {
 	long    string // more for /help <name>
 	minArgs int
 	maxArgs int // -1: any number
-	later   string
-	run     func(h *Handler, ctx context.Context, m Message, args []string) Reply
+	// only names the platform that has the command ("telegram"): the
+	// adapter of that platform answers it; elsewhere run says it is not
+	// there.
+	only string
+	run  func(h *Handler, ctx context.Context, m Message, args []string) Reply
 }
 
 // New returns a Handler.
@@ -192,9 +195,6 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		return fail(fmt.Sprintf("I don't know the command /%s: /help lists the commands.", clip(name, 30)))
 	}
 	args := fields[1:]
-	if c.later != "" {
-		return fail(fmt.Sprintf("/%s is not available yet: it comes with %s. /help lists what works now.", c.name, c.later))
-	}
 	if len(args) < c.minArgs {
 		return fail(fmt.Sprintf("/%s needs more: %s (/help %s).", c.name, c.usage, c.name))
 	}
@@ -658,7 +658,9 @@ func commandTable() []*command {
 		{name: "rematch", usage: "/rematch", short: "play again, colours swapped",
 			long: "After a game, /rematch challenges the same players to the same game with the same options, colours swapped.",
 			run:  simple((*sessions.Service).Rematch, "rematch")},
-		{name: "notify", usage: "/notify on|off", short: "turn pings by private message", later: "the Telegram adapter", maxArgs: -1},
+		{name: "notify", usage: "/notify on|off", short: "turn pings by private message", maxArgs: -1, only: "telegram",
+			long: "On Telegram, /notify on has the bot write to you in a private chat when it is your turn, with a reminder before the clock plays for you and the result at the end; /notify off stops them and /notify alone tells which is set. The choice is kept when the bot restarts. Telegram lets a bot write only to users who started a private chat with it: if you have not, /notify on gives you the link. On other platforms there are no pings by private message: they are a Telegram feature.",
+			run:  (*Handler).notify},
 		{name: "history", usage: "/history [@user] [game]", short: "recent finished games with their ids", maxArgs: 2, run: (*Handler).history},
 		{name: "show", usage: "/show <id>", short: "a finished game: summary and final board", minArgs: 1, maxArgs: 1, run: (*Handler).show},
 		{name: "replay", usage: "/replay <id>", short: "a finished game as an animation", minArgs: 1, maxArgs: 1, run: (*Handler).replay},
@@ -694,20 +696,31 @@ func (h *Handler) help(ctx context.Context, m Message, args []string) Reply {
 		if c.long != "" {
 			r.Lines = append(r.Lines, c.long)
 		}
-		if c.later != "" {
-			r.Lines = append(r.Lines, "Not available yet: it comes with "+c.later+".")
-		}
 		return r
 	}
 	r := Reply{Lines: []string{"Commands (/help <command> tells more):"}}
 	for _, c := range h.order {
 		line := c.usage + " — " + c.short
-		if c.later != "" {
-			line += " (not available yet)"
+		if c.only != "" && m.Key.Platform != c.only {
+			line += " (" + platformName(c.only) + " only)"
 		}
 		r.Lines = append(r.Lines, line)
 	}
 	return r
+}
+
+// notify answers /notify where the platform's adapter does not: pings by
+// private message are Telegram's.
+func (h *Handler) notify(ctx context.Context, m Message, args []string) Reply {
+	return fail("Turn pings by private message are a Telegram feature (/notify on there): here, /board shows whose turn it is.")
+}
+
+// platformName is a platform's name for people.
+func platformName(p string) string {
+	if p == "" {
+		return p
+	}
+	return strings.ToUpper(p[:1]) + p[1:]
 }
 
 func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply {

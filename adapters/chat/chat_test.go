@@ -133,7 +133,24 @@ func TestHelpAndGames(t *testing.T) {
 	f.expect("alice", "/help move", `/move <move>: play a move`, false)
 	f.expect("alice", "/help /m", `/move <move>`, false)
 	f.expect("alice", "/help top", `this month's`, false)
-	f.expect("alice", "/help notify", `Not available yet`, false)
+	f.expect("alice", "/help notify", `/notify on\|off: turn pings by private message\.\nOn Telegram, /notify on .*private chat when it is your turn.*kept when the bot restarts.*a Telegram feature`, false)
+	if strings.Contains(r.Text(), "not available") {
+		t.Errorf("/help says something is not available:\n%s", r.Text())
+	}
+	if !strings.Contains(r.Text(), "\n/notify on|off — turn pings by private message (Telegram only)") {
+		t.Errorf("/help off Telegram does not say /notify is Telegram's:\n%s", r.Text())
+	}
+	// /notify reaches the handler only where the adapter has no pings.
+	f.expect("alice", "/notify on", `^Turn pings by private message are a Telegram feature`, true)
+	tg := f.h.Handle(ctx, chat.Message{Key: sessions.Key{Platform: "telegram", Channel: "-100"}, User: user("alice"), Text: "/help"})
+	if !strings.Contains(tg.Text(), "\n/notify on|off — turn pings by private message\n") {
+		t.Errorf("/help on Telegram:\n%s", tg.Text())
+	}
+	for _, c := range f.h.Commands() {
+		if c.Command == "notify" && c.Label != "turn pings by private message" {
+			t.Errorf("Telegram's command list describes /notify as %q", c.Label)
+		}
+	}
 	f.expect("alice", "/help nothing", `There is no command /nothing`, true)
 	r = f.expect("alice", "/games", `Games: /play <id>`, false)
 	for _, g := range games.List() {

@@ -11,4 +11,8 @@
 // Things no command answered (the computer's moves, the clock's moves,
 // reminders, lapsed challenges) come as sessions.Notice values through the
 // adapter's sessions.Notifier; NoticeReply turns each into a Reply.
+//
+// /notify on|off (turn pings by private message) is Telegram's: the
+// Telegram adapter answers it itself; elsewhere Handle says so, and /help
+// marks it "(Telegram only)".
 package chat
