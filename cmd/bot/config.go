@@ -31,12 +31,27 @@ type config struct {
 		Channel  string `yaml:"channel"`
 		Pictures string `yaml:"pictures"`
 	} `yaml:"console"`
+	Render struct {
+		// Theme of the board pictures: light or dark.
+		Theme string `yaml:"theme"`
+	} `yaml:"render"`
 	Discord struct {
-		Token string `yaml:"token"`
+		Token      string `yaml:"token"`
+		GuildID    string `yaml:"guild_id"`
+		ShardID    int    `yaml:"shard_id"`
+		ShardCount int    `yaml:"shard_count"`
 	} `yaml:"discord"`
 	Telegram struct {
 		Token       string `yaml:"token"`
 		APIEndpoint string `yaml:"api_endpoint"`
+		GroupLimit  int    `yaml:"group_limit"`
+		Webhook     struct {
+			URL         string `yaml:"url"`
+			Listen      string `yaml:"listen"`
+			SecretToken string `yaml:"secret_token"`
+			CertFile    string `yaml:"cert_file"`
+			KeyFile     string `yaml:"key_file"`
+		} `yaml:"webhook"`
 	} `yaml:"telegram"`
 	Clocks struct {
 		// The time per move of a /play without time=, per platform.
@@ -101,6 +116,8 @@ func defaultConfig() config {
 	c.Console.As = "you"
 	c.Console.Channel = "terminal"
 	c.Console.Pictures = "./data/pictures"
+	c.Render.Theme = "light"
+	c.Telegram.GroupLimit = 20
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
 	c.Clocks.Discord = duration(10 * time.Minute)
@@ -143,9 +160,19 @@ var settings = []setting{
 	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
 	{"BOT_CONSOLE_CHANNEL", str(func(c *config) *string { return &c.Console.Channel })},
 	{"BOT_CONSOLE_PICTURES", str(func(c *config) *string { return &c.Console.Pictures })},
+	{"BOT_RENDER_THEME", str(func(c *config) *string { return &c.Render.Theme })},
 	{"BOT_DISCORD_TOKEN", str(func(c *config) *string { return &c.Discord.Token })},
+	{"BOT_DISCORD_GUILD_ID", str(func(c *config) *string { return &c.Discord.GuildID })},
+	{"BOT_DISCORD_SHARD_ID", num(func(c *config) *int { return &c.Discord.ShardID })},
+	{"BOT_DISCORD_SHARD_COUNT", num(func(c *config) *int { return &c.Discord.ShardCount })},
 	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
 	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
+	{"BOT_TELEGRAM_GROUP_LIMIT", num(func(c *config) *int { return &c.Telegram.GroupLimit })},
+	{"BOT_TELEGRAM_WEBHOOK_URL", str(func(c *config) *string { return &c.Telegram.Webhook.URL })},
+	{"BOT_TELEGRAM_WEBHOOK_LISTEN", str(func(c *config) *string { return &c.Telegram.Webhook.Listen })},
+	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},
+	{"BOT_TELEGRAM_WEBHOOK_CERT_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.CertFile })},
+	{"BOT_TELEGRAM_WEBHOOK_KEY_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.KeyFile })},
 	{"BOT_CLOCKS_CONSOLE", func(c *config, v string) error { return c.Clocks.Console.set(v) }},
 	{"BOT_CLOCKS_TELEGRAM", func(c *config, v string) error { return c.Clocks.Telegram.set(v) }},
 	{"BOT_CLOCKS_DISCORD", func(c *config, v string) error { return c.Clocks.Discord.set(v) }},
@@ -210,6 +237,18 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
+	}
+	switch strings.ToLower(c.Render.Theme) {
+	case "light", "dark":
+		c.Render.Theme = strings.ToLower(c.Render.Theme)
+	default:
+		return c, fmt.Errorf("%s: render.theme %q is not light or dark", source, c.Render.Theme)
+	}
+	if c.Discord.ShardCount > 1 && (c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount) {
+		return c, fmt.Errorf("%s: discord.shard_id %d is not between 0 and shard_count-1 (%d)", source, c.Discord.ShardID, c.Discord.ShardCount-1)
+	}
+	if w := c.Telegram.Webhook; w.URL != "" && w.Listen == "" {
+		return c, fmt.Errorf("%s: telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)", source)
 	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
 		return c, fmt.Errorf("%s: computer.auto_level %d is not a level from 1 to 5", source, c.Computer.AutoLevel)

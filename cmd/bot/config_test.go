@@ -95,6 +95,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 		env["BOT_COMPUTER_"+k] = "4"
 	}
 	env["BOT_COMPUTER_MAX_TIME"] = "3s"
+	env["BOT_RENDER_THEME"] = "dark"
+	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
+	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -103,8 +106,11 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Storage.Path, want.Storage.OpenTimeout = "x", duration(3*time.Second)
 	want.Log.Level, want.Log.Format = "debug", "json"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
-	want.Discord.Token = "x"
-	want.Telegram.Token, want.Telegram.APIEndpoint = "x", "x"
+	want.Render.Theme = "dark"
+	want.Discord.Token, want.Discord.GuildID, want.Discord.ShardID, want.Discord.ShardCount = "x", "x", 1, 2
+	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit = "x", "x", 7
+	w := &want.Telegram.Webhook
+	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
 	h2 := duration(2 * time.Hour)
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = h2, h2, h2, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)

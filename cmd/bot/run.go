@@ -14,6 +14,8 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/adapters/discord"
+	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
@@ -36,17 +38,109 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	var missing []string
-	if c.Discord.Token != "" {
-		missing = append(missing, "Discord (issue 10)")
+	if c.Discord.Token == "" && c.Telegram.Token == "" {
+		return runConsole(ctx, c, os.Stdin, stdout, stderr, isTerminal(os.Stdin))
 	}
+	return runPlatforms(ctx, c, stderr)
+}
+
+// fanOut passes every notice to each platform adapter; each one keeps the
+// notices of its own platform (Key.Platform).
+type fanOut []sessions.Notifier
+
+func (f fanOut) Notify(ctx context.Context, n sessions.Notice) {
+	for _, a := range f {
+		a.Notify(ctx, n)
+	}
+}
+
+// platform is a running chat platform adapter.
+type platform struct {
+	name string
+	run  func(ctx context.Context) error
+}
+
+// runPlatforms serves Telegram and/or Discord (whichever tokens are set) on
+// one sessions service until ctx is done or an adapter fails; the first
+// failure stops the others.
+func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
+	log := newLogger(c, stderr)
+	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout)})
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("closing the database", "err", err)
+		}
+	}()
+	var notifiers fanOut
+	svc := newService(c, store, &notifiers, log)
+	defer svc.Close()
+	h := chat.New(chat.Config{Sessions: svc, Log: log})
+	r := render.New()
+	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
+	var running []platform
 	if c.Telegram.Token != "" {
-		missing = append(missing, "Telegram (issue 9)")
+		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
+			GroupLimit: c.Telegram.GroupLimit, Prefs: store}
+		if w := c.Telegram.Webhook; w.URL != "" {
+			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
+				CertFile: w.CertFile, KeyFile: w.KeyFile}
+		}
+		tg, err := telegram.New(tc, h, svc, r, log.With("adapter", "telegram"))
+		if err != nil {
+			return fmt.Errorf("telegram: %w", err)
+		}
+		notifiers = append(notifiers, tg)
+		running = append(running, platform{"telegram", tg.Run})
 	}
-	if len(missing) > 0 {
-		return fmt.Errorf("a token is set for %s, but this build has no such adapter yet; unset the token to play in the console", strings.Join(missing, " and "))
+	if c.Discord.Token != "" {
+		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures}
+		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
+		if err != nil {
+			return fmt.Errorf("discord: %w", err)
+		}
+		notifiers = append(notifiers, bot)
+		running = append(running, platform{"discord", bot.Run})
 	}
-	return runConsole(ctx, c, os.Stdin, stdout, stderr, isTerminal(os.Stdin))
+	// The notifiers are complete: now the games may resume and the clocks run.
+	n, err := svc.Resume(ctx)
+	if err != nil {
+		return fmt.Errorf("resuming the games in %s: %w", c.Storage.Path, err)
+	}
+	stop := startBackground(ctx, c, svc, store, log)
+	defer stop()
+	var names []string
+	for _, p := range running {
+		names = append(names, p.name)
+	}
+	log.Info("serving", "platforms", strings.Join(names, ","), "database", c.Storage.Path, "live_sessions", n)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, len(running))
+	for _, p := range running {
+		go func() {
+			err := p.run(ctx)
+			if err != nil {
+				err = fmt.Errorf("%s: %w", p.name, err)
+			}
+			errs <- err
+			cancel() // one adapter down stops the others: the supervisor restarts the bot
+		}()
+	}
+	var first error
+	for range running {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	if first == nil {
+		log.Info("stopped")
+	}
+	return first
 }
 
 // cmdConsole plays in this terminal whatever tokens are set.
@@ -117,10 +211,10 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		r := render.New()
 		cc.PictureDir = filepath.Clean(c.Console.Pictures)
 		cc.Draw = func(p *chat.Picture) ([]byte, error) {
-			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Numbers: p.View.Numbers != nil})
+			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Theme: render.Theme(c.Render.Theme), Numbers: p.View.Numbers != nil})
 		}
 		cc.Animate = func(rp *chat.Replay) ([]byte, error) {
-			return r.Replay(rp.Frames, rp.Moves, render.Options{})
+			return r.Replay(rp.Frames, rp.Moves, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
 	}
 	if interactive {

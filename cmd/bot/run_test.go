@@ -5,11 +5,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -52,22 +56,87 @@ func TestConsoleResumesAfterRestart(t *testing.T) {
 	}
 }
 
-func TestRunRefusesMissingAdapters(t *testing.T) {
-	for _, tc := range []struct{ env, want string }{
-		{"BOT_DISCORD_TOKEN", "a token is set for Discord (issue 10), but this build has no such adapter yet"},
-		{"BOT_TELEGRAM_TOKEN", "a token is set for Telegram (issue 9), but this build has no such adapter yet"},
-	} {
-		t.Setenv(tc.env, "secret-token-value")
-		t.Setenv("BOT_STORAGE_PATH", filepath.Join(t.TempDir(), "bot.db"))
-		var stdout, stderr bytes.Buffer
-		code := runMain(context.Background(), []string{"run"}, &stdout, &stderr)
-		if code != 1 || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
-			t.Fatalf("%s: exit %d, stderr %q", tc.env, code, stderr.String())
+// fakeTelegram is the least of a Bot API server: getMe answers for the
+// token "good-token" only, getUpdates waits a little and returns nothing,
+// everything else succeeds. It counts the methods called.
+func fakeTelegram(t *testing.T) (*httptest.Server, func(method string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	calls := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		parts := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+		method := parts[len(parts)-1]
+		mu.Lock()
+		calls[method]++
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		if !strings.HasSuffix(parts[0], "good-token") {
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
+			return
 		}
-		if strings.Contains(stderr.String()+stdout.String(), "secret-token-value") {
-			t.Fatal("the token was printed")
+		switch method {
+		case "getMe":
+			io.WriteString(w, `{"ok":true,"result":{"id":42,"is_bot":true,"first_name":"Board","username":"board_bot"}}`)
+		case "getUpdates":
+			select {
+			case <-r.Context().Done():
+			case <-time.After(50 * time.Millisecond):
+			}
+			io.WriteString(w, `{"ok":true,"result":[]}`)
+		default:
+			io.WriteString(w, `{"ok":true,"result":true}`)
 		}
-		os.Unsetenv(tc.env)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func(m string) int { mu.Lock(); defer mu.Unlock(); return calls[m] }
+}
+
+// TestRunServesTelegram: with a Telegram token, `bot run` serves Telegram
+// (here a fake Bot API on loopback), publishes the commands, polls, and
+// stops cleanly when asked; a refused token stops it with one line that
+// does not show the token.
+func TestRunServesTelegram(t *testing.T) {
+	srv, calls := fakeTelegram(t)
+	t.Setenv("BOT_TELEGRAM_API_ENDPOINT", srv.URL)
+	t.Setenv("BOT_STORAGE_PATH", filepath.Join(t.TempDir(), "bot.db"))
+	t.Setenv("BOT_TELEGRAM_TOKEN", "good-token")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	var stdout, stderr bytes.Buffer
+	go func() { done <- runMain(ctx, []string{"run"}, &stdout, &stderr) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for calls("getUpdates") == 0 || calls("setMyCommands") == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot never polled: getMe %d, setMyCommands %d, getUpdates %d", calls("getMe"), calls("setMyCommands"), calls("getUpdates"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d after Ctrl-C: %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("bot run did not stop after its context was cancelled")
+	}
+	if !strings.Contains(stderr.String(), "platforms=telegram") {
+		t.Errorf("log does not say what it serves: %s", stderr.String())
+	}
+
+	t.Setenv("BOT_TELEGRAM_TOKEN", "secret-token-value")
+	stderr.Reset()
+	code := runMain(context.Background(), []string{"run"}, &stdout, &stderr)
+	last := strings.TrimSpace(stderr.String())
+	if i := strings.LastIndex(last, "\n"); i >= 0 {
+		last = last[i+1:]
+	}
+	if code != 1 || !strings.HasPrefix(last, "bot run: telegram:") {
+		t.Fatalf("refused token: exit %d, stderr %q", code, stderr.String())
+	}
+	if strings.Contains(stderr.String()+stdout.String(), "secret-token-value") {
+		t.Fatal("the token was printed")
 	}
 }
 
