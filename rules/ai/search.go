@@ -198,31 +198,26 @@ func (s *searcher[P, M, E]) search(p *P, depth, ply, alpha, beta int) int {
 	if ply >= maxPly || depth <= 0 && s.e.quiet(p) {
 		return s.evaluate(p, h)
 	}
+	if depth < 0 {
+		depth = 0
+	}
+	// The quiescence search (depth 0) does without the table.
+	ttBest := -1
+	if depth > 0 {
+		if e, ok := s.tt.probe(h); ok {
+			ttBest = int(e.best) - 1
+			if sc, cut := cutoff(e, depth, ply, alpha, beta); cut {
+				return sc
+			}
+		}
+	}
 	moves := s.e.moves(p, s.bufs[ply])
 	s.bufs[ply] = moves
 	if len(moves) == 0 {
 		return -mate + ply
 	}
-	if depth <= 0 && !s.e.capture(&moves[0]) {
+	if depth == 0 && !s.e.capture(&moves[0]) {
 		return s.evaluate(p, h)
-	}
-	if depth < 0 {
-		depth = 0
-	}
-	ttBest := -1
-	if e, ok := s.tt.probe(h); ok {
-		ttBest = int(e.best) - 1
-		if int(e.depth) >= depth {
-			sc := fromTT(int(e.score), ply)
-			switch {
-			case e.bound == boundExact:
-				return sc
-			case e.bound == boundLower && sc >= beta:
-				return sc
-			case e.bound == boundUpper && sc <= alpha:
-				return sc
-			}
-		}
 	}
 	next := depth - 1
 	if len(moves) == 1 && depth > 0 {
@@ -265,7 +260,7 @@ func (s *searcher[P, M, E]) search(p *P, depth, ply, alpha, beta int) int {
 				a = sc
 				if a >= beta {
 					if m := &moves[i]; !s.e.capture(m) {
-						s.cutoff(m, ply, depth)
+						s.refuted(m, ply, depth)
 					}
 					break
 				}
@@ -283,8 +278,24 @@ func (s *searcher[P, M, E]) search(p *P, depth, ply, alpha, beta int) int {
 	return best
 }
 
-// cutoff remembers a quiet move that refuted its position.
-func (s *searcher[P, M, E]) cutoff(m *M, ply, depth int) {
+// cutoff reports whether a table entry of at least depth settles the
+// search of its position with window (alpha, beta), and the score.
+func cutoff(e entry, depth, ply, alpha, beta int) (int, bool) {
+	if int(e.depth) < depth {
+		return 0, false
+	}
+	sc := fromTT(int(e.score), ply)
+	switch {
+	case e.bound == boundExact,
+		e.bound == boundLower && sc >= beta,
+		e.bound == boundUpper && sc <= alpha:
+		return sc, true
+	}
+	return 0, false
+}
+
+// refuted remembers a quiet move that refuted its position.
+func (s *searcher[P, M, E]) refuted(m *M, ply, depth int) {
 	if !s.hasKill[ply][0] || s.killers[ply][0] != *m {
 		s.killers[ply][1], s.hasKill[ply][1] = s.killers[ply][0], s.hasKill[ply][0]
 		s.killers[ply][0], s.hasKill[ply][0] = *m, true
