@@ -1,8 +1,11 @@
 package telegram_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"image"
+	"image/png"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -863,4 +866,48 @@ func TestReplyMove(t *testing.T) {
 	if n := len(h.look(group).Record.Actions); n != 1 {
 		t.Errorf("%d actions after one move in reply", n)
 	}
+}
+
+// TestPictureTheme: the theme chosen in config is the one the players see.
+func TestPictureTheme(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", func(c *telegram.Config) { c.Picture = render.Options{Theme: render.Dark} })
+	photo := h.challenge(group, "spanish")
+	if photo.Image == nil {
+		t.Fatal("no board uploaded")
+	}
+	s := h.look(group)
+	r := render.New()
+	for _, tc := range []struct {
+		theme render.Theme
+		same  bool
+	}{{render.Dark, true}, {render.Light, false}} {
+		data, err := r.PNG(s.State.View(), s.Last, 0, render.Options{Theme: tc.theme, Numbers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := png.Decode(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if same := samePixels(photo.Image, want); same != tc.same {
+			t.Errorf("board photo same as the %s theme's picture: %v, want %v", tc.theme, same, tc.same)
+		}
+	}
+}
+
+func samePixels(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y += 3 {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x += 3 {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -232,7 +232,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 			delete(b.photos, key)
 			b.mu.Unlock()
 		}
-		png, err := b.r.PNG(pic.View, pic.Last, pic.Viewer, render.Options{Numbers: pic.View.Numbers != nil})
+		png, err := b.r.PNG(pic.View, pic.Last, pic.Viewer, b.pictureOptions(pic.View.Numbers != nil))
 		if err != nil {
 			b.log.Error("telegram: drawing the board", "game", pic.Game, "err", err)
 			delete(p, "caption")
@@ -273,7 +273,7 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 		if len(rp.Frames) == 0 {
 			return nil
 		}
-		gif, err := b.r.Replay(rp.Frames, rp.Moves, render.Options{Numbers: rp.Frames[0].Numbers != nil})
+		gif, err := b.r.Replay(rp.Frames, rp.Moves, b.pictureOptions(rp.Frames[0].Numbers != nil))
 		if err != nil {
 			b.log.Error("telegram: drawing a replay", "game", rp.Game, "err", err)
 			p["text"] = "Sorry, the replay could not be drawn."
@@ -523,4 +523,12 @@ func chatLink(chatID int64, ci chatInfo) string {
 		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(ci.board)
 	}
 	return ""
+}
+
+// pictureOptions are the configured picture options (theme, size), with the
+// draughts square numbers drawn when the view has them.
+func (b *Bot) pictureOptions(numbers bool) render.Options {
+	o := b.cfg.Picture
+	o.Numbers = numbers
+	return o
 }

@@ -63,6 +63,9 @@ type Config struct {
 	ShutdownGrace time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Picture chooses the theme and size of the board pictures (the square
+	// numbers are drawn for the draughts games whatever it says).
+	Picture render.Options
 	// Prefs keeps the players' choices of turn pings (/notify on|off)
 	// across restarts; *storage.Store implements it. Nil keeps them in
 	// memory only, until the bot stops.
