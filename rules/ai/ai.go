@@ -65,7 +65,9 @@ type Options struct {
 	Seed  uint64 // decides between moves of equal value and the weak levels' mistakes
 	Depth int    // the deepest iteration, in plies (0: the level's)
 	Nodes int64  // stop after this many positions (0: the level's)
-	Time  time.Duration
+	// Time is the most the search may take (0: the level's share of
+	// Config.MaxTime); Config.MaxTime caps it.
+	Time time.Duration
 
 	noLMR bool // tests: no late move reductions
 }

@@ -163,9 +163,12 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	lim, d := pl.budget(o, halmaLevels)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	v := st.Game().(halma.Game).Variant()
+	leaveHome := 0
+	if g, ok := st.Game().(halma.Game); ok {
+		leaveHome = g.Variant().LeaveHome
+	}
 	p := halmaPos{p: st.Position(), turns: halmaTurns(st)}
-	e := newHalmaEngine(p.p, v.LeaveHome)
+	e := newHalmaEngine(p.p, leaveHome)
 	moves := e.moves(&p, nil)
 	if len(moves) == 0 {
 		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
