@@ -221,3 +221,13 @@ type Meta struct {
 	Names  []string // per seat
 	Result string   // "1-0", "0-1", "1/2-1/2", "*", or the winner's seat as "seat N" for more players
 }
+
+// Retirer is a State of a game of more than two players in which a player
+// may leave (resign, or abandon the game) and the others play on.
+type Retirer interface {
+	// Retire takes seat out of the game: it never moves again and the turn
+	// order skips it (when it was to move, the next seat moves). When one
+	// seat is left, that seat has won (Outcome says so). Retiring in a
+	// two-player game is ErrNotNow: there a resignation ends the game.
+	Retire(seat int) (State, error)
+}

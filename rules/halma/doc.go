@@ -13,6 +13,11 @@
 // (with rules.Perfter and rules.Recorder); ReadRecord reads back what
 // Record writes.
 //
+// In the four-player game a player may leave and the others play on
+// (rules.Retirer, Position.Retire): its pieces leave the board, the turn
+// order skips it, and the last player left wins. The FEN shows such a
+// player as an empty field and the record as a line "retire N".
+//
 // Squares are numbered rank*16+file for every board size, so the same
 // tables and Board type serve the three boards.
 package halma

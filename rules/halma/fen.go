@@ -39,8 +39,10 @@ func (p Position) FEN() string {
 // ParseFEN reads a position in the format FEN writes. Squares may be in
 // any order and case; a player may have fewer pieces than a camp holds
 // (not more). The game counts as won when the seat that moved last (the
-// one before the seat to move) meets the win rule. Errors are
-// rules.ErrBadPosition errors.
+// one before the seat to move) meets the win rule. In the four-player game
+// a player with no squares (an empty field, "16:4:1:a1,b1::p16:p1") has
+// left the game: it may not be the one to move, and when only one player
+// has pieces that player has won. Errors are rules.ErrBadPosition errors.
 func ParseFEN(fen string) (Position, error) {
 	bad := func(format string, args ...any) (Position, error) {
 		return Position{}, rules.Errorf(rules.ErrBadPosition, "bad halma position %q: %s", short(fen), fmt.Sprintf(format, args...))
@@ -91,9 +93,20 @@ func ParseFEN(fen string) (Position, error) {
 			return bad("player %d has %d pieces, at most %d", seat+1, n, layouts[lay].pieces)
 		}
 	}
-	last := (int(p.turn) + players - 1) % players
-	if p.hasWon(last) {
+	if players > 2 {
+		if p.Occupied().Empty() {
+			return bad("no player has pieces")
+		}
+		if p.pieces[p.turn].Empty() {
+			return bad("player %d is to move but has no pieces (a player without pieces has left the game)", turn)
+		}
+	}
+	last := p.previous(int(p.turn))
+	switch {
+	case p.hasWon(last):
 		p.won = uint8(last + 1)
+	case players > 2 && p.alone() >= 0:
+		p.won = uint8(p.alone() + 1)
 	}
 	return p, nil
 }

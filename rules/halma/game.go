@@ -2,6 +2,7 @@ package halma
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -116,13 +117,24 @@ func (g Game) LoadState(fen string) (*State, error) {
 	}
 	s := &State{game: g, pos: p, first: int(p.turn), setup: p.FEN(), out: rules.Outcome{Winner: -1}}
 	if p.won != 0 {
-		s.out = rules.Outcome{Over: true, Winner: p.Winner(), Reason: "camp filled"}
+		s.out = wonOutcome(p)
 	}
 	return s, nil
 }
 
+// wonOutcome is the outcome of a won position: the winner filled its
+// target camp, or (four players) the others left.
+func wonOutcome(p Position) rules.Outcome {
+	reason := "camp filled"
+	if !p.hasWon(p.Winner()) {
+		reason = "the others left"
+	}
+	return rules.Outcome{Over: true, Winner: p.Winner(), Reason: reason}
+}
+
 // State is a game of Halma in progress; it implements rules.State,
-// rules.Perfter and rules.Recorder. It is immutable.
+// rules.Perfter, rules.Recorder and (four players) rules.Retirer. It is
+// immutable.
 type State struct {
 	game  Game
 	pos   Position
@@ -132,6 +144,7 @@ type State struct {
 	out   rules.Outcome
 	prev  *State
 	last  Move // the move from prev to this state
+	left  int  // the seat that left the game from prev to this state, plus 1; 0 when last is a move
 }
 
 // Game returns the game.
@@ -143,17 +156,56 @@ func (s *State) Position() Position { return s.pos }
 // First is the seat that moved first.
 func (s *State) First() int { return s.first }
 
-// History returns the moves played since the start, in order.
+// History returns the moves played since the start, in order (not the
+// retirements: see Retire).
 func (s *State) History() []Move {
-	var rev []Move
-	for t := s; t.prev != nil; t = t.prev {
-		rev = append(rev, t.last)
-	}
-	out := make([]Move, len(rev))
-	for i, m := range rev {
-		out[len(rev)-1-i] = m
+	var out []Move
+	for _, st := range s.steps() {
+		if st.left == 0 {
+			out = append(out, st.last)
+		}
 	}
 	return out
+}
+
+// steps returns the states after each move or retirement since the start,
+// in order.
+func (s *State) steps() []*State {
+	var rev []*State
+	for t := s; t.prev != nil; t = t.prev {
+		rev = append(rev, t)
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// Retire implements rules.Retirer (see RetireSeat).
+func (s *State) Retire(seat int) (rules.State, error) {
+	n, err := s.RetireSeat(seat)
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// RetireSeat takes seat out of a four-player game, as Position.Retire
+// does: its pieces leave the board, the turn order skips it, and when one
+// player is left, that player has won ("the others left"). Errors are
+// rules.ErrNotNow (a two-player game, a seat that has left already) and
+// rules.ErrGameOver errors.
+func (s *State) RetireSeat(seat int) (*State, error) {
+	if s.out.Over {
+		return nil, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", s.out.Reason)
+	}
+	p, err := s.pos.Retire(seat)
+	if err != nil {
+		return nil, err
+	}
+	n := &State{game: s.game, pos: p, first: s.first, setup: s.setup, turns: s.turns, prev: s, left: seat + 1, out: rules.Outcome{Winner: -1}}
+	if p.won != 0 {
+		n.out = wonOutcome(p)
+	}
+	return n, nil
 }
 
 // FEN is the position in the page's format.
@@ -231,7 +283,7 @@ func (s *State) after(m Move) *State {
 	lh := s.game.v.LeaveHome
 	switch {
 	case n.pos.won != 0:
-		n.out = rules.Outcome{Over: true, Winner: n.pos.Winner(), Reason: "camp filled"}
+		n.out = wonOutcome(n.pos)
 	case lh > 0 && n.turns[mover] == lh && !n.pos.pieces[mover].And(n.pos.Home(mover)).Empty():
 		n.out = rules.Outcome{Over: true, Winner: (mover + 1) % s.game.v.Players,
 			Reason: fmt.Sprintf("a piece still at home after move %d", lh)}

@@ -84,6 +84,11 @@ func (v Variant) Start(first int) Position {
 
 // Position is a Halma position: where every seat's pieces stand, the seat
 // to move and whether the game has been won. It is a comparable value.
+//
+// In the four-player game a seat without pieces has left the game (Halma
+// has no captures, so nothing else empties a seat): the turn order skips
+// it, and its empty camp must be filled by the player whose target it is
+// alone. See Retire.
 type Position struct {
 	pieces [4]Board
 	lay    uint8 // index into layouts
@@ -100,8 +105,90 @@ func (p Position) Size() int { return p.l().size }
 func (p Position) Players() int { return p.l().players }
 
 // Turn is the seat to move next (also after the game has been won: the
-// seat after the winner).
+// seat after the winner that still plays).
 func (p Position) Turn() int { return int(p.turn) }
+
+// Retired reports whether seat has left the game: a seat without pieces
+// in the four-player game. In a two-player game no one retires.
+func (p Position) Retired(seat int) bool {
+	return p.l().players > 2 && seat >= 0 && seat < p.l().players && p.pieces[seat].Empty()
+}
+
+// next returns the seat that moves after seat: the next one in turn
+// order, skipping (with four players) the seats that have left; seat
+// itself when no other is left.
+func (p *Position) next(seat int) int {
+	n := p.l().players
+	if n == 2 {
+		return 1 - seat
+	}
+	for i := 1; i < n; i++ {
+		if s := (seat + i) % n; !p.pieces[s].Empty() {
+			return s
+		}
+	}
+	return seat
+}
+
+// previous returns the seat that moved before seat: the previous one in
+// turn order, skipping (with four players) the seats that have left.
+func (p *Position) previous(seat int) int {
+	n := p.l().players
+	if n == 2 {
+		return 1 - seat
+	}
+	for i := 1; i < n; i++ {
+		if s := (seat + n - i) % n; !p.pieces[s].Empty() {
+			return s
+		}
+	}
+	return seat
+}
+
+// alone returns the only seat that still has pieces, or -1 when more than
+// one has (or none).
+func (p *Position) alone() int {
+	seat := -1
+	for s := 0; s < p.l().players; s++ {
+		if !p.pieces[s].Empty() {
+			if seat >= 0 {
+				return -1
+			}
+			seat = s
+		}
+	}
+	return seat
+}
+
+// Retire returns the position after seat has left a four-player game
+// (it resigned or abandoned): its pieces leave the board, so they block no
+// camp and the player whose target is its camp must fill that camp alone;
+// the turn order skips it; when it was to move, the next seat with pieces
+// moves; when only one seat with pieces is left, that seat has won.
+// Errors: rules.ErrNotNow in a two-player game, for a seat that is not in
+// the game or has left already; rules.ErrGameOver once the game is won.
+func (p Position) Retire(seat int) (Position, error) {
+	n := p.Players()
+	switch {
+	case n == 2:
+		return p, rules.Errorf(rules.ErrNotNow, "in a two-player game a player cannot leave and let the other play on: resigning ends the game")
+	case seat < 0 || seat >= n:
+		return p, rules.Errorf(rules.ErrNotNow, "there is no Player %d in this game", seat+1)
+	case p.won != 0:
+		return p, rules.Errorf(rules.ErrGameOver, "the game is over: Player %d has won", p.won)
+	case p.pieces[seat].Empty():
+		return p, rules.Errorf(rules.ErrNotNow, "Player %d has left the game already", seat+1)
+	}
+	p.pieces[seat] = Board{}
+	if int(p.turn) == seat {
+		p.turn = uint8(p.next(seat))
+	}
+	if w := p.alone(); w >= 0 {
+		p.won = uint8(w + 1)
+		p.turn = uint8(w)
+	}
+	return p, nil
+}
 
 // Winner is the seat that has won, or -1.
 func (p Position) Winner() int { return int(p.won) - 1 }
@@ -221,7 +308,7 @@ func (g *geometry) reach(occ, target Board, s Sq, queue *[256]Sq) Board {
 
 // Play returns the position after m, which must be one of p.Moves(): the
 // piece moves, the win rule is checked for the mover, and the turn passes
-// to the next seat.
+// to the next seat (that has not left the game).
 func (p Position) Play(m Move) Position {
 	mover := int(p.turn)
 	if !m.IsPass() {
@@ -230,7 +317,7 @@ func (p Position) Play(m Move) Position {
 	if p.hasWon(mover) {
 		p.won = uint8(mover + 1)
 	}
-	p.turn = uint8((mover + 1) % p.l().players)
+	p.turn = uint8(p.next(mover))
 	return p
 }
 

@@ -26,8 +26,10 @@ import (
 //	1. h8-g7 a1-b2
 //	2. g7-f6 ...
 //
-// A game loaded from a position also has a [FEN "..."] tag with it.
-// ReadRecord reads it back.
+// A game loaded from a position also has a [FEN "..."] tag with it. In the
+// four-player game a player that left (Retire) has a line of its own,
+// "retire 3" for Player 3, where it left; the next round counts only the
+// players still in the game. ReadRecord reads it back.
 func (s *State) Record(meta rules.Meta) string {
 	var b strings.Builder
 	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %s]\n", k, strconv.Quote(v)) }
@@ -55,30 +57,55 @@ func (s *State) Record(meta rules.Meta) string {
 	}
 	tag("Result", result)
 	b.WriteByte('\n')
-	players := s.game.v.Players
-	for i, m := range s.History() {
-		switch {
-		case i%players == 0 && i > 0:
-			b.WriteByte('\n')
-			fallthrough
-		case i == 0:
-			fmt.Fprintf(&b, "%d.", i/players+1)
+	steps := s.steps()
+	if len(steps) == 0 {
+		b.WriteByte('\n')
+		return b.String()
+	}
+	// A round is one move of each player still in the game.
+	playing := 0
+	start := steps[0].prev.pos
+	for seat := 0; seat < s.game.v.Players; seat++ {
+		if !start.Retired(seat) {
+			playing++
+		}
+	}
+	round, inRound := 1, 0
+	for _, st := range steps {
+		if st.left != 0 {
+			if inRound > 0 {
+				b.WriteByte('\n')
+				round, inRound = round+1, 0
+			}
+			fmt.Fprintf(&b, "retire %d\n", st.left)
+			playing--
+			continue
+		}
+		if inRound == 0 {
+			fmt.Fprintf(&b, "%d.", round)
 		}
 		b.WriteByte(' ')
-		b.WriteString(m.String())
+		b.WriteString(st.last.String())
+		if inRound++; inRound >= playing {
+			b.WriteByte('\n')
+			round, inRound = round+1, 0
+		}
 	}
-	b.WriteByte('\n')
+	if inRound > 0 {
+		b.WriteByte('\n')
+	}
 	return b.String()
 }
 
 // ReadRecord reads a game written by Record: the game from its tags, its
-// moves replayed (each checked), and the tags that Meta holds. Missing
-// option tags take their defaults; move numbers ("12.") and result tokens
-// (1-0, 0-1, 1/2-1/2, *) in the move list are skipped.
+// moves and retirements ("retire N") replayed (each checked), and the tags
+// that Meta holds. Missing option tags take their defaults; move numbers
+// ("12.") and result tokens (1-0, 0-1, 1/2-1/2, *) in the move list are
+// skipped.
 func ReadRecord(text string) (*State, rules.Meta, error) {
 	var meta rules.Meta
 	tags := map[string]string{}
-	var moves []string
+	var moves []string // moves, and "retire N"
 	for n, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "[") {
@@ -89,10 +116,18 @@ func ReadRecord(text string) (*State, rules.Meta, error) {
 			tags[k] = v
 			continue
 		}
-		for _, tok := range strings.Fields(line) {
+		toks := strings.Fields(line)
+		for i := 0; i < len(toks); i++ {
+			tok := toks[i]
 			switch {
 			case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
 			case strings.HasSuffix(tok, ".") && isDigits(strings.TrimSuffix(tok, ".")):
+			case strings.EqualFold(tok, "retire"):
+				if i+1 == len(toks) || !isDigits(toks[i+1]) {
+					return nil, meta, rules.Errorf(rules.ErrSyntax, "halma record line %d: retire needs the number of the player that left, like \"retire 3\"", n+1)
+				}
+				i++
+				moves = append(moves, "retire "+toks[i])
 			default:
 				moves = append(moves, tok)
 			}
@@ -132,15 +167,22 @@ func ReadRecord(text string) (*State, rules.Meta, error) {
 	if s == nil {
 		s = game.StartState(0)
 	}
-	for i, mv := range moves {
+	for _, mv := range moves {
+		if n, ok := strings.CutPrefix(mv, "retire "); ok {
+			seat, ok := number(n)
+			if !ok || seat < 1 || seat > game.v.Players {
+				return nil, meta, rules.Errorf(rules.ErrSyntax, "halma record, after move %d: retire %s: not a player 1 to %d", len(s.History()), short(n), game.v.Players)
+			}
+			next, err := s.RetireSeat(seat - 1)
+			if err != nil {
+				return nil, meta, rules.Errorf(kindOf(err), "halma record, after move %d: retire %s: %s", len(s.History()), short(n), strings.TrimPrefix(err.Error(), "rules: "))
+			}
+			s = next
+			continue
+		}
 		next, _, err := s.PlayMove(mv)
 		if err != nil {
-			kind := rules.ErrSyntax
-			var re *rules.Error
-			if errors.As(err, &re) {
-				kind = re.Kind
-			}
-			return nil, meta, rules.Errorf(kind, "halma record, move %d: %s", i+1, strings.TrimPrefix(err.Error(), "rules: "))
+			return nil, meta, rules.Errorf(kindOf(err), "halma record, move %d: %s", len(s.History())+1, strings.TrimPrefix(err.Error(), "rules: "))
 		}
 		s = next
 	}
@@ -154,6 +196,15 @@ func ReadRecord(text string) (*State, rules.Meta, error) {
 		}
 	}
 	return s, meta, nil
+}
+
+// kindOf returns the kind of a rules error (rules.ErrSyntax for any other).
+func kindOf(err error) error {
+	var re *rules.Error
+	if errors.As(err, &re) {
+		return re.Kind
+	}
+	return rules.ErrSyntax
 }
 
 // parseTag reads [Key "value"].
