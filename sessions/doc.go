@@ -11,9 +11,16 @@
 // each other.
 //
 // A session is stored as a Record: the game and its options, the seats, and
-// the list of actions played (moves, formations, huffs). The state of the
-// game is rebuilt by replaying the actions, so a restart resumes every game
-// exactly where it was.
+// the list of actions played (moves, formations, huffs, retirements). The
+// state of the game is rebuilt by replaying the actions, so a restart
+// resumes every game exactly where it was.
+//
+// Leaving a game of more than two: when the game's state is a
+// rules.Retirer (four-player Halma), /resign, or abandoning by the clock,
+// takes the player's seat out of the game (ActRetire) and the others play
+// on; draws then need the players still in the game, and the last one left
+// wins. Without a Retirer, or when only the computer would play on, the
+// game ends with no winner.
 //
 // Clocks: a game with a time per move (PlayOptions.Time, or the platform's
 // default, Config.DefaultTime) stores the deadline of the player to move
@@ -22,7 +29,8 @@
 // it sends a reminder (NoticeReminder) with a tenth of the time left, plays
 // a move for a player out of time (the computer at Config.AutoLevel;
 // NoticeMoved with Auto), ends the game after AutoMovesToAbandon such moves
-// in a row (abandoned: a loss), and removes challenges nobody answered
+// in a row (abandoned: a loss; with more players and a rules.Retirer, the
+// player leaves and the others play on), and removes challenges nobody answered
 // (Config.ChallengeTTL, NoticeExpired). After a restart, Resume rebuilds
 // the index from the stored deadlines.
 //

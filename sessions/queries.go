@@ -33,7 +33,8 @@ func (s *Service) Game(ctx context.Context, platform, id string) (*Snapshot, err
 
 // Frames replays a game for an animation: views[0] is the position before
 // the first move (after the formations) and views[i] the position after
-// moves[i-1]. A huff shows in the frame of the move after it.
+// moves[i-1]. A huff, or a player leaving (ActRetire), shows in the frame
+// of the move after it.
 func (s *Service) Frames(rec *Record) (views []rules.View, moves []rules.Move, err error) {
 	game, err := s.games(rec.Game, rec.Options)
 	if err != nil {

@@ -62,6 +62,9 @@ const (
 	ActMove ActionKind = "move" // a move in the game's notation
 	ActForm ActionKind = "form" // an Ultradamas formation ("default" or squares)
 	ActHuff ActionKind = "huff" // a Damas huff: the square of the huffed piece
+	// ActRetire: Seat left a game of more than two players (Text says why:
+	// "resigned" or "abandoned") and the others play on (rules.Retirer).
+	ActRetire ActionKind = "retire"
 )
 
 // Action is one thing a player did to the game state, in the order played.
@@ -208,8 +211,9 @@ type Result struct {
 	Ended  time.Time `json:"ended"`
 	// FEN is the final position.
 	FEN string `json:"fen,omitempty"`
-	// Abandoned: the loser (the seat that is not Winner) let the clock play
-	// for them AutoMovesToAbandon times in a row.
+	// Abandoned: the loser (the seat that is not Winner; with more players,
+	// the last one to leave) let the clock play for them
+	// AutoMovesToAbandon times in a row.
 	Abandoned bool `json:"abandoned,omitempty"`
 }
 
@@ -234,7 +238,7 @@ type Record struct {
 	First int `json:"first"`
 	// Start is the starting position as FEN; empty for the game's usual start.
 	Start string `json:"start,omitempty"`
-	// Actions are the moves, formations and huffs, in order.
+	// Actions are the moves, formations, huffs and retirements, in order.
 	Actions []Action `json:"actions,omitempty"`
 	// DrawOffer lists the seats that offer a draw now.
 	DrawOffer []int     `json:"draw_offer,omitempty"`
@@ -289,6 +293,18 @@ func (r *Record) Phase() Phase {
 		return PhaseChallenge
 	}
 	return PhasePlaying
+}
+
+// Retired reports whether seat has left the game (an ActRetire action):
+// it resigned or abandoned a game of more than two players, and the
+// others play on.
+func (r *Record) Retired(seat int) bool {
+	for _, a := range r.Actions {
+		if a.Kind == ActRetire && a.Seat == seat {
+			return true
+		}
+	}
+	return false
 }
 
 // SeatsOf returns the seats u holds, in seat order.

@@ -210,7 +210,7 @@ const (
 	EvDrawOffered                           // a draw was offered
 	EvDrawDeclined                          // the draw offer was declined
 	EvDrawAgreed                            // every seat agreed to a draw: the game ended
-	EvResigned                              // a player resigned: the game ended
+	EvResigned                              // a player resigned: the game ended, or (more than two players, rules.Retirer) the player left and the others play on
 	EvTakebackAsked                         // a player asks to take their last move back
 	EvTakenBack                             // the last move was taken back
 	EvTakebackDeclined                      // the opponent refused the takeback
@@ -227,6 +227,8 @@ type Event struct {
 	Seat    int // the acting seat, -1 when none
 	Move    *rules.Move
 	Session *Snapshot
+
+	passed bool // a player left while to move: the turn passed to another
 }
 
 // Ended reports whether the change ended the game.
@@ -342,11 +344,11 @@ func (s *Service) Accept(ctx context.Context, req Request) (Event, error) {
 		case PhaseNone:
 			return nil, Event{}, errf(ErrNoChallenge, nil, "nothing to accept")
 		case PhasePlaying:
-			if mine := cur.rec.SeatsOf(req.User); len(cur.rec.Takeback) > 0 && len(mine) > 0 &&
+			if mine := cur.rec.active(req.User); len(cur.rec.Takeback) > 0 && len(mine) > 0 &&
 				!slices.ContainsFunc(cur.rec.Takeback, func(seat int) bool { return slices.Contains(mine, seat) }) {
 				return s.takeBack(cur, cur.rec.Takeback[0])
 			}
-			if len(cur.rec.DrawOffer) > 0 && len(cur.rec.SeatsOf(req.User)) > 0 {
+			if len(cur.rec.DrawOffer) > 0 && len(cur.rec.active(req.User)) > 0 {
 				return s.draw(cur, req)
 			}
 			return nil, Event{}, errf(ErrNoChallenge, nil, "a game is running and no draw or takeback is offered")
@@ -404,7 +406,7 @@ func (s *Service) Decline(ctx context.Context, req Request) (Event, error) {
 		case PhaseNone:
 			return nil, Event{}, errf(ErrNoChallenge, nil, "nothing to decline")
 		case PhasePlaying:
-			seats := cur.rec.SeatsOf(req.User)
+			seats := cur.rec.active(req.User)
 			if len(cur.rec.Takeback) > 0 && len(seats) > 0 && !slices.Contains(cur.rec.Takeback, seats[0]) {
 				next := cur.clone()
 				next.rec.Takeback = nil
@@ -443,7 +445,7 @@ func (s *Service) Cancel(ctx context.Context, req Request) (Event, error) {
 }
 
 // playing checks that a game runs and that the user plays in it, and
-// returns the user's seats.
+// returns the user's seats (not those that have left the game).
 func playing(cur *live, u User) ([]int, error) {
 	switch cur.phase() {
 	case PhaseNone:
@@ -451,11 +453,30 @@ func playing(cur *live, u User) ([]int, error) {
 	case PhaseChallenge:
 		return nil, errf(ErrNotStarted, nil, "the challenge is not accepted yet")
 	}
-	seats := cur.rec.SeatsOf(u)
-	if len(seats) == 0 {
+	if len(cur.rec.SeatsOf(u)) == 0 {
 		return nil, errf(ErrNotPlayer, nil, "%s does not play here", u.Name)
 	}
+	seats := cur.rec.active(u)
+	if len(seats) == 0 {
+		return nil, errf(ErrNotPlayer, nil, "%s has left the game", u.Name)
+	}
 	return seats, nil
+}
+
+// active returns the seats u holds that have not left the game.
+func (r *Record) active(u User) []int {
+	return slices.DeleteFunc(r.SeatsOf(u), r.Retired)
+}
+
+// stillIn counts the seats that have not left the game.
+func (r *Record) stillIn() int {
+	n := 0
+	for seat := range r.Seats {
+		if !r.Retired(seat) {
+			n++
+		}
+	}
+	return n
 }
 
 // Setup sets the user's formation (Ultradamas): squares, or "default".
@@ -564,7 +585,7 @@ func (s *Service) Huff(ctx context.Context, req Request, square string) (Event, 
 }
 
 // Draw offers a draw, or accepts the draw the other players offer; when
-// every seat agrees, the game ends drawn.
+// every seat still in the game agrees, the game ends drawn.
 func (s *Service) Draw(ctx context.Context, req Request) (Event, error) {
 	return s.change(ctx, req, func(cur *live) (*live, Event, error) {
 		if _, err := playing(cur, req.User); err != nil {
@@ -578,7 +599,7 @@ func (s *Service) draw(cur *live, req Request) (*live, Event, error) {
 	if slices.ContainsFunc(cur.rec.Seats, func(u User) bool { return u.Computer }) {
 		return nil, Event{}, errf(ErrNotNow, nil, "the computer plays on: no draws")
 	}
-	seats := cur.rec.SeatsOf(req.User)
+	seats := cur.rec.active(req.User)
 	added := false
 	next := cur.clone()
 	for _, seat := range seats {
@@ -593,15 +614,18 @@ func (s *Service) draw(cur *live, req Request) (*live, Event, error) {
 	slices.Sort(next.rec.DrawOffer)
 	now := s.now().UTC()
 	next.rec.Updated = now
-	if len(next.rec.DrawOffer) < len(next.rec.Seats) {
+	if len(next.rec.DrawOffer) < next.rec.stillIn() {
 		return next, Event{Kind: EvDrawOffered, Seat: seats[0]}, nil
 	}
 	next.rec.Result = &Result{Winner: -1, Reason: "draw agreed", Ended: now, FEN: next.state.FEN()}
 	return next, Event{Kind: EvDrawAgreed, Seat: seats[0]}, nil
 }
 
-// Resign ends the game: in a two-player game the opponent wins; with more
-// players the game ends with no winner.
+// Resign ends the game: in a two-player game the opponent wins. With more
+// players, when the game's state is a rules.Retirer, the user's seats leave
+// the game (ActRetire) and the others play on, until one is left, who
+// wins; when no one but the computer would play on, or the game has no
+// retiring, the game ends with no winner.
 func (s *Service) Resign(ctx context.Context, req Request) (Event, error) {
 	return s.change(ctx, req, func(cur *live) (*live, Event, error) {
 		seats, err := playing(cur, req.User)
@@ -612,6 +636,9 @@ func (s *Service) Resign(ctx context.Context, req Request) (Event, error) {
 		if t := cur.state.Turn(); slices.Contains(seats, t) {
 			seat = t
 		}
+		if next, ok := s.retire(cur, seats, "resigned"); ok {
+			return next, Event{Kind: EvResigned, Seat: seat, passed: next.rec.Result == nil && cur.state.Turn() != next.state.Turn()}, nil
+		}
 		next := cur.clone()
 		res := &Result{Winner: -1, Reason: cur.game.Seats()[seat] + " resigned", Ended: s.now().UTC(), FEN: cur.state.FEN()}
 		if len(next.rec.Seats) == 2 {
@@ -621,6 +648,48 @@ func (s *Service) Resign(ctx context.Context, req Request) (Event, error) {
 		next.rec.Updated = res.Ended
 		return next, Event{Kind: EvResigned, Seat: seat}, nil
 	})
+}
+
+// retire returns the session after seats have left the game (why:
+// "resigned", "abandoned"), with the others playing on, or reports false
+// when that is not the way: a game of two, a game whose state is not a
+// rules.Retirer, or one where no person (only the computer) would play on
+// and more than one seat would be left. When one seat is left, the rules
+// say it has won and the game ends.
+func (s *Service) retire(cur *live, seats []int, why string) (*live, bool) {
+	if _, ok := cur.state.(rules.Retirer); !ok || len(cur.rec.Seats) <= 2 {
+		return nil, false
+	}
+	left, person := 0, false
+	for seat, u := range cur.rec.Seats {
+		if !cur.rec.Retired(seat) && !slices.Contains(seats, seat) {
+			left++
+			person = person || !u.Computer
+		}
+	}
+	if left == 0 || (!person && left > 1) {
+		return nil, false
+	}
+	next := cur.clone()
+	now := s.now().UTC()
+	st := cur.state
+	for _, seat := range seats {
+		rt, ok := st.(rules.Retirer)
+		if !ok {
+			return nil, false
+		}
+		var err error
+		if st, err = rt.Retire(seat); err != nil {
+			s.log.Error("retiring failed", "session", cur.rec.Key.String(), "seat", seat, "err", err)
+			return nil, false
+		}
+		next.add(Action{Kind: ActRetire, Seat: seat, Text: why, At: now})
+	}
+	next.state = st
+	next.rec.DrawOffer = nil
+	next.rec.Takeback = nil
+	s.checkEnd(next)
+	return next, true
 }
 
 // checkEnd records the end of the game when the rules say it is over.
@@ -723,8 +792,11 @@ func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
 		}
 		return
 	}
+	if ev.Kind == EvResigned && !ev.passed {
+		return // a player left who was not to move: the turn stays where it was
+	}
 	switch ev.Kind {
-	case EvStarted, EvMoved, EvFormed, EvHuffed, EvTakenBack:
+	case EvStarted, EvMoved, EvFormed, EvHuffed, EvTakenBack, EvResigned:
 		if t := snap.Turn(); t >= 0 && !snap.Player(t).Is(actor) && !snap.Player(t).Computer {
 			s.notify.Notify(ctx, Notice{Kind: NoticeYourTurn, Key: snap.Record.Key, To: snap.Player(t), Session: snap})
 		}
@@ -877,6 +949,13 @@ func apply(st rules.State, a Action) (rules.State, *rules.Move, error) {
 			return nil, nil, errors.New("no huffing")
 		}
 		next, err := h.Huff(a.Text)
+		return next, nil, err
+	case ActRetire:
+		r, ok := st.(rules.Retirer)
+		if !ok {
+			return nil, nil, errors.New("no retiring")
+		}
+		next, err := r.Retire(a.Seat)
 		return next, nil, err
 	}
 	return nil, nil, fmt.Errorf("unknown action %q", a.Kind)

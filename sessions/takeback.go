@@ -33,6 +33,9 @@ func (s *Service) Takeback(ctx context.Context, req Request) (Event, error) {
 		if last < 0 || !slices.Contains(seats, acts[last].Seat) {
 			return nil, Event{}, errf(ErrNoTakeback, nil, "the last move is not %s's", req.User.Name)
 		}
+		if leftSince(acts, last) {
+			return nil, Event{}, errf(ErrNoTakeback, nil, "a player has left the game since the last move")
+		}
 		seat := acts[last].Seat
 		if slices.Contains(cur.rec.Takeback, seat) {
 			return nil, Event{}, errf(ErrAlreadyOffered, nil, "%s asked already", req.User.Name)
@@ -42,6 +45,12 @@ func (s *Service) Takeback(ctx context.Context, req Request) (Event, error) {
 		next.rec.Updated = s.now().UTC()
 		return next, Event{Kind: EvTakebackAsked, Seat: seat}, nil
 	})
+}
+
+// leftSince reports whether a player left the game after action i: a
+// takeback never brings a player back.
+func leftSince(acts []Action, i int) bool {
+	return slices.ContainsFunc(acts[i+1:], func(a Action) bool { return a.Kind == ActRetire })
 }
 
 func lastMove(acts []Action) int {
@@ -65,6 +74,9 @@ func (s *Service) takeBack(cur *live, seat int) (*live, Event, error) {
 	}
 	if i < 0 {
 		return nil, Event{}, errf(ErrNoTakeback, nil, "no move to take back")
+	}
+	if leftSince(acts, i) {
+		return nil, Event{}, errf(ErrNoTakeback, nil, "a player has left the game since the move")
 	}
 	for i > 0 && acts[i-1].Kind == ActHuff && acts[i-1].Seat == seat {
 		i--

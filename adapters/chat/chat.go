@@ -395,6 +395,10 @@ func eventReply(ev sessions.Event) Reply {
 	case sessions.EvDrawAgreed:
 		add("%s accepts the draw.", player(s, ev.Seat))
 	case sessions.EvResigned:
+		if !ev.Ended() { // more players: the others play on
+			add("%s resigns and leaves the game; the others play on.", player(s, ev.Seat))
+			break
+		}
 		add("%s resigns.", player(s, ev.Seat))
 	case sessions.EvTakebackAsked:
 		add("%s asks to take back their last move: %s, /accept or /decline.", player(s, ev.Seat), opponents(s, ev.Seat))
@@ -483,6 +487,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		}
 		if s == nil {
 			return fail("No game is being played here: /play <game> @user starts one.")
+		}
+		if s.Phase() == sessions.PhasePlaying && len(s.Record.SeatsOf(me)) > 0 {
+			return fail("You have left this game; the others play on without you: /board shows it.")
 		}
 		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", players(s)))
 	case sessions.ErrNotYourTurn:

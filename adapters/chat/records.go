@@ -137,6 +137,11 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 			}
 			add("%s ran out of time: the computer played %s for them (%d of %d in a row before the game is lost).",
 				player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
+			if s.Record.Retired(n.Seat) && s.Record.Result == nil {
+				add("%s has abandoned the game and leaves it; the others play on.", player(s, n.Seat))
+			} else if s.Record.Retired(n.Seat) {
+				add("%s has abandoned the game and leaves it.", player(s, n.Seat))
+			}
 		case n.Auto:
 			add("Time ran out for the formation: the usual one was taken.")
 		case n.Move != nil:

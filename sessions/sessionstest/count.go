@@ -15,8 +15,9 @@ import (
 )
 
 // Games builds the count game: id "count", options target=N (default 10),
-// players=2|3|4 (default 2), form=yes|no, huff=yes|no (default no). It has
-// the signature of games.New, for sessions.Config.Games.
+// players=2|3|4 (default 2), form=yes|no, huff=yes|no, retire=yes|no
+// (default no). It has the signature of games.New, for
+// sessions.Config.Games.
 func Games(id string, opts map[string]string) (rules.Game, error) {
 	if strings.ToLower(id) != "count" {
 		return nil, rules.Errorf(rules.ErrBadOption, "unknown game %q (games: count)", id)
@@ -36,26 +37,31 @@ func Games(id string, opts map[string]string) (rules.Game, error) {
 				return nil, rules.Errorf(rules.ErrBadOption, "players=%s is not allowed (choose 2, 3 or 4)", v)
 			}
 			g.Players = n
-		case "form", "huff":
+		case "form", "huff", "retire":
 			if v != "yes" && v != "no" {
 				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose yes, no)", k, v)
 			}
-			if k == "form" {
+			switch k {
+			case "form":
 				g.Form = v == "yes"
-			} else {
+			case "huff":
 				g.HuffOK = v == "yes"
+			default:
+				g.RetireOK = v == "yes"
 			}
 		default:
-			return nil, rules.Errorf(rules.ErrBadOption, "count has no option %q (options: form, huff, players, target)", k)
+			return nil, rules.Errorf(rules.ErrBadOption, "count has no option %q (options: form, huff, players, retire, target)", k)
 		}
 	}
 	return g, nil
 }
 
-// Count is the count game.
+// Count is the count game. With RetireOK (and more than two players) its
+// states are rules.Retirer: a seat that leaves is skipped, and the last
+// seat left wins.
 type Count struct {
-	Target, Players int
-	Form, HuffOK    bool
+	Target, Players        int
+	Form, HuffOK, RetireOK bool
 }
 
 // ID implements rules.Game.
@@ -67,8 +73,12 @@ func (g *Count) Name() string { return "Counting game" }
 // Options implements rules.Game.
 func (g *Count) Options() map[string]string {
 	yn := map[bool]string{true: "yes", false: "no"}
-	return map[string]string{"target": strconv.Itoa(g.Target), "players": strconv.Itoa(g.Players),
+	opts := map[string]string{"target": strconv.Itoa(g.Target), "players": strconv.Itoa(g.Players),
 		"form": yn[g.Form], "huff": yn[g.HuffOK]}
+	if g.RetireOK {
+		opts["retire"] = "yes"
+	}
+	return opts
 }
 
 // Seats implements rules.Game.
@@ -89,7 +99,7 @@ func (g *Count) Start(first int) rules.State {
 	if g.Form {
 		st.pending = 1<<g.Players - 1
 	}
-	return st
+	return st.wrap()
 }
 
 // Load implements rules.Game: "N:T" (counter N, seat T to move).
@@ -98,15 +108,35 @@ func (g *Count) Load(fen string) (rules.State, error) {
 	if _, err := fmt.Sscanf(fen, "%d:%d", &n, &t); err != nil || t < 0 || t >= g.Players || n < 0 {
 		return nil, rules.Errorf(rules.ErrBadPosition, "%q is not a count position", fen)
 	}
-	return state{g: g, n: n, turn: t, winner: -1}, nil
+	return state{g: g, n: n, turn: t, winner: -1}.wrap(), nil
 }
 
 type state struct {
 	g       *Count
 	n, turn int
 	pending int // bit per seat still to form
+	gone    int // bit per seat that left the game
 	winner  int
 	over    bool
+	reason  string
+}
+
+// wrap returns s as a rules.Retirer when the game has retiring.
+func (s state) wrap() rules.State {
+	if s.g.RetireOK {
+		return retirer{s}
+	}
+	return s
+}
+
+// next returns the seat after seat that has not left.
+func (s state) next(seat int) int {
+	for i := 1; i < s.g.Players; i++ {
+		if n := (seat + i) % s.g.Players; s.gone&(1<<n) == 0 {
+			return n
+		}
+	}
+	return seat
 }
 
 func (s state) Game() rules.Game { return s.g }
@@ -143,17 +173,17 @@ func (s state) Play(text string) (rules.State, rules.Move, error) {
 	}
 	s.n += k
 	if s.n >= s.g.Target {
-		s.over, s.winner = true, s.turn
+		s.over, s.winner, s.reason = true, s.turn, "target reached"
 	}
-	s.turn = (s.turn + 1) % s.g.Players
-	return s, rules.Move{Text: t}, nil
+	s.turn = s.next(s.turn)
+	return s.wrap(), rules.Move{Text: t}, nil
 }
 
 func (s state) Outcome() rules.Outcome {
 	if !s.over {
 		return rules.Outcome{Winner: -1}
 	}
-	return rules.Outcome{Over: true, Winner: s.winner, Reason: "target reached"}
+	return rules.Outcome{Over: true, Winner: s.winner, Reason: s.reason}
 }
 
 func (s state) View() rules.View {
@@ -196,7 +226,7 @@ func (s state) Form(seat int, squares string) (rules.State, error) {
 		}
 	}
 	s.pending &^= 1 << seat
-	return s, nil
+	return s.wrap(), nil
 }
 
 // Huffable implements rules.Huffer: a1 while the counter is odd.
@@ -216,5 +246,31 @@ func (s state) Huff(square string) (rules.State, error) {
 		return nil, rules.Errorf(rules.ErrIllegal, "cannot huff %q (huff a1)", square)
 	}
 	s.n--
-	return s, nil
+	return s.wrap(), nil
+}
+
+// retirer is a state of a game with retire=yes.
+type retirer struct{ state }
+
+// Retire implements rules.Retirer: seat leaves; the turn skips it; the
+// last seat left wins ("the others left"). Two players: rules.ErrNotNow.
+func (r retirer) Retire(seat int) (rules.State, error) {
+	s := r.state
+	switch {
+	case s.g.Players == 2:
+		return nil, rules.Errorf(rules.ErrNotNow, "two players: resign instead")
+	case s.over:
+		return nil, rules.Errorf(rules.ErrGameOver, "the game is over")
+	case seat < 0 || seat >= s.g.Players || s.gone&(1<<seat) != 0:
+		return nil, rules.Errorf(rules.ErrNotNow, "seat %d is not in the game", seat)
+	}
+	s.gone |= 1 << seat
+	s.pending &^= 1 << seat
+	if s.turn == seat {
+		s.turn = s.next(seat)
+	}
+	if s.next(s.turn) == s.turn {
+		s.over, s.winner, s.reason = true, s.turn, "the others left"
+	}
+	return s.wrap(), nil
 }
