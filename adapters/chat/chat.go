@@ -288,8 +288,9 @@ func status(s *sessions.Snapshot) string {
 	return ""
 }
 
-// result describes the end of a game.
-func result(s *sessions.Snapshot) string {
+// ResultLine tells how a game ended, in the words every platform uses:
+// "Game over: alice (White) wins (Black resigned). Saved as game #12."
+func ResultLine(s *sessions.Snapshot) string {
 	r := s.Record.Result
 	line := "Game over: "
 	if r.Winner >= 0 {
@@ -411,7 +412,7 @@ func eventReply(ev sessions.Event) Reply {
 		add("%s's last move is taken back.", player(s, ev.Seat))
 	}
 	if ev.Ended() {
-		add("%s", result(s))
+		add("%s", ResultLine(s))
 		if l := ratingLine(s); l != "" {
 			add("%s", l)
 		}

@@ -39,6 +39,9 @@ func ratingLine(s *sessions.Snapshot) string {
 	if len(rec.Ratings) == 0 {
 		if len(rec.Seats) == 2 && rec.Play.Rated && !slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) &&
 			!rec.Seats[0].Is(rec.Seats[1]) {
+			if rec.Result != nil && rec.Result.Winner < 0 {
+				return fmt.Sprintf("Not rated: a draw counts once each player made more than %d moves.", sessions.MinRatedMoves)
+			}
 			return fmt.Sprintf("Not rated: the game ended before the winner made more than %d moves.", sessions.MinRatedMoves)
 		}
 		return ""
@@ -115,7 +118,7 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), players(s))
 		return r
 	case sessions.NoticeGameOver:
-		add("%s", result(s))
+		add("%s", ResultLine(s))
 		if l := ratingLine(s); l != "" {
 			add("%s", l)
 		}
@@ -151,7 +154,7 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 		}
 	}
 	if s.Record.Result != nil {
-		add("%s", result(s))
+		add("%s", ResultLine(s))
 		if l := ratingLine(s); l != "" {
 			add("%s", l)
 		}
@@ -293,7 +296,7 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
 		fmt.Sprintf("Played %s to %s, %d moves; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
 			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), countMoves(rec), rec.Play.Time, map[bool]string{true: "rated", false: "unrated"}[rec.Play.Rated]),
-		result(s),
+		ResultLine(s),
 	}}
 	if l := ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)

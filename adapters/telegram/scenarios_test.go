@@ -911,3 +911,26 @@ func samePixels(a, b image.Image) bool {
 	}
 	return true
 }
+
+// TestPingDraw: the private message at the end of a drawn game (alice's
+// offer, accepted by bob) says it was a draw, in the same words as the group's.
+func TestPingDraw(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	h.say(int64(alice.id), alice, "/start")
+	h.say(group, alice, "/notify on")
+	h.challenge(group, "spanish")
+	h.say(group, alice, "/draw")
+	m := f.mark()
+	h.say(group, bob, "/draw")
+	ping, _ := f.waitCall(m, func(c *call) bool {
+		return c.Method == "sendMessage" && c.Params["chat_id"] == strconv.FormatInt(alice.id, 10) && strings.Contains(c.Params["text"], "is over")
+	})
+	if !strings.Contains(ping.Params["text"], "Game over: draw (draw agreed).") {
+		t.Errorf("the end-of-game ping says %q", ping.Params["text"])
+	}
+	board, _ := f.waitCall(m, sent(group, "sendPhoto"))
+	if want := "Not rated: a draw counts once each player made more than 10 moves."; !strings.Contains(board.Params["caption"], want) {
+		t.Errorf("the final board's caption lacks %q: %q", want, board.Params["caption"])
+	}
+}

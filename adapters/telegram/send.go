@@ -415,25 +415,6 @@ func (b *Bot) post(w where, n sessions.Notice) {
 	b.deliver(b.sendCtx, w, b.h.NoticeReply(n), 0, n.Session)
 }
 
-// resultLine tells how a game ended.
-func resultLine(s *sessions.Snapshot) string {
-	r := s.Record.Result
-	line := "Game over: "
-	if r.Winner >= 0 {
-		line += s.Player(r.Winner).Name + " (" + s.SeatName(r.Winner) + ") wins"
-	} else {
-		line += "no winner"
-	}
-	if r.Reason != "" {
-		line += " (" + r.Reason + ")"
-	}
-	line += "."
-	if s.Record.ID != "" {
-		line += " Saved as game #" + s.Record.ID + "."
-	}
-	return line
-}
-
 // ping sends a notice for one player.
 func (b *Bot) ping(w where, n sessions.Notice) {
 	uid, err := strconv.ParseInt(n.To.ID, 10, 64)
@@ -469,7 +450,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	case sessions.NoticeGameOver:
 		text = fmt.Sprintf("Your game of %s in %s is over.", game, place)
 		if s.Record.Result != nil {
-			text += " " + esc(resultLine(s))
+			text += " " + esc(chat.ResultLine(s))
 		}
 	default:
 		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
