@@ -86,28 +86,32 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 				}
 			}
 		}
-		m, err := s.computer.Move(ctx, st, level, sd)
-		if ctx.Err() != nil {
-			return
-		}
-		next, played, perr := st.Play(m.Text)
-		if err != nil || perr != nil {
-			// The search failed (a game it does not know): any legal move
-			// will do, so that the game never stalls.
-			moves := st.Moves()
-			if len(moves) == 0 {
-				s.log.Error("computer has no move", "session", key.String(), "err", errors.Join(err, perr))
+		// A huff that took the opponent's last piece ends the game by
+		// itself, with no move after it.
+		if !st.Outcome().Over {
+			m, err := s.computer.Move(ctx, st, level, sd)
+			if ctx.Err() != nil {
 				return
 			}
-			next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
-			if perr != nil {
-				s.log.Error("computer move refused", "session", key.String(), "err", perr)
-				return
+			next, played, perr := st.Play(m.Text)
+			if err != nil || perr != nil {
+				// The search failed (a game it does not know): any legal move
+				// will do, so that the game never stalls.
+				moves := st.Moves()
+				if len(moves) == 0 {
+					s.log.Error("computer has no move", "session", key.String(), "err", errors.Join(err, perr))
+					return
+				}
+				next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
+				if perr != nil {
+					s.log.Error("computer move refused", "session", key.String(), "err", perr)
+					return
+				}
 			}
+			st = next
+			moved = &played
+			acts = append(acts, Action{Kind: ActMove, Seat: seat, Text: played.Text})
 		}
-		st = next
-		moved = &played
-		acts = append(acts, Action{Kind: ActMove, Seat: seat, Text: played.Text})
 	}
 	e, err := s.acquire(ctx, key)
 	if err != nil {
@@ -154,7 +158,11 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 		}
 	}
 	kind := EvMoved
-	if moved == nil {
+	switch {
+	case moved != nil:
+	case acts[len(acts)-1].Kind == ActHuff:
+		kind = EvHuffed
+	default:
 		kind = EvFormed
 	}
 	ev := Event{Kind: kind, By: by, Seat: seat, Move: moved}

@@ -315,3 +315,44 @@ func TestConcurrentTakebackMoveResign(t *testing.T) {
 		}
 	}
 }
+
+// TestComputerHuffsTheLastPiece: when the computer's huff takes the
+// opponent's last piece, the huff alone ends the game (there is no move to
+// add to it); the game must not stall.
+//
+//	  a b c d e f g h
+//	8 . . . . . . . b      White's only man stood on c3 and could take d4;
+//	5 . . . . . . . .      it played c3-b4 instead (damas huff=yes), so the
+//	4 . w . b . . . .      computer (Black) may huff it: White is left with
+//	3 . . . . . . . .      nothing and loses.
+func TestComputerHuffsTheLastPiece(t *testing.T) {
+	store := sessions.NewMemoryStore()
+	now := time.Now().UTC()
+	p := sessions.DefaultPlayOptions()
+	p.Level = 2
+	rec := &sessions.Record{V: sessions.RecordVersion, Key: key, Game: "damas", Options: map[string]string{"huff": "yes"},
+		Play: p, Challenger: alice, Seats: []sessions.User{alice, sessions.ComputerUser()},
+		Start:   "W:Wc3:Bd4,h8",
+		Actions: []sessions.Action{{Kind: sessions.ActMove, Seat: 0, Text: "c3-b4", At: now}},
+		Created: now, Started: now, Updated: now}
+	if err := store.Commit(ctx, &sessions.Change{Key: key, Live: rec}); err != nil {
+		t.Fatal(err)
+	}
+	s := sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 }})
+	defer s.Close()
+	if n, err := s.Resume(ctx); n != 1 || err != nil {
+		t.Fatalf("resume: %d %v", n, err)
+	}
+	if err := s.Settle(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := s.History(ctx, sessions.HistoryQuery{Key: key})
+	if err != nil || len(hist) != 1 {
+		t.Fatalf("the game did not end: history %v %v", hist, err)
+	}
+	g := hist[0]
+	last := g.Actions[len(g.Actions)-1]
+	if g.Result == nil || g.Result.Winner != 1 || last.Kind != sessions.ActHuff || last.Text != "b4" {
+		t.Fatalf("result %+v, last action %+v; want Black's win by huffing b4", g.Result, last)
+	}
+}

@@ -147,10 +147,15 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 			}
 		case n.Auto:
 			add("Time ran out for the formation: the usual one was taken.")
-		case n.Move != nil:
-			add("%s played %s.", player(s, n.Seat), n.Move.Text)
 		default:
-			add("%s has chosen a formation.", player(s, n.Seat))
+			if sq := computerHuff(s, n); sq != "" {
+				add("%s huffed the piece on %s (it should have captured).", player(s, n.Seat), sq)
+			}
+			if n.Move != nil {
+				add("%s played %s.", player(s, n.Seat), n.Move.Text)
+			} else if computerHuff(s, n) == "" {
+				add("%s has chosen a formation.", player(s, n.Seat))
+			}
 		}
 	}
 	if s.Record.Result != nil {
@@ -502,4 +507,19 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		out.Lines = append(out.Lines, "You are not on this ladder yet.")
 	}
 	return out
+}
+
+// computerHuff returns the square the computer huffed in the turn a
+// NoticeMoved reports (its huff comes just before its move, or is the
+// last action when it ended the game), or "".
+func computerHuff(s *sessions.Snapshot, n sessions.Notice) string {
+	acts := s.Record.Actions
+	i := len(acts) - 1
+	if n.Move != nil {
+		i--
+	}
+	if i >= 0 && acts[i].Kind == sessions.ActHuff && acts[i].Seat == n.Seat {
+		return acts[i].Text
+	}
+	return ""
 }

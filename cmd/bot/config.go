@@ -123,7 +123,7 @@ func defaultConfig() config {
 	c.Clocks.Discord = duration(10 * time.Minute)
 	c.Clocks.ChallengeExpiry = duration(24 * time.Hour)
 	c.Clocks.Tick = duration(5 * time.Second)
-	c.Computer.AutoLevel = 1
+	c.Computer.AutoLevel = 3
 	c.Computer.MaxTime = duration(time.Second)
 	c.Computer.TableMB = 16
 	c.Computer.Searches = 2
