@@ -7,6 +7,8 @@
 //	bot perft --game ID [--opt k=v] [--fen FEN] --depth N
 //	bot moves --game ID [--opt k=v] [--fen FEN]
 //	bot render --game ID [--opt k=v] [--fen FEN] [--theme T] --out FILE.png
+//	bot backup [--config FILE] BACKUP.db
+//	bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID
 package main
 
 import (
@@ -34,6 +36,7 @@ func commands() []command {
 		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN]: list the legal moves", cmdMoves},
 		{"render", "render --game ID [--opt key=value ...] [--fen FEN] [--theme T] --out FILE.png: draw a position", cmdRender},
 		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", cmdBackup},
+		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", cmdExport},
 	}
 }
 
