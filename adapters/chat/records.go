@@ -352,7 +352,8 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 	doc := &Document{Name: "game-" + rec.ID + ".txt", MIME: "text/plain"}
 	if rc, ok := s.State.(rules.Recorder); ok {
 		doc.Data = []byte(rc.Record(meta))
-		if strings.HasPrefix(strings.TrimSpace(string(doc.Data)), "[") && s.Game.ID() != "ultradamas" && s.Game.ID() != "halma" {
+		switch s.Game.ID() {
+		case "spanish", "damas", "dame": // the draughts games write PDN
 			doc.Name = "game-" + rec.ID + ".pdn"
 			doc.MIME = "application/x-pdn"
 		}
