@@ -4,6 +4,7 @@
 package games
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,7 +81,7 @@ func New(id string, opts map[string]string) (rules.Game, error) {
 			if !ok {
 				return nil, rules.Errorf(rules.ErrBadOption, "%s has no option %q (options: %s)", id, k, optionKeys(e.info.Options))
 			}
-			if !contains(o.Values, v) {
+			if !slices.Contains(o.Values, v) {
 				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose %s)", k, v, strings.Join(o.Values, ", "))
 			}
 			full[k] = v
@@ -113,13 +114,4 @@ func optionKeys(opts []Option) string {
 	}
 	sort.Strings(keys)
 	return strings.Join(keys, ", ")
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

@@ -2,6 +2,7 @@ package games_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestEveryGame(t *testing.T) {
 		for _, o := range info.Options {
 			// The default, or what it means for these options (halma's
 			// leavehome=auto is off on 16x16).
-			if got := g.Options()[o.Key]; !contains(o.Values, got) {
+			if got := g.Options()[o.Key]; !slices.Contains(o.Values, got) {
 				t.Errorf("%s: option %s = %q, not one of %v", info.ID, o.Key, got, o.Values)
 			}
 		}
@@ -63,13 +64,4 @@ func TestEveryGame(t *testing.T) {
 			t.Errorf("Lookup(%q) fails", info.ID)
 		}
 	}
-}
-
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
