@@ -203,7 +203,7 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 					g, err = g.Huff(f)
 				}
 				if err != nil {
-					return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d: bad huff %s", len(g.plies)+1, clip(c[1]))
+					return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d: bad huff %q", len(g.plies)+1, clip(c[1]))
 				}
 			}
 			continue
@@ -235,7 +235,7 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 			g, err = g.Play(m)
 		}
 		if err != nil {
-			return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d (%s): %s", len(g.plies)+1, clip(tok), strings.TrimPrefix(err.Error(), "rules: "))
+			return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d (%q): %s", len(g.plies)+1, clip(tok), strings.TrimPrefix(err.Error(), "rules: "))
 		}
 	}
 	if meta.Result == "" {

@@ -87,7 +87,8 @@ func TestParsePDNErrors(t *testing.T) {
 		{"[Variant \"checkers\"]\n", "unknown game"},
 		{"[Variant \"dame flying=perhaps\"]\n", "not allowed"},
 		{"[FEN \"X:W:B\"]\n", "unknown side"},
-		{"1. 11-15 11-15", "move 2 (11-15)"},
+		{"1. 11-15 11-15", `move 2 ("11-15")`},
+		{"1. 11-15 22-18 12-16\x00", `move 3 ("12-16\x00")`},
 		{"1. 11-15 {never closed", "unterminated comment"},
 		{"1. 11-15 {huff 9} 22-18", "bad huff"},
 	} {

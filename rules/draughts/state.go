@@ -24,13 +24,13 @@ func VariantFor(id string, opts map[string]string) (Variant, error) {
 	default:
 		return Variant{}, rules.Errorf(rules.ErrBadOption, "unknown game %q (spanish, damas, dame)", clip(id))
 	}
-	for k, val := range opts {
-		k, val = strings.ToLower(k), strings.ToLower(val)
+	for typedKey, typedVal := range opts {
+		k, val := strings.ToLower(typedKey), strings.ToLower(typedVal)
 		if k != allowed || allowed == "" {
-			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s has no option %q", id, clip(k))
+			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s has no option %q", id, clip(typedKey))
 		}
 		if val != "yes" && val != "no" {
-			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose yes, no)", k, clip(val))
+			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s=%q is not allowed (choose yes, no)", k, clip(typedVal))
 		}
 		switch k {
 		case "huff":

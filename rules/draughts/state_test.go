@@ -47,11 +47,13 @@ func TestNewOptions(t *testing.T) {
 		{"chess", nil, `unknown game "chess"`},
 		{"spanish", map[string]string{"flying": "no"}, `spanish has no option "flying"`},
 		{"dame", map[string]string{"huff": "yes"}, `dame has no option "huff"`},
-		{"dame", map[string]string{"flying": "maybe"}, "flying=maybe is not allowed"},
+		{"dame", map[string]string{"flying": "Maybe"}, `flying="Maybe" is not allowed`},
+		{"dame", map[string]string{"flying": "y\nes"}, `flying="y\nes" is not allowed`},
+		{"damas", map[string]string{"Huf\nf": "yes"}, `damas has no option "Huf\nf"`},
 	} {
 		_, err := draughts.New(c.id, c.opts)
-		if !errors.Is(err, rules.ErrBadOption) || !strings.Contains(err.Error(), c.msg) {
-			t.Errorf("%s %v: %v, want %q", c.id, c.opts, err, c.msg)
+		if !errors.Is(err, rules.ErrBadOption) || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s %q: %v, want one line with %q", c.id, c.opts, err, c.msg)
 		}
 	}
 }

@@ -29,12 +29,12 @@ func NewFromOptions(opts map[string]string) (Game, error) {
 	var ok bool
 	if s, has := opts["size"]; has {
 		if v.Size, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma size=%s is not allowed (choose 8, 10 or 16)", short(s))
+			return Game{}, rules.Errorf(rules.ErrBadOption, "halma size=%q is not allowed (choose 8, 10 or 16)", short(s))
 		}
 	}
 	if s, has := opts["players"]; has {
 		if v.Players, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma players=%s is not allowed (choose 2 or 4)", short(s))
+			return Game{}, rules.Errorf(rules.ErrBadOption, "halma players=%q is not allowed (choose 2 or 4)", short(s))
 		}
 	}
 	switch s, has := opts["leavehome"]; {
@@ -46,7 +46,7 @@ func NewFromOptions(opts map[string]string) (Game, error) {
 		v.LeaveHome = 0
 	default:
 		if v.LeaveHome, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma leavehome=%s is not allowed (a number of moves, off or auto)", short(s))
+			return Game{}, rules.Errorf(rules.ErrBadOption, "halma leavehome=%q is not allowed (a number of moves, off or auto)", short(s))
 		}
 	}
 	return New(v)

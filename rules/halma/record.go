@@ -171,11 +171,11 @@ func ReadRecord(text string) (*State, rules.Meta, error) {
 		if n, ok := strings.CutPrefix(mv, "retire "); ok {
 			seat, ok := number(n)
 			if !ok || seat < 1 || seat > game.v.Players {
-				return nil, meta, rules.Errorf(rules.ErrSyntax, "halma record, after move %d: retire %s: not a player 1 to %d", len(s.History()), short(n), game.v.Players)
+				return nil, meta, rules.Errorf(rules.ErrSyntax, "halma record, after move %d: retire %q: not a player 1 to %d", len(s.History()), short(n), game.v.Players)
 			}
 			next, err := s.RetireSeat(seat - 1)
 			if err != nil {
-				return nil, meta, rules.Errorf(kindOf(err), "halma record, after move %d: retire %s: %s", len(s.History()), short(n), strings.TrimPrefix(err.Error(), "rules: "))
+				return nil, meta, rules.Errorf(kindOf(err), "halma record, after move %d: retire %q: %s", len(s.History()), short(n), strings.TrimPrefix(err.Error(), "rules: "))
 			}
 			s = next
 			continue

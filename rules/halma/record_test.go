@@ -67,6 +67,11 @@ func TestReadRecordErrors(t *testing.T) {
 		{"[Size \"8\"]\n1. d1-e2 zz\n", rules.ErrSyntax},
 		{"[Size \"8\"]\n[FEN \"8:2:2:a1:h8\"]\n[First \"1\"]\n", rules.ErrBadPosition},
 		{"[Size \"8\"]\n[FEN \"8:2:1:a1\"]\n", rules.ErrBadPosition},
+		// A tag value may hold an escaped line break: the error quotes it
+		// and stays on one line.
+		{"[Size \"1\\n6\"]\n", rules.ErrBadOption},
+		{"[Players \"2\\n\"]\n", rules.ErrBadOption},
+		{"[LeaveHome \"a\\nb\"]\n", rules.ErrBadOption},
 	} {
 		_, _, err := ReadRecord(tt.text)
 		wantKind(t, err, tt.kind)

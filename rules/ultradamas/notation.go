@@ -154,7 +154,7 @@ func (p Position) ParseMove(text string) (Move, error) {
 		return match[0], nil
 	}
 	if len(match) > 1 {
-		return Move{}, rules.Errorf(rules.ErrAmbiguous, "%s names %d moves: %s", clip(text), len(match), p.list(match, 6))
+		return Move{}, rules.Errorf(rules.ErrAmbiguous, "%q names %d moves: %s", clip(text), len(match), p.list(match, 6))
 	}
 	if caps := p.Capturers(); len(caps) > 0 && !(acts[0].sep == 'x' && hasSquare(caps, mover)) {
 		return Move{}, rules.Errorf(rules.ErrIllegal, "a capture is obligatory: %s can capture", joinSquares(caps))
@@ -174,13 +174,13 @@ func (p Position) ParseMove(text string) (Move, error) {
 			}
 		}
 		if len(cont) > 0 {
-			return Move{}, rules.Errorf(rules.ErrIllegal, "after %s the double ultra king must consume: %s", clip(text), p.list(cont, 6))
+			return Move{}, rules.Errorf(rules.ErrIllegal, "after %q the double ultra king must consume: %s", clip(text), p.list(cont, 6))
 		}
 	}
 	if len(own) == 0 {
 		return Move{}, rules.Errorf(rules.ErrIllegal, "the %s on %v cannot move now (legal: %s)", levelNames[level], mover, p.list(legal, 6))
 	}
-	return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal (the %s on %v can play %s)", clip(text), levelNames[level], mover, p.list(own, 6))
+	return Move{}, rules.Errorf(rules.ErrIllegal, "%q is not legal (the %s on %v can play %s)", clip(text), levelNames[level], mover, p.list(own, 6))
 }
 
 func hasSquare(list []Square, s Square) bool {

@@ -197,12 +197,12 @@ func TestParseErrors(t *testing.T) {
 		{start, "i3-d4", rules.ErrSyntax, "is not a move"},
 		{start, "e4-e5", rules.ErrIllegal, "there is no piece on e4"},
 		{start, "b6-b5", rules.ErrIllegal, "the piece on b6 is Black's; Red is to move"},
-		{start, "c3-c5", rules.ErrIllegal, "c3-c5 is not legal (the man on c3 can play c3-b4, c3-c4, c3-d4)"},
-		{start, "a1-b2", rules.ErrIllegal, "a1-b2 is not legal (the man on a1 can play a1-a2)"},
+		{start, "c3-c5", rules.ErrIllegal, `"c3-c5" is not legal (the man on c3 can play c3-b4, c3-c4, c3-d4)`},
+		{start, "a1-b2", rules.ErrIllegal, `"a1-b2" is not legal (the man on a1 can play a1-a2)`},
 		{"R:Re5,f6,a1:Be6,f7", "a1-a2", rules.ErrIllegal, "a capture is obligatory: e5, f6 can capture"},
 		{"R:Re5,f6,a1:Be6,f7", "e5-d6", rules.ErrIllegal, "a capture is obligatory: e5, f6 can capture"},
-		{"R:Re5,f6,a1:Be6,f7", "e5xe7", rules.ErrIllegal, "e5xe7 is not legal (the man on e5 can play e5xe7xg7)"},
-		{"R:R4d4:Bd6,e4,f4,e3", "d4xf2", rules.ErrIllegal, "d4xf2 is not legal"},
+		{"R:Re5,f6,a1:Be6,f7", "e5xe7", rules.ErrIllegal, `"e5xe7" is not legal (the man on e5 can play e5xe7xg7)`},
+		{"R:R4d4:Bd6,e4,f4,e3", "d4xf2", rules.ErrIllegal, `"d4xf2" is not legal`},
 		{"R:Rc3,6a1:Bd4,h8", "a1-b1", rules.ErrIllegal, "a capture is obligatory: c3 can capture"},
 		{"B:Ra1:Bh1", "h1-g1", rules.ErrGameOver, "Black has no legal move"},
 	}
@@ -212,5 +212,47 @@ func TestParseErrors(t *testing.T) {
 		if !errors.Is(err, c.kind) || err == nil || !strings.Contains(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: ParseMove(%q) = %v; want %v with %q", c.fen, c.move, err, c.kind, c.msg)
 		}
+	}
+}
+
+// TestErrorsEchoTyped: every error quotes the player's text as typed, so
+// an error is one line even when the text has a line break (found by
+// FuzzMove), and a FEN or formation is not echoed upper- or lower-cased.
+//
+//	8 . . . . . . . .
+//	7 . . . . . . . .
+//	6 . . . . . . . r     R:Rh6:Ba1, Red to move
+//	5 . . . . . . . .
+//	4 . . . . . . . .
+//	3 . . . . . . . .
+//	2 . . . . . . . .
+//	1 b . . . . . . .
+//	  a b c d e f g h
+func TestErrorsEchoTyped(t *testing.T) {
+	p := mustFEN(t, "R:Rh6:Ba1")
+	_, err := p.ParseMove("h\n6xa1")
+	if want := `rules: "h\n6xa1" is not legal (the man on h6 can play `; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("ParseMove(%q) = %v; want prefix %s", "h\n6xa1", err, want)
+	}
+	q := mustFEN(t, "R:R6d4:Bh8")
+	if _, err := q.ParseMove("d4-\ng7"); err == nil || !strings.Contains(err.Error(), `after "d4-\ng7" the double ultra king must consume`) {
+		t.Errorf("ParseMove(d4-\\ng7) = %v; want the text quoted", err)
+	}
+	for _, c := range []struct{ fen, msg string }{
+		{"R:R7a1", `rules: "7a1" is not a piece`},
+		{"R:Rc3+2", `rules: "c3+2": only ultra kings carry pieces`},
+		{"R:Ra1:Bh8:n999", `rules: "n999" is not a ply count`},
+		{"x:Ra1", `rules: "x" is not a side to move`},
+		{"R:qa1", `rules: "qa1" does not start with R or B`},
+	} {
+		if _, err := ParseFEN(c.fen); err == nil || !strings.HasPrefix(err.Error(), c.msg) {
+			t.Errorf("ParseFEN(%q) = %v; want prefix %s", c.fen, err, c.msg)
+		}
+	}
+	if _, err := ParseFormation(Red, "A1 C1 E1 G1 B2 D2 F2 H2 A3 C3 E3 Z9"); err == nil || !strings.HasPrefix(err.Error(), `rules: "Z9" is not a square`) {
+		t.Errorf("ParseFormation with Z9 = %v; want Z9 echoed as typed", err)
+	}
+	if _, err := ParseFormation(Red, "DEFAULT"); err != nil {
+		t.Errorf("ParseFormation(DEFAULT) = %v; want the default formation", err)
 	}
 }

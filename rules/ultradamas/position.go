@@ -234,8 +234,8 @@ func CheckFormation(side Side, squares []Square) (uint64, error) {
 // ParseFormation reads a formation for side: 12 squares separated by
 // spaces or commas, or "default".
 func ParseFormation(side Side, text string) (uint64, error) {
-	t := strings.TrimSpace(strings.ToLower(text))
-	if t == "default" {
+	t := strings.TrimSpace(text)
+	if strings.EqualFold(t, "default") {
 		return DefaultFormation[side], nil
 	}
 	fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
@@ -246,7 +246,7 @@ func ParseFormation(side Side, text string) (uint64, error) {
 	for _, f := range fields {
 		s, ok := parseSquare(f)
 		if !ok {
-			return 0, rules.Errorf(rules.ErrSyntax, "%q is not a square (a1 to h8)", f)
+			return 0, rules.Errorf(rules.ErrSyntax, "%q is not a square (a1 to h8)", clip(f))
 		}
 		sq = append(sq, s)
 	}
@@ -301,14 +301,15 @@ func (p Position) FEN() string {
 // side's field may be omitted when the side has no pieces.
 func ParseFEN(text string) (Position, error) {
 	var p Position
-	t := strings.ToUpper(strings.Join(strings.Fields(text), ""))
+	// Letters are read in either case; errors echo the fields as typed.
+	t := strings.Join(strings.Fields(text), "")
 	parts := strings.Split(t, ":")
 	if len(parts) < 1 || len(parts) > 4 {
 		return p, rules.Errorf(rules.ErrBadPosition, "a position is side:Rpieces:Bpieces, such as %s", Start().FEN())
 	}
 	side, ok := parseSide(parts[0])
 	if !ok {
-		return p, rules.Errorf(rules.ErrBadPosition, "%q is not a side to move (R or B)", parts[0])
+		return p, rules.Errorf(rules.ErrBadPosition, "%q is not a side to move (R or B)", clip(parts[0]))
 	}
 	p.turn = side
 	var done [2]bool
@@ -316,17 +317,17 @@ func ParseFEN(text string) (Position, error) {
 		if f == "" {
 			return p, rules.Errorf(rules.ErrBadPosition, "empty field in the position")
 		}
-		if f[0] == 'N' && i == len(parts)-2 {
+		if (f[0] == 'N' || f[0] == 'n') && i == len(parts)-2 {
 			n, err := strconv.Atoi(f[1:])
 			if err != nil || n < 0 || n > 255 {
-				return p, rules.Errorf(rules.ErrBadPosition, "%q is not a ply count (n0 to n255)", f)
+				return p, rules.Errorf(rules.ErrBadPosition, "%q is not a ply count (n0 to n255)", clip(f))
 			}
 			p.ply = uint8(n)
 			continue
 		}
 		s, ok := parseSide(f[:1])
 		if !ok {
-			return p, rules.Errorf(rules.ErrBadPosition, "%q does not start with R or B", f)
+			return p, rules.Errorf(rules.ErrBadPosition, "%q does not start with R or B", clip(f))
 		}
 		if done[s] {
 			return p, rules.Errorf(rules.ErrBadPosition, "%v's pieces are given twice", s)
@@ -348,7 +349,7 @@ func ParseFEN(text string) (Position, error) {
 }
 
 func parseSide(t string) (Side, bool) {
-	switch t {
+	switch strings.ToUpper(t) {
 	case "R", "W":
 		return Red, true
 	case "B":
@@ -366,17 +367,17 @@ func (p *Position) parsePiece(side Side, t string) error {
 	}
 	if i := strings.IndexByte(t, '+'); i >= 0 {
 		if len(t) != i+2 || t[i+1] < '1' || t[i+1] > '4' {
-			return rules.Errorf(rules.ErrBadPosition, "%q: a carried piece is +1 to +4", orig)
+			return rules.Errorf(rules.ErrBadPosition, "%q: a carried piece is +1 to +4", clip(orig))
 		}
 		carried = int(t[i+1] - '0')
 		t = t[:i]
 	}
 	s, ok := parseSquare(t)
 	if !ok || level < 1 || level > 6 {
-		return rules.Errorf(rules.ErrBadPosition, "%q is not a piece (a square, with a level 2-6 before it)", orig)
+		return rules.Errorf(rules.ErrBadPosition, "%q is not a piece (a square, with a level 2-6 before it)", clip(orig))
 	}
 	if carried > 0 && level < UltraKing {
-		return rules.Errorf(rules.ErrBadPosition, "%q: only ultra kings carry pieces", orig)
+		return rules.Errorf(rules.ErrBadPosition, "%q: only ultra kings carry pieces", clip(orig))
 	}
 	if (p.occ[0]|p.occ[1])&bit(s) != 0 {
 		return rules.Errorf(rules.ErrBadPosition, "%v is given twice", s)
