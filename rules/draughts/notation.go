@@ -115,10 +115,11 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			found = exact
 		}
 	}
-	name := v.Square(from).String() + "-" + v.Square(to).String()
-	if len(fs) > 2 || (len(found) > 0 && found[0].Captured != 0) {
-		name = v.fieldsText(fs)
-	}
+	// The errors echo the move as typed, spaces removed and lower-cased:
+	// it has passed the syntax check, so it is squares and separators only
+	// and always one line.
+	name := s
+	landings := fs[1:]
 	switch {
 	case len(found) == 1:
 		for _, m := range legal {
@@ -145,9 +146,12 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 	if len(legal) == 0 {
 		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: %s has no legal move", name, p.ToMove)
 	}
+	if early := goesOn(v.series(p), from, landings); len(early) > 0 {
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s stops too early: the series must go on (%s)", name, v.movesList(early, 4))
+	}
 	if legal[0].Captured != 0 && !v.Huff {
 		for _, s := range v.allCaptures(p) {
-			if s.From == from && s.To == to && (len(fs) <= 2 || samePath(s, fs[1:])) {
+			if s.From == from && (s.To == to && (len(fs) <= 2 || samePath(s, landings)) || len(goesOn([]Move{s}, from, landings)) > 0) {
 				what := "pieces"
 				if s.Count() == legal[0].Count() {
 					what = "kings"
@@ -173,6 +177,19 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 	return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
 }
 
+// goesOn returns the series of ms that start on from and pass through the
+// given landings, in order, before going on: the series that a player who
+// typed from and those landings stopped too early.
+func goesOn(ms []Move, from Field, landings []Field) []Move {
+	var out []Move
+	for _, m := range ms {
+		if m.From == from && m.Captured != 0 && int(m.N) > len(landings) && samePath(Move{N: uint8(len(landings)), Path: m.Path}, landings) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 func samePath(m Move, landings []Field) bool {
 	if int(m.N) != len(landings) {
 		return false
@@ -191,14 +208,6 @@ func fromSet(ms []Move) uint32 {
 		b |= 1 << m.From
 	}
 	return b
-}
-
-func (v Variant) fieldsText(fs []Field) string {
-	var names []string
-	for _, f := range fs {
-		names = append(names, v.Square(f).String())
-	}
-	return strings.Join(names, "x")
 }
 
 // movesList writes up to max moves' texts, sorted, with "..." when cut.

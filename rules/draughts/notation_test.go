@@ -84,7 +84,7 @@ func TestParseMoveErrors(t *testing.T) {
 		{Spanish, "W:W1-12:B21-32", "d3-f5", rules.ErrIllegal, "legal from d3: d3-c4, d3-e4"},
 		{Dame, "W:Wc1,g3:Bd2,f4,h8", "g3-h4", rules.ErrIllegal, "a capture is obligatory: c1 can capture"},
 		{Dame, "W:Wc1,g3:Bd2,f4,h8", "g3xe5", rules.ErrIllegal, "the most pieces must be taken (c1xe3xg5)"},
-		{Dame, "W:Wc1,g3:Bd2,f4,h8", "c1xe3", rules.ErrIllegal, "capture is obligatory"},
+		{Dame, "W:Wc1,g3:Bd2,f4,h8", "c1xe3", rules.ErrIllegal, "c1xe3 stops too early: the series must go on (c1xe3xg5)"},
 		{Spanish, "W:Wd3:Bc4,Ke4", "d3xb5", rules.ErrIllegal, "the most kings must be taken (d3xf5)"},
 		{Dame, "W:We3:Bd4,Kf4", "e3xc5", rules.ErrIllegal, "the most kings must be taken"},
 		{Dame, "W:Wc3:Bd4,b4,d6,b6", "c3xc7", rules.ErrAmbiguous, "c3xc7 is ambiguous: give the full path (c3xa5xc7 or c3xe5xc7)"},
@@ -125,5 +125,77 @@ func TestNumericText(t *testing.T) {
 		if err != nil || !Same(back, m) {
 			t.Errorf("%s: %s parses back as %v, %v", c.move, got, back, err)
 		}
+	}
+}
+
+// TestStopsTooEarly: a capture typed up to a landing from which the series
+// must go on was answered "a capture is obligatory", with the player's x
+// shown as "-". The error now says the series stops too early, names the
+// full series, and echoes the text as typed.
+func TestStopsTooEarly(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		v         Variant
+		fen, text string
+		msg       string
+	}{
+		// Spanish (light squares), White to move: d3xf5 takes e4, then
+		// the man must go on over e6 to d7.
+		//	8 . . . . . . . .
+		//	7 . . . . . . . .
+		//	6 . . . . b . . .
+		//	5 . . . . . . . .
+		//	4 . . . . b . . .
+		//	3 . . . w . . . .
+		//	2 . . . . . . . .
+		//	1 . w . . . . . .
+		//	  a b c d e f g h
+		{"spanish", Spanish, "W:Wd3,b1:Be4,e6", "d3xf5", "rules: d3xf5 stops too early: the series must go on (d3xf5xd7)"},
+		{"spanish numbers", Spanish, "W:Wd3,b1:Be4,e6", "11x18", "rules: 11x18 stops too early: the series must go on (d3xf5xd7)"},
+		{"spanish dash", Spanish, "W:Wd3,b1:Be4,e6", "D3 - F5", "rules: d3-f5 stops too early"},
+		// Dame (dark squares): e3xc5 takes d4, then over d6 to e7; e3xg5
+		// over f4 takes one piece only.
+		//	8 . . . . . . . .
+		//	7 . . . . . . . .
+		//	6 . . . b . . . .
+		//	5 . . . . . . . .
+		//	4 . . . b . b . .
+		//	3 . . . . w . . .
+		//	2 . . . . . . . .
+		//	1 . . w . . . . .
+		//	  a b c d e f g h
+		{"dame", Dame, "W:We3,c1:Bd4,f4,d6", "e3xc5", "rules: e3xc5 stops too early: the series must go on (e3xc5xe7)"},
+		// Damas: the king on a1 lands just beyond c3 on d4 and must go on
+		// over e5 to f6.
+		//	8 . . . . . . . b
+		//	7 . . . . . . . .
+		//	6 . . . . . . . .
+		//	5 . . . . b . . .
+		//	4 . . . . . . . .
+		//	3 . . b . . . . .
+		//	2 . . . . . . . .
+		//	1 W . w . . . . .
+		//	  a b c d e f g h
+		{"damas", Damas, "W:WKa1,c1:Bc3,e5,h8", "a1xd4", "rules: a1xd4 stops too early: the series must go on (a1xd4xf6)"},
+		// Dame: c1xe3 starts c1xe3xc5 (two pieces), but h2xf4xd6xf8 takes
+		// three: the most pieces must be taken, not "c1 goes on".
+		//	8 . . . . . . . .
+		//	7 . . . . b . . .
+		//	6 . . . . . . . .
+		//	5 . . . . b . . .
+		//	4 . . . b . . . .
+		//	3 . . . . . . b .
+		//	2 . . . b . . . w
+		//	1 . . w . . . . .
+		//	  a b c d e f g h
+		{"dame lesser series", Dame, "W:Wc1,h2:Bd2,d4,g3,e5,e7", "c1xe3", "rules: c1xe3: the most pieces must be taken (h2xf4xd6xf8)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := mustFEN(t, c.v, c.fen)
+			_, err := c.v.ParseMove(p, c.text)
+			if !errors.Is(err, rules.ErrIllegal) || !strings.HasPrefix(err.Error(), c.msg) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s %q: error %v, want ErrIllegal starting %q", c.fen, c.text, err, c.msg)
+			}
+		})
 	}
 }
