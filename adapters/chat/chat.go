@@ -355,6 +355,12 @@ func eventReply(ev sessions.Event) Reply {
 				who += " and anyone here"
 			}
 		}
+		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
+			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s.", by, gameTitle(s), by, s.SeatName(ev.Seat))
+			add("%s: /accept to take the other side too, or /cancel.", by)
+			r.Buttons = challengeButtons
+			return r
+		}
 		add("%s challenges %s to %s; %s plays %s.", by, who, gameTitle(s), by, s.SeatName(ev.Seat))
 		if open > 1 {
 			add("%d seats to fill: /accept to join, /decline to refuse; %s can /cancel.", open, by)
@@ -451,9 +457,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail("No game is being played here: /play <game> @user starts one (/games lists the games).")
 	case sessions.ErrNotStarted:
 		if isChallenger {
-			return fail("The game has not started: waiting for " + waitingFor(s) + " to /accept (you can /cancel).")
+			return fail("The game has not started: waiting for " + waitingFor(s, me) + " to /accept (you can /cancel).")
 		}
-		return fail("The game has not started: waiting for " + waitingFor(s) + " to /accept.")
+		return fail("The game has not started: waiting for " + waitingFor(s, me) + " to /accept.")
 	case sessions.ErrGameRunning:
 		if s.Phase() == sessions.PhaseChallenge {
 			return fail(fmt.Sprintf("%s has a challenge open here (%s): /accept it, or %s can /cancel it.", s.Record.Challenger.Name, gameTitle(s), s.Record.Challenger.Name))
@@ -474,12 +480,12 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if cmd == "decline" && len(s.Record.Invited) == 0 {
 			return fail("This challenge is open to anyone; you need not answer it (/accept to play).")
 		}
-		return fail("This challenge is for " + waitingFor(s) + ", not for you: /play your own game when this one is over.")
+		return fail("This challenge is for " + waitingFor(s, me) + ", not for you: /play your own game when this one is over.")
 	case sessions.ErrAlreadyJoined:
 		if isChallenger {
-			return fail("You opened this challenge: waiting for " + waitingFor(s) + " to /accept (or /cancel it).")
+			return fail("You opened this challenge: waiting for " + waitingFor(s, me) + " to /accept (or /cancel it).")
 		}
-		return fail("You already have a seat: waiting for " + waitingFor(s) + " to /accept.")
+		return fail("You already have a seat: waiting for " + waitingFor(s, me) + " to /accept.")
 	case sessions.ErrNotChallenger:
 		return fail(fmt.Sprintf("Only %s, who opened the challenge, can cancel it: /decline refuses it.", s.Record.Challenger.Name))
 	case sessions.ErrNotPlayer:
@@ -544,8 +550,11 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	return fail("Sorry, the bot could not save that; nothing changed. Try again in a moment (/board shows the game).")
 }
 
-// waitingFor names who may still accept a challenge.
-func waitingFor(s *sessions.Snapshot) string {
+// waitingFor names who may still accept a challenge, as me reads it: the
+// invited users without a seat yet (and the challenger who invited
+// themself, until they hold the other seat too, as sessions lets them), and
+// "anyone" for the open seats beyond those; me among them is "you".
+func waitingFor(s *sessions.Snapshot, me sessions.User) string {
 	var names []string
 	open := 0
 	for _, u := range s.Record.Seats {
@@ -553,12 +562,20 @@ func waitingFor(s *sessions.Snapshot) string {
 			open++
 		}
 	}
+	pending := 0
 	for _, u := range s.Record.Invited {
-		if len(s.Record.SeatsOf(u)) == 0 {
+		seats := len(s.Record.SeatsOf(u))
+		if seats > 0 && !(u.Is(s.Record.Challenger) && seats < 2) {
+			continue
+		}
+		pending++
+		if u.Is(me) {
+			names = append(names, "you")
+		} else {
 			names = append(names, u.Name)
 		}
 	}
-	if open > len(names) {
+	if open > pending {
 		names = append(names, "anyone")
 	}
 	if len(names) == 0 {
@@ -838,7 +855,7 @@ func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Sn
 		return nil, &r
 	}
 	if s.Phase() == sessions.PhaseChallenge {
-		r := fail(fmt.Sprintf("%s's challenge to %s is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), waitingFor(s)))
+		r := fail(fmt.Sprintf("%s's challenge to %s is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), waitingFor(s, m.User)))
 		r.Error = false
 		r.Buttons = challengeButtons
 		return nil, &r

@@ -337,3 +337,28 @@ func TestRefusedActions(t *testing.T) {
 	f.expect("carol", "/resign", "The game has not started: waiting for bob to /accept.", true)
 	f.expect("alice", "/move 1", `The game has not started: waiting for bob to /accept \(you can /cancel\).`, true)
 }
+
+// expectExact sends text as name and checks the whole reply text.
+func (f *fixture) expectExact(name, text, want string, isErr bool) chat.Reply {
+	f.t.Helper()
+	r := f.say(name, text)
+	if r.Text() != want || r.Error != isErr {
+		f.t.Fatalf("%s: %q\ngot (error=%v):\n%s\nwant (error=%v):\n%s", name, text, r.Error, r.Text(), isErr, want)
+	}
+	return r
+}
+
+// TestSelfChallenge: a challenge to yourself waits for you, not for
+// anyone, and tells others whose it is (a game against yourself is allowed,
+// never rated).
+func TestSelfChallenge(t *testing.T) {
+	f := newFixture(t)
+	f.expectExact("alice", "/play count @alice color=white",
+		"alice challenges themselves to Counting game (a game against yourself is never rated); alice plays White.\n"+
+			"alice: /accept to take the other side too, or /cancel.", false)
+	f.expectExact("alice", "/board", "alice's challenge to Counting game is waiting for you to /accept.", false)
+	f.expectExact("bob", "/board", "alice's challenge to Counting game is waiting for alice to /accept.", false)
+	f.expectExact("bob", "/accept", "This challenge is for alice, not for you: /play your own game when this one is over.", true)
+	f.expectExact("alice", "/move 1", "The game has not started: waiting for you to /accept (you can /cancel).", true)
+	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\)\.`, false)
+}
