@@ -530,6 +530,13 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		}
 		return fail(sentence(capital(rulesMsg)) + " /games lists the games and their options.")
 	case sessions.ErrAlreadyOffered:
+		if cmd == "takeback" {
+			who := "the other side"
+			if s != nil && len(s.Record.Takeback) > 0 {
+				who = opponents(s, s.Record.Takeback[0])
+			}
+			return fail("You have asked already to take your last move back: waiting for " + who + " to /accept or /decline it.")
+		}
 		return fail("Your draw offer stands: waiting for the other side to /accept or /decline it.")
 	case sessions.ErrDuplicate:
 		r := fail("Already done: this command arrived twice and was applied once (/board shows the game).")

@@ -159,6 +159,8 @@ func TestTakebackInChat(t *testing.T) {
 	}
 	f.expect("bob", "/decline", "refuses the takeback", false)
 	f.expect("alice", "/takeback", "asks", false)
+	// Asking twice is answered in takeback words, not in draw words.
+	f.expectExact("alice", "/takeback", "You have asked already to take your last move back: waiting for bob to /accept or /decline it.", true)
 	f.expect("bob", "/accept", `alice \(White\)'s last move is taken back.\nalice \(White\) to move`, false)
 	f.expect("bob", "/takeback", "no move of yours to take back", true)
 }
