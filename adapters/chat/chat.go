@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -505,7 +506,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if cmd == "huff" {
 			return fail(sentence(rulesMsg) + " " + huffHint(s))
 		}
-		return fail(sentence(rulesMsg) + " " + legalHint(s))
+		return fail(illegalMove(s, rulesMsg))
 	case sessions.ErrBadSetup:
 		return fail(sentence(rulesMsg) + " Try /setup default, or /help setup.")
 	case sessions.ErrNotNow:
@@ -591,27 +592,55 @@ func waitingFor(s *sessions.Snapshot, me sessions.User) string {
 	return strings.Join(names, " or ")
 }
 
-// legalHint lists a few legal moves.
-func legalHint(s *sessions.Snapshot) string {
+// everyMove matches the list of all the legal moves that some rules
+// errors carry ("(legal: a2-b3, b3-a4, ... 7 in all)"): illegalMove gives
+// its own list instead, the same for every game.
+var everyMove = regexp.MustCompile(`\s*\(legal: [^()]*\)`)
+
+// illegalMove answers a move the rules refused with one line: their
+// reason, one list of a few legal moves (none of ours when the reason
+// names legal moves already: the moves of that piece, the series that go
+// on), and /moves.
+func illegalMove(s *sessions.Snapshot, reason string) string {
+	reason = sentence(everyMove.ReplaceAllString(reason, ""))
 	if s == nil || s.State == nil {
-		return "/moves lists the legal moves."
+		return reason + " /moves lists the legal moves."
 	}
 	moves := s.State.Moves()
-	if len(moves) == 0 {
-		return "/board shows the game."
+	switch {
+	case len(moves) == 0:
+		return reason + " /board shows the game."
+	case namesMoves(reason, moves):
+		if len(moves) == 1 {
+			return reason + " /moves shows the only legal move."
+		}
+		return fmt.Sprintf("%s /moves lists all %d legal moves.", reason, len(moves))
+	case len(moves) == 1:
+		return fmt.Sprintf("%s The only legal move: /move %s.", reason, moves[0].Text)
 	}
 	var texts []string
 	for i, mv := range moves {
 		if i == 5 {
+			texts = append(texts, "…")
 			break
 		}
 		texts = append(texts, mv.Text)
 	}
-	more := ""
-	if len(moves) > 5 {
-		more = ", …"
+	return fmt.Sprintf("%s Legal moves: %s (/moves lists all %d).", reason, strings.Join(texts, ", "), len(moves))
+}
+
+// namesMoves reports whether text names one of the moves.
+func namesMoves(text string, moves []rules.Move) bool {
+	words := strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`,()"`, r) })
+	for _, w := range words {
+		w = strings.TrimRight(w, ".:")
+		for _, mv := range moves {
+			if w == mv.Text {
+				return true
+			}
+		}
 	}
-	return fmt.Sprintf("Legal moves: %s%s (/moves lists all %d).", strings.Join(texts, ", "), more, len(moves))
+	return false
 }
 
 func huffHint(s *sessions.Snapshot) string {

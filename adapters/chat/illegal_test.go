@@ -1,0 +1,59 @@
+package chat
+
+import (
+	"testing"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// movesState is a position that has only its legal moves.
+type movesState struct {
+	rules.State
+	moves []rules.Move
+}
+
+func (s movesState) Moves() []rules.Move { return s.moves }
+
+func snapshotWith(texts ...string) *sessions.Snapshot {
+	var ms []rules.Move
+	for _, t := range texts {
+		ms = append(ms, rules.Move{Text: t})
+	}
+	return &sessions.Snapshot{Record: &sessions.Record{}, State: movesState{moves: ms}}
+}
+
+// TestIllegalMoveListsMovesOnce: the reply to an illegal move keeps the
+// rules' reason and gives one list of legal moves, whatever list the
+// reason carries, and /moves.
+func TestIllegalMoveListsMovesOnce(t *testing.T) {
+	seven := snapshotWith("a2-b3", "b3-a4", "b3-c4", "d3-c4", "d3-e4", "f3-e4", "f3-g4")
+	for _, tc := range []struct {
+		name, reason string
+		s            *sessions.Snapshot
+		want         string
+	}{
+		{"draughts, every legal move in the reason", "a4-b5 is not legal: the piece on a4 cannot move (legal: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, f3-e4, ... 7 in all)", seven,
+			"a4-b5 is not legal: the piece on a4 cannot move. Legal moves: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, … (/moves lists all 7)."},
+		{"ultradamas, every legal move in the reason", "the man on a1 cannot move now (legal: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, f3-e4, ...)", seven,
+			"The man on a1 cannot move now. Legal moves: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, … (/moves lists all 7)."},
+		{"the piece's own moves in the reason", "b3-a5 is not legal (legal from b3: b3-a4, b3-c4)", seven,
+			"b3-a5 is not legal (legal from b3: b3-a4, b3-c4). /moves lists all 7 legal moves."},
+		{"a series that goes on", `"b3-d5" stops too early: the series must go on (b3-c4)`, seven,
+			`"b3-d5" stops too early: the series must go on (b3-c4). /moves lists all 7 legal moves.`},
+		{"halma: squares, not moves", `illegal move "a2-c4": a2 cannot reach c4 (it can reach b3)`, seven,
+			`Illegal move "a2-c4": a2 cannot reach c4 (it can reach b3). Legal moves: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, … (/moves lists all 7).`},
+		{"few moves", "there is no piece on a4", snapshotWith("c3-d4", "c3-b4"),
+			"There is no piece on a4. Legal moves: c3-d4, c3-b4 (/moves lists all 2)."},
+		{"one move", "a capture is obligatory: c3 can capture", snapshotWith("c3xe5"),
+			"A capture is obligatory: c3 can capture. The only legal move: /move c3xe5."},
+		{"one move, named", `"c3xe5xg7" is not legal (legal from c3: c3xe5)`, snapshotWith("c3xe5"),
+			`"c3xe5xg7" is not legal (legal from c3: c3xe5). /moves shows the only legal move.`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := illegalMove(tc.s, tc.reason); got != tc.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
+			}
+		})
+	}
+}
