@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -184,7 +185,127 @@ var settings = []setting{
 	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
 }
 
-var yamlField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+var (
+	yamlUnknown = regexp.MustCompile(`^line (\d+): field (.+) not found in type .*$`)
+	yamlLine    = regexp.MustCompile(`^line (\d+): (.*)$`)
+	yamlType    = regexp.MustCompile("^line (\\d+): cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
+)
+
+// yamlMessage turns one line of the YAML decoder's errors into words for
+// people: an unknown setting with the settings of its section, a value of
+// the wrong kind with the setting's name. Go's type names never show.
+func yamlMessage(line string, root *yaml.Node) string {
+	if m := yamlUnknown.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		section := keyAt(root, n, m[2])
+		known := strings.Join(settingNames(section), ", ")
+		if len(section) == 0 {
+			return fmt.Sprintf("line %d: unknown section %q (the sections: %s)", n, m[2], known)
+		}
+		return fmt.Sprintf("line %d: unknown setting %q in %s (its settings: %s)", n, m[2], strings.Join(section, "."), known)
+	}
+	if m := yamlType.FindStringSubmatch(line); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		want := "a single value"
+		switch {
+		case m[4] == "int":
+			want = "a whole number"
+		case m[4] == "string":
+			want = "text"
+		case strings.HasPrefix(m[4], "struct") || m[4] == "main.config":
+			want = "a section of settings (name: value lines)"
+		}
+		got := map[string]string{"seq": "a list", "map": "a section"}[m[2]]
+		kind := map[string]yaml.Kind{"seq": yaml.SequenceNode, "map": yaml.MappingNode}[m[2]]
+		if kind == 0 {
+			kind = yaml.ScalarNode
+		}
+		path, value := valueAt(root, n, kind, m[3])
+		if got == "" {
+			got = strconv.Quote(value)
+		}
+		if path == "" {
+			return fmt.Sprintf("line %d: the file should hold sections of settings (name: value lines), not %s", n, got)
+		}
+		return fmt.Sprintf("line %d: %s should be %s, not %s", n, path, want, got)
+	}
+	if m := yamlLine.FindStringSubmatch(line); m != nil {
+		// a bad value that a setting's own UnmarshalYAML refused
+		n, _ := strconv.Atoi(m[1])
+		if path, _ := valueAt(root, n, 0, ""); path != "" {
+			return fmt.Sprintf("line %d: %s: %s", n, path, m[2])
+		}
+	}
+	return line
+}
+
+// keyAt returns the section path of the mapping key named key on line n of
+// the document root; nil for a key at the top.
+func keyAt(root *yaml.Node, n int, key string) []string {
+	var found []string
+	walkYAML(root, nil, func(path []string, k, v *yaml.Node) {
+		if found == nil && k.Line == n && k.Value == key {
+			found = append([]string{}, path...)
+		}
+	})
+	return found
+}
+
+// valueAt returns the dotted name and the text of the deepest value of
+// the given kind (0: any) that starts on line n of the document root (""
+// for the document itself); text is the value as the decoder quotes it
+// (cut to "1234567..." when long), or "" for any.
+func valueAt(root *yaml.Node, n int, kind yaml.Kind, text string) (string, string) {
+	name, value := "", ""
+	cut, long := strings.CutSuffix(text, "...")
+	walkYAML(root, nil, func(path []string, k, v *yaml.Node) {
+		if v.Line == n && (kind == 0 || v.Kind == kind) && (text == "" || v.Value == text || long && strings.HasPrefix(v.Value, cut)) {
+			name, value = strings.Join(append(append([]string{}, path...), k.Value), "."), v.Value
+		}
+	})
+	return name, value
+}
+
+// walkYAML calls f for every key and value of the mappings under n, with
+// the path of keys that leads to them.
+func walkYAML(n *yaml.Node, path []string, f func(path []string, k, v *yaml.Node)) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			walkYAML(c, path, f)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			f(path, k, v)
+			walkYAML(v, append(path, k.Value), f)
+		}
+	}
+}
+
+// settingNames lists the settings of a section of config (the sections,
+// for none), in the order config declares them.
+func settingNames(section []string) []string {
+	t := reflect.TypeOf(config{})
+	for _, name := range section {
+		next := reflect.Type(nil)
+		for i := range t.NumField() {
+			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); tag == name && t.Field(i).Type.Kind() == reflect.Struct {
+				next = t.Field(i).Type
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		t = next
+	}
+	var out []string
+	for i := range t.NumField() {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		out = append(out, tag)
+	}
+	return out
+}
 
 // loadConfig reads the defaults, then the YAML file (when path is not
 // empty), then the environment (getenv). Errors name the file and line.
@@ -203,12 +324,12 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 			msg := strings.TrimPrefix(err.Error(), "yaml: ")
 			msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+			var root yaml.Node
+			_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
 			var lines []string
 			for _, l := range strings.Split(msg, "\n") {
-				l = strings.TrimSpace(l)
-				l = yamlField.ReplaceAllString(l, `unknown setting "$1"`)
-				if l != "" {
-					lines = append(lines, l)
+				if l = strings.TrimSpace(l); l != "" {
+					lines = append(lines, yamlMessage(l, &root))
 				}
 			}
 			return c, fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
