@@ -208,6 +208,15 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	return c.run(h, ctx, m, args)
 }
 
+// count writes n and a noun, made plural with an s unless n is 1: "1
+// move", "3 moves".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
 
 func req(m Message) sessions.Request {
@@ -904,7 +913,7 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	if r != nil {
 		return *r
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %d moves played.", gameTitle(s), players(s), countMoves(s.Record))}}
+	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %s played.", gameTitle(s), players(s), count(countMoves(s.Record), "move"))}}
 	if s.Last != nil {
 		out.Lines = append(out.Lines, "Last move: "+s.Last.Text+".")
 	}
@@ -913,7 +922,14 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 		for _, seat := range s.Record.DrawOffer {
 			names = append(names, player(s, seat))
 		}
-		out.Lines = append(out.Lines, strings.Join(names, " and ")+" offer a draw.")
+		verb := " offers"
+		if len(names) > 1 {
+			verb = " offer"
+		}
+		out.Lines = append(out.Lines, strings.Join(names, " and ")+verb+" a draw: /draw or /accept to agree, /decline to refuse.")
+	}
+	for _, seat := range s.Record.Takeback {
+		out.Lines = append(out.Lines, fmt.Sprintf("%s asks to take back their last move: %s, /accept or /decline.", player(s, seat), opponents(s, seat)))
 	}
 	if st := status(s); st != "" {
 		out.Lines = append(out.Lines, st)
@@ -959,7 +975,7 @@ func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
 		more = fmt.Sprintf(" … and %d more", len(texts)-most)
 		texts = texts[:most]
 	}
-	line := fmt.Sprintf("%s to move, %d legal moves: %s%s.", player(s, s.Turn()), len(moves), strings.Join(texts, " "), more)
+	line := fmt.Sprintf("%s to move, %s: %s%s.", player(s, s.Turn()), count(len(moves), "legal move"), strings.Join(texts, " "), more)
 	out := Reply{Lines: []string{line}}
 	if hf, ok := s.State.(rules.Huffer); ok {
 		if sq := hf.Huffable(); len(sq) > 0 {

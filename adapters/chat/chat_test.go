@@ -69,7 +69,8 @@ func TestWholeGame(t *testing.T) {
 	f.expect("bob", "/moves", `bob \(Black\) to move, 2 legal moves: 1 2\.`, false)
 	// The rules' reason names the legal moves: no second list.
 	f.expectExact("bob", "/move 3", `Illegal move "3": add 1 or 2. /moves lists all 2 legal moves.`, true)
-	r = f.expect("carol", "/board", `Counting game: alice \(White\) vs bob \(Black\), 1 moves played\.\nLast move: 2\.\nbob \(Black\) to move.*\nFEN: 2:1`, false)
+	r = f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played.\nLast move: 2.\n"+
+		"bob (Black) to move: /move <move> (/moves lists them).\nFEN: 2:1", false)
 	if r.Picture == nil || r.Picture.Last == nil || r.Picture.Last.Text != "2" || r.Picture.Viewer != 1 {
 		t.Fatalf("board picture: %+v", r.Picture)
 	}
@@ -98,6 +99,9 @@ func TestDrawsResignCancelDecline(t *testing.T) {
 	f.expect("alice", "/cancel", `cannot be cancelled: /resign`, true)
 	f.expect("alice", "/draw", `alice \(White\) offers a draw`, false)
 	f.expect("alice", "/draw", `Your draw offer stands`, true)
+	f.expectExact("bob", "/board", "Counting game: alice (White) vs bob (Black), 0 moves played.\n"+
+		"alice (White) offers a draw: /draw or /accept to agree, /decline to refuse.\n"+
+		"alice (White) to move: /move <move> (/moves lists them).\nFEN: 0:0", false)
 	f.expect("bob", "/decline", `bob declines the draw`, false)
 	f.expect("bob", "/draw", `bob \(Black\) offers a draw`, false)
 	f.expect("alice", "/accept", `alice \(White\) accepts the draw\.\nGame over: draw \(draw agreed\)\. Saved as game #1\.`, false)
@@ -362,4 +366,18 @@ func TestSelfChallenge(t *testing.T) {
 	f.expectExact("bob", "/accept", "This challenge is for alice, not for you: /play your own game when this one is over.", true)
 	f.expectExact("alice", "/move 1", "The game has not started: waiting for you to /accept (you can /cancel).", true)
 	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\)\.`, false)
+}
+
+// TestBoardShowsDrawOfferOfTwo: in a game of three, two offering a draw
+// "offer" it.
+func TestBoardShowsDrawOfferOfTwo(t *testing.T) {
+	f := newFixture(t)
+	f.expect("alice", "/play count players=3 color=white", "challenges anyone here", false)
+	f.expect("bob", "/accept", "joins", false)
+	f.expect("carol", "/accept", "Game on", false)
+	f.expect("alice", "/draw", "offers a draw", false)
+	f.expect("bob", "/draw", "offers a draw", false)
+	f.expectExact("carol", "/board", "Counting game: alice (Player 1) vs bob (Player 2) vs carol (Player 3), 0 moves played.\n"+
+		"alice (Player 1) and bob (Player 2) offer a draw: /draw or /accept to agree, /decline to refuse.\n"+
+		"alice (Player 1) to move: /move <move> (/moves lists them).\nFEN: 0:0", false)
 }

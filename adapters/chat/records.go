@@ -269,8 +269,8 @@ func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
 		for _, u := range rec.Seats {
 			names = append(names, u.Name)
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %d moves.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
-			rec.Game, strings.Join(names, " vs "), outcome(rec), countMoves(rec)))
+		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %s.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
+			rec.Game, strings.Join(names, " vs "), outcome(rec), count(countMoves(rec), "move")))
 	}
 	return out
 }
@@ -299,8 +299,8 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	rec := s.Record
 	out := Reply{Lines: []string{
 		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
-		fmt.Sprintf("Played %s to %s, %d moves; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
-			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), countMoves(rec), rec.Play.Time, map[bool]string{true: "rated", false: "unrated"}[rec.Play.Rated]),
+		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
+			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, map[bool]string{true: "rated", false: "unrated"}[rec.Play.Rated]),
 		ResultLine(s),
 	}}
 	if l := ratingLine(s); l != "" {
@@ -321,7 +321,7 @@ func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("replay", m, err)
 	}
 	return Reply{
-		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %d moves.", s.Record.ID, gameTitle(s), players(s), len(moves))},
+		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, gameTitle(s), players(s), count(len(moves), "move"))},
 		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
 	}
 }
@@ -453,7 +453,7 @@ func (h *Handler) rating(ctx context.Context, m Message, args []string) Reply {
 }
 
 func record(st *sessions.Standing) string {
-	return fmt.Sprintf("%d games: %d won, %d lost, %d drawn", st.Games, st.Won, st.Lost, st.Drawn)
+	return fmt.Sprintf("%s: %d won, %d lost, %d drawn", count(st.Games, "game"), st.Won, st.Lost, st.Drawn)
 }
 
 var monthRe = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
@@ -494,7 +494,7 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 	if l.Players == 0 {
 		return Reply{Lines: []string{fmt.Sprintf("No rated %s games yet (%s): /play %s @user starts one.", game, when, game)}}
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("Ladder of %s, %s (%d players):", game, when, l.Players)}}
+	out := Reply{Lines: []string{fmt.Sprintf("Ladder of %s, %s (%s):", game, when, count(l.Players, "player"))}}
 	place := 0
 	for i, st := range l.Rows {
 		if i == 0 || st.Rating != l.Rows[i-1].Rating {

@@ -123,7 +123,8 @@ func TestRatedGameAndItsRecords(t *testing.T) {
 	if r.Document == nil || r.Document.Name != "game-1.txt" || !strings.Contains(string(r.Document.Data), "11. 2 2\n0-1\n") {
 		t.Fatalf("/export: %+v", r.Document)
 	}
-	f.expect("alice", "/rating", `count: 985 all time \(1 games: 0 won, 1 lost, 0 drawn\); 985 this month`, false)
+	f.expectExact("alice", "/rating", "Ratings of alice (/top <game> for the ladder):\n"+
+		"count: 985 all time (1 game: 0 won, 1 lost, 0 drawn); 985 this month (1 game: 0 won, 1 lost, 0 drawn).", false)
 	f.expect("alice", "/rating @bob count", `Ratings of bob.*\n.*count: 1015 all time`, false)
 	r = f.expect("alice", "/top count", `Ladder of count, all time \(2 players\):\n1\. bob 1015`, false)
 	if !strings.Contains(r.Text(), "Your place: 2 of 2, rated 985.") {
@@ -157,6 +158,9 @@ func TestTakebackInChat(t *testing.T) {
 	if len(r.Buttons) != 2 {
 		t.Fatal("no buttons to answer the takeback")
 	}
+	f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played.\nLast move: 2.\n"+
+		"alice (White) asks to take back their last move: bob, /accept or /decline.\n"+
+		"bob (Black) to move: /move <move> (/moves lists them).\nClock: 1h per move; bob has 1h 0m left (until Nov 20 11:00 UTC).\nFEN: 2:1", false)
 	f.expect("bob", "/decline", "refuses the takeback", false)
 	f.expect("alice", "/takeback", "asks", false)
 	// Asking twice is answered in takeback words, not in draw words.
@@ -241,5 +245,6 @@ func TestDuplicateMessage(t *testing.T) {
 	if !r.Duplicate || !r.Error || !strings.Contains(r.Text(), "Already done") {
 		t.Fatalf("second delivery: %+v", r)
 	}
-	f.expect("alice", "/board", "2 moves played|1 moves played", false)
+	// The move was applied once: one move played, and "move" is singular.
+	f.expect("alice", "/board", `^Counting game: alice \(White\) vs bob \(Black\), 1 move played\.\n`, false)
 }
