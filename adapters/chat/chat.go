@@ -301,6 +301,16 @@ func status(s *sessions.Snapshot) string {
 // ResultLine tells how a game ended, in the words every platform uses:
 // "Game over: alice (White) wins (Black resigned). Saved as game #12."
 func ResultLine(s *sessions.Snapshot) string {
+	line := result(s)
+	if s.Record.ID != "" {
+		line += " Saved as game #" + s.Record.ID + "."
+	}
+	return line
+}
+
+// result tells how a game ended: "Game over: alice (White) wins (Black
+// resigned)."
+func result(s *sessions.Snapshot) string {
 	r := s.Record.Result
 	line := "Game over: "
 	if r.Winner >= 0 {
@@ -313,11 +323,7 @@ func ResultLine(s *sessions.Snapshot) string {
 	if r.Reason != "" {
 		line += " (" + r.Reason + ")"
 	}
-	line += "."
-	if s.Record.ID != "" {
-		line += " Saved as game #" + s.Record.ID + "."
-	}
-	return line
+	return line + "."
 }
 
 // picture asks for the board from the point of view of the player to

@@ -366,6 +366,11 @@ func TestSelfChallenge(t *testing.T) {
 	f.expectExact("bob", "/accept", "This challenge is for alice, not for you: /play your own game when this one is over.", true)
 	f.expectExact("alice", "/move 1", "The game has not started: waiting for you to /accept (you can /cancel).", true)
 	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\)\.`, false)
+	f.expect("alice", "/resign", "resigns", false)
+	// Against yourself is never rated, though rated=yes is the default.
+	f.expect("bob", "/show 1", `^Game #1, Counting game: alice \(White\) vs alice \(Black\)\.\n`+
+		`Played [-0-9]+ [:0-9]+ to [-0-9]+ [:0-9]+ UTC, 0 moves; time per move off, unrated\.\n`+
+		`Game over: [^\n]*\.$`, false)
 }
 
 // TestBoardShowsDrawOfferOfTwo: in a game of three, two offering a draw

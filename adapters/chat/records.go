@@ -57,6 +57,16 @@ func ratingLine(s *sessions.Snapshot) string {
 	return "Ratings: " + strings.Join(parts, ", ") + "."
 }
 
+// rated says whether a finished game counted for the ratings: never
+// against the computer, against yourself or in a game of more than two,
+// nor with rated=no, nor when it ended too soon (ratingLine says why).
+func rated(rec *sessions.Record) string {
+	if len(rec.Ratings) > 0 && rec.Ratings[0].Rated {
+		return "rated"
+	}
+	return "unrated"
+}
+
 func slicesAny[T any](s []T, f func(T) bool) bool {
 	for _, v := range s {
 		if f(v) {
@@ -300,8 +310,8 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	out := Reply{Lines: []string{
 		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
 		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
-			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, map[bool]string{true: "rated", false: "unrated"}[rec.Play.Rated]),
-		ResultLine(s),
+			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
+		result(s),
 	}}
 	if l := ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)

@@ -111,8 +111,11 @@ func TestRatedGameAndItsRecords(t *testing.T) {
 	f.expect("alice", "/history", `#1 2026-11-20 count: alice vs bob; bob won \(target reached\), 22 moves`, false)
 	f.expect("alice", "/history @bob count", `Last games of bob`, false)
 	f.expect("alice", "/history @bob spanish", `bob has no finished game yet`, false)
-	r = f.expect("carol", "/show 1", `Game #1, Counting game: alice \(White\) vs bob \(Black\)`, false)
-	if r.Picture == nil || !strings.Contains(r.Text(), "22 moves; time per move 1h, rated") || len(r.Buttons) != 2 {
+	r = f.expectExact("carol", "/show 1", "Game #1, Counting game: alice (White) vs bob (Black).\n"+
+		"Played 2026-11-20 10:00 to 2026-11-20 10:00 UTC, 22 moves; time per move 1h, rated.\n"+
+		"Game over: bob (Black) wins (target reached).\n"+
+		"Ratings: alice 1000 → 985 (-15), bob 1000 → 1015 (+15).", false)
+	if r.Picture == nil || len(r.Buttons) != 2 {
 		t.Fatalf("/show:\n%s", r.Text())
 	}
 	r = f.expect("carol", "/replay #1", `22 moves`, false)
@@ -192,6 +195,10 @@ func TestComputerInChat(t *testing.T) {
 	f.expect("alice", "/draw", "The computer does not agree to draws", true)
 	f.expect("alice", "/move 2", "played", false) // 5: alice wins
 	f.expect("alice", "/rating", "alice has no rating yet", false)
+	// A game against the computer is never rated, whatever rated= says.
+	f.expectExact("alice", "/show 1", "Game #1, Counting game: alice (White) vs Computer (Black).\n"+
+		"Played 2026-11-20 10:00 to 2026-11-20 10:00 UTC, 3 moves; time per move 1h, unrated.\n"+
+		"Game over: alice (White) wins (target reached).", false)
 }
 
 func TestNoticesAsMessages(t *testing.T) {
