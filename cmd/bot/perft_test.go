@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/boardgamebot/bot/rules/games"
 )
 
 func runTool(args ...string) (code int, stdout, stderr string) {
@@ -69,6 +72,81 @@ func TestToolErrors(t *testing.T) {
 		code, out, errs := runTool(c.args...)
 		if code == 0 || out != "" || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, output %q, errors %q, want %q", c.args, code, out, errs, c.msg)
+		}
+	}
+}
+
+// TestMovesAgreeWithPerft: for every game of the registry, from its start,
+// moves lists as many moves as perft counts at depth 1. Ultradamas used to
+// list none (its formation phase has no moves) while perft counted 19.
+func TestMovesAgreeWithPerft(t *testing.T) {
+	for _, info := range games.List() {
+		_, moves, errs := runTool("moves", "--game", info.ID)
+		_, perft, errs2 := runTool("perft", "--game", info.ID, "--depth", "1")
+		n := strings.Count(moves, "\n")
+		if n == 0 || perft != fmt.Sprintf("1 %d\n", n) {
+			t.Errorf("%s: moves lists %d (%q), perft says %q (%q)", info.ID, n, errs, perft, errs2)
+		}
+	}
+}
+
+// TestFormations: a game with a formation phase starts from the default
+// formations, or from those --setup gives.
+func TestFormations(t *testing.T) {
+	// The default formations: 19 moves by hand (rules/ultradamas/perft_test.go),
+	// and Black's 19 after each at depth 2.
+	if _, out, errs := runTool("perft", "--game", "ultradamas", "--depth", "2"); out != "1 19\n2 361\n" {
+		t.Errorf("perft from the default formations: %q %q", out, errs)
+	}
+	// Red on all of rank 1 and a2-d2:
+	//
+	//	3 . . . . . . . .    a2 -> a3, b3; b2, c2, d2 -> three each  = 11
+	//	2 r r r r . . . .    d1 -> e2; e1 -> e2, f2; f1, g1 -> three
+	//	1 r r r r r r r r    each; h1 -> g2, h2; a1, b1, c1 blocked  = 11
+	//	  a b c d e f g h                                       total  22
+	red := "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2"
+	for _, setup := range []string{red, red + "|default", red + "|", red + "|a8 b8 c8 d8 e8 f8 g8 h8 a7 b7 c7 d7"} {
+		if _, out, errs := runTool("perft", "--game", "ultradamas", "--setup", setup, "--depth", "1"); out != "1 22\n" {
+			t.Errorf("--setup %q: %q %q", setup, out, errs)
+		}
+	}
+	// The same start given as a FEN lists the same moves.
+	_, bySetup, _ := runTool("moves", "--game", "ultradamas", "--setup", "|a8 b8 c8 d8 e8 f8 g8 h8 a7 b7 c7 d7")
+	_, byFEN, _ := runTool("moves", "--game", "ultradamas", "--fen",
+		"R:Ra1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Ba7,b7,c7,d7,a8,b8,c8,d8,e8,f8,g8,h8")
+	if bySetup == "" || bySetup != byFEN {
+		t.Errorf("Black's formation by --setup lists\n%s\nby --fen\n%s", bySetup, byFEN)
+	}
+	// render takes --setup too.
+	dir := t.TempDir()
+	if code, _, errs := runTool("render", "--game", "ultradamas", "--setup", red, "--out", dir+"/f.png"); code != 0 {
+		t.Errorf("render --setup: %s", errs)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"moves", "--game", "ultradamas", "--setup", red, "--fen", "R:Ra1:Bh8"}, "cannot be used together"},
+		{[]string{"moves", "--game", "spanish", "--setup", red}, "game spanish has no formations"},
+		{[]string{"moves", "--game", "ultradamas", "--setup", red + "|default|default"}, "3 formations; ultradamas has 2 seats"},
+		{[]string{"moves", "--game", "ultradamas", "--setup", "a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 z9"}, `--setup: Red: rules: "z9" is not a square`},
+		{[]string{"moves", "--game", "ultradamas", "--setup", "|a1 b1 c1 d1 e1 f1 g1 h1 a2 b2 c2 d2"}, "--setup: Black: rules: a1 is not on Black's first three ranks"},
+		{[]string{"perft", "--game", "ultradamas", "--fen", red, "--depth", "1"}, "(a formation goes in --setup)"},
+	} {
+		code, out, errs := runTool(c.args...)
+		if code == 0 || out != "" || !strings.Contains(errs, c.msg) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, output %q, errors %q, want %q", c.args, code, out, errs, c.msg)
+		}
+	}
+}
+
+// TestToolHelp: -h prints the usage, the flags and where a game with
+// formations starts.
+func TestToolHelp(t *testing.T) {
+	for _, cmd := range []string{"perft", "moves"} {
+		code, out, errs := runTool(cmd, "-h")
+		if code != 0 || !strings.HasPrefix(out, "usage: bot "+cmd) || !strings.Contains(out, "-setup") || !strings.Contains(out, "default\nformations") {
+			t.Errorf("%s -h: exit %d, output %q, errors %q", cmd, code, out, errs)
 		}
 	}
 }
