@@ -544,7 +544,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if rulesMsg == "" {
 			rulesMsg = se.Msg
 		}
-		return fail(sentence(capital(rulesMsg)) + " /games lists the games and their options.")
+		return fail(asTyped(rulesMsg, m.Text) + " /games lists the games and their options.")
 	case sessions.ErrAlreadyOffered:
 		if cmd == "takeback" {
 			who := "the other side"
@@ -684,6 +684,23 @@ func sentence(msg string) string {
 		msg += "."
 	}
 	return msg
+}
+
+// asTyped makes msg a sentence like sentence, but leaves its first word
+// as it is when the user typed it (an option "color=purple", a game id, a
+// name): the reply echoes what the user wrote.
+func asTyped(msg, typed string) string {
+	msg = strings.TrimSpace(msg)
+	word, _, _ := strings.Cut(msg, " ")
+	for _, f := range strings.Fields(typed) {
+		if word != "" && strings.EqualFold(strings.TrimPrefix(f, "@"), word) {
+			if !strings.HasSuffix(msg, ".") {
+				msg += "."
+			}
+			return msg
+		}
+	}
+	return sentence(msg)
 }
 
 // capital capitalizes the first word of s, unless it holds a digit (a

@@ -386,3 +386,13 @@ func TestBoardShowsDrawOfferOfTwo(t *testing.T) {
 		"alice (Player 1) and bob (Player 2) offer a draw: /draw or /accept to agree, /decline to refuse.\n"+
 		"alice (Player 1) to move: /move <move> (/moves lists them).\nFEN: 0:0", false)
 }
+
+// TestOptionsEchoedAsTyped: a refused option is echoed as the user writes
+// options, not capitalized ("Color=purple").
+func TestOptionsEchoedAsTyped(t *testing.T) {
+	f := newFixture(t)
+	f.expectExact("alice", "/play count color=purple", "color=purple is not allowed (choose white, black or random). /games lists the games and their options.", true)
+	f.expectExact("alice", "/play count Rated=maybe", "rated=maybe is not allowed (choose yes or no). /games lists the games and their options.", true)
+	f.expectExact("alice", "/play count flavour=mint", `count has no option "flavour" (options: form, huff, players, retire, target). /games lists the games and their options.`, true)
+	f.expectExact("alice", "/play count @bob @carol", "count is a game for 2 players: name at most 1. /games lists the games and their options.", true)
+}

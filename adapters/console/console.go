@@ -135,7 +135,8 @@ func Run(ctx context.Context, c Config) error {
 			case len(fields) != 2:
 				fmt.Fprintln(w, "/as takes one name: /as bob (you are "+speaker+").")
 			case checkName(fields[1]) != nil:
-				fmt.Fprintf(w, "%s: /as bob.\n", checkName(fields[1]))
+				msg := checkName(fields[1]).Error()
+				fmt.Fprintf(w, "%s%s: /as bob.\n", strings.ToUpper(msg[:1]), msg[1:])
 			default:
 				speaker = strings.TrimPrefix(fields[1], "@")
 				fmt.Fprintf(w, "You are now %s.\n", speaker)
@@ -285,7 +286,7 @@ func checkName(name string) error {
 	case strings.ContainsFunc(name, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
 	}):
-		return errors.New("a name has only letters, digits, _ - and .")
+		return errors.New("a name may hold only letters, digits, '_', '-' and '.'")
 	}
 	return nil
 }

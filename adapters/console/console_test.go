@@ -266,10 +266,10 @@ func TestSpeakersAndBadLines(t *testing.T) {
 		"/m 1",
 	}, runOpts{count: true})
 	for _, want := range []string{
-		"/as takes one name: /as bob (you are alice).",
-		"a name has only letters, digits, _ - and .: /as bob.",
-		"a name is at most 32 letters: /as bob.",
-		"a name must be valid UTF-8 text: /as bob.",
+		"alice> /as\n/as takes one name: /as bob (you are alice).\n",
+		"alice> /as b?b\nA name must be valid UTF-8 text: /as bob.\n",
+		"alice> /as " + strings.Repeat("x", 40) + "\nA name is at most 32 letters: /as bob.\n",
+		"alice> /as bob!\nA name may hold only letters, digits and the marks _ - .: /as bob.\n",
 		"That message contains control characters",
 		"That message is too long (102401 bytes",
 		"alice> /" + strings.Repeat("m", 199) + "…",
