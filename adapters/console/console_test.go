@@ -269,7 +269,7 @@ func TestSpeakersAndBadLines(t *testing.T) {
 		"alice> /as\n/as takes one name: /as bob (you are alice).\n",
 		"alice> /as b?b\nA name must be valid UTF-8 text: /as bob.\n",
 		"alice> /as " + strings.Repeat("x", 40) + "\nA name is at most 32 letters: /as bob.\n",
-		"alice> /as bob!\nA name may hold only letters, digits and the marks _ - .: /as bob.\n",
+		"alice> /as bob!\nA name may hold only letters, digits, '_', '-' and '.': /as bob.\n",
 		"That message contains control characters",
 		"That message is too long (102401 bytes",
 		"alice> /" + strings.Repeat("m", 199) + "…",
