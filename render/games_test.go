@@ -30,10 +30,55 @@ func registered(t *testing.T) []rules.Game {
 			out = append(out, g)
 		}
 	}
-	if len(out) == 0 {
-		t.Skip("no game registered")
+	ids := map[string]bool{}
+	for _, g := range out {
+		ids[g.ID()] = true
+	}
+	for _, id := range []string{"spanish", "damas", "dame", "ultradamas", "halma"} {
+		if !ids[id] {
+			t.Errorf("%s is not registered", id)
+		}
 	}
 	return out
+}
+
+// TestSeatColourNamesThePicturesColour: the colour a chat names for a
+// seat is the colour of that seat's pieces in the picture.
+func TestSeatColourNamesThePicturesColour(t *testing.T) {
+	names := map[int]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
+	want := map[string][]string{
+		"Spanish draughts": {"white", "black"}, "Damas": {"white", "black"}, "Dame": {"white", "black"},
+		"Ultradamas": {"red", "black"}, "Halma": {"red", "blue"}, "Halma 4": {"red", "blue", "green", "yellow"},
+	}
+	r := New()
+	for _, g := range registered(t) {
+		frames, _ := playSome(t, g, 0)
+		v := frames[0]
+		name := g.Name()
+		if len(g.Seats()) == 4 {
+			name += " 4"
+		}
+		var got []string
+		for seat := range g.Seats() {
+			got = append(got, SeatColour(v, seat))
+		}
+		if w := want[name]; !slices.Equal(got, w) {
+			t.Errorf("%s: seat colours %q, want %q", name, got, w)
+		}
+		if SeatColour(v, -1) != "" || SeatColour(v, len(g.Seats())) != "" {
+			t.Errorf("%s: a colour for a seat that is not there", name)
+		}
+		data, err := r.PNG(v, nil, 0, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := decode(t, r, data, Options{}, v.Size, 0)
+		for _, pc := range v.Pieces {
+			if c := p.seatAt(pc.Square); names[c] != got[pc.Seat] {
+				t.Errorf("%s: the piece on %v is %s in the picture, but seat %d is called %s", name, pc.Square, names[c], pc.Seat, got[pc.Seat])
+			}
+		}
+	}
 }
 
 // playSome plays up to n moves from the start (after the default

@@ -212,6 +212,20 @@ func seatColours(v rules.View) []uint8 {
 	return []uint8{cRed, cBlack}
 }
 
+// seatColourNames name the piece colour sets for people.
+var seatColourNames = [nColours]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
+
+// SeatColour returns the colour of a seat's pieces in the pictures of
+// view v, in words ("red"), so that a chat can tell players which pieces
+// are theirs; "" for a seat the view has no colour for.
+func SeatColour(v rules.View, seat int) string {
+	colours := seatColours(v)
+	if seat < 0 || seat >= len(colours) {
+		return ""
+	}
+	return seatColourNames[colours[seat]]
+}
+
 // cellKeys works out how every square of the screen looks for view v
 // turned k quarter turns. Squares off the board are ErrBadView errors.
 func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[16][16]cellKey, error) {
