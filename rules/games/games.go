@@ -6,6 +6,7 @@ package games
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/boardgamebot/bot/rules"
@@ -82,7 +83,7 @@ func New(id string, opts map[string]string) (rules.Game, error) {
 				return nil, rules.Errorf(rules.ErrBadOption, "%s has no option %q (options: %s)", id, k, optionKeys(e.info.Options))
 			}
 			if !slices.Contains(o.Values, v) {
-				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose %s)", k, v, strings.Join(o.Values, ", "))
+				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose %s)", k, echo(v), strings.Join(o.Values, ", "))
 			}
 			full[k] = v
 		}
@@ -93,6 +94,24 @@ func New(id string, opts map[string]string) (rules.Game, error) {
 		ids = append(ids, e.info.ID)
 	}
 	return nil, rules.Errorf(rules.ErrBadOption, "unknown game %q (games: %s)", id, strings.Join(ids, ", "))
+}
+
+// echo shows a value a user typed in a one-line message: as typed when it
+// is short plain text, quoted (and cut) otherwise.
+func echo(v string) string {
+	plain := len(v) <= 20
+	for _, c := range v {
+		if c <= ' ' || c > '~' || c == '"' {
+			plain = false
+		}
+	}
+	if plain {
+		return v
+	}
+	if len(v) > 20 {
+		v = v[:20] + "..."
+	}
+	return strconv.Quote(v)
 }
 
 func findOption(opts []Option, key string) (Option, bool) {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestNewErrors: a bad /play names the game or option that is wrong and
-// what is allowed, as a rules.ErrBadOption.
+// what is allowed, as a rules.ErrBadOption, on one line.
 func TestNewErrors(t *testing.T) {
 	for _, tc := range []struct {
 		id   string
@@ -22,10 +22,11 @@ func TestNewErrors(t *testing.T) {
 		{"spanish", map[string]string{"flying": "no"}, `spanish has no option "flying" (options: none)`},
 		{"dame", map[string]string{"flying": "maybe"}, "flying=maybe is not allowed (choose yes, no)"},
 		{"halma", map[string]string{"size": "12"}, "size=12 is not allowed (choose 8, 10, 16)"},
+		{"dame", map[string]string{"flying": "a\nb"}, `flying="a\nb" is not allowed`},
 		{"halma", map[string]string{"size": "8", "players": "4"}, "halma with 4 players needs size=16"},
 	} {
 		_, err := games.New(tc.id, tc.opts)
-		if !errors.Is(err, rules.ErrBadOption) || !strings.Contains(err.Error(), tc.want) {
+		if !errors.Is(err, rules.ErrBadOption) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("New(%q, %v) = %v; want ErrBadOption with %q", tc.id, tc.opts, err, tc.want)
 		}
 	}
