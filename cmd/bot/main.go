@@ -4,8 +4,8 @@
 //
 //	bot [run] [--config FILE]     serve (console when no token is set)
 //	bot console [--as NAME]       the chat on this terminal
-//	bot perft --game ID [--opt k=v] [--fen FEN] --depth N
-//	bot moves --game ID [--opt k=v] [--fen FEN]
+//	bot perft --game ID [--opt k=v] [--fen FEN | --setup FORMATIONS] --depth N
+//	bot moves --game ID [--opt k=v] [--fen FEN | --setup FORMATIONS]
 //	bot render --game ID [--opt k=v] [--fen FEN] [--theme T] --out FILE.png
 //	bot backup [--config FILE] BACKUP.db
 //	bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID
@@ -32,8 +32,8 @@ func commands() []command {
 	return []command{
 		{"run", "run [--config FILE]: serve Discord/Telegram, or the console when no token is set", cmdRun},
 		{"console", "console [--config FILE] [--as NAME]: play in this terminal", cmdConsole},
-		{"perft", "perft --game ID [--opt key=value ...] [--fen FEN] --depth N: count move paths", cmdPerft},
-		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN]: list the legal moves", cmdMoves},
+		{"perft", "perft --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] --depth N: count the moves to a depth", cmdPerft},
+		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS]: list the legal moves", cmdMoves},
 		{"render", "render --game ID [--opt key=value ...] [--fen FEN] [--theme T] --out FILE.png: draw a position", cmdRender},
 		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", cmdBackup},
 		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", cmdExport},
