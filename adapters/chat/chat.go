@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -233,13 +234,49 @@ func clip(s string, n int) string {
 
 // ---- replies to events ----
 
-// player names a seat: "alice (White)".
+// player names a seat: "alice (White)", "bob (Player 2, blue)".
 func player(s *sessions.Snapshot, seat int) string {
 	u := s.Player(seat)
 	if u.IsZero() {
-		return "an open seat (" + s.SeatName(seat) + ")"
+		return "an open seat (" + SeatLabel(s, seat) + ")"
 	}
-	return u.Name + " (" + s.SeatName(seat) + ")"
+	return u.Name + " (" + SeatLabel(s, seat) + ")"
+}
+
+// SeatLabel names a seat for people: its name ("White"), and, where the
+// seats are numbered (Halma's camps), the colour of its pieces in the
+// pictures too ("Player 2, blue").
+func SeatLabel(s *sessions.Snapshot, seat int) string {
+	if c := seatColour(s, seat); c != "" {
+		return s.SeatName(seat) + ", " + c
+	}
+	return s.SeatName(seat)
+}
+
+// seatWords names a seat in running text: "White", "Player 2 (blue)".
+func seatWords(s *sessions.Snapshot, seat int) string {
+	if c := seatColour(s, seat); c != "" {
+		return s.SeatName(seat) + " (" + c + ")"
+	}
+	return s.SeatName(seat)
+}
+
+// seatColour is the colour of a Halma seat's pieces, as render draws
+// them; "" for the other games, whose seats are named by their colours.
+func seatColour(s *sessions.Snapshot, seat int) string {
+	if s == nil || s.Game == nil {
+		return ""
+	}
+	var v rules.View
+	if s.State != nil {
+		v = s.State.View()
+	} else {
+		v = s.Game.Start(s.Record.First).View()
+	}
+	if len(v.Camps) == 0 {
+		return ""
+	}
+	return render.SeatColour(v, seat)
 }
 
 // players lists every seat: "alice (White) vs bob (Black)".
@@ -372,12 +409,12 @@ func eventReply(ev sessions.Event) Reply {
 			}
 		}
 		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
-			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s.", by, gameTitle(s), by, s.SeatName(ev.Seat))
+			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s.", by, gameTitle(s), by, seatWords(s, ev.Seat))
 			add("%s: /accept to take the other side too, or /cancel.", by)
 			r.Buttons = challengeButtons
 			return r
 		}
-		add("%s challenges %s to %s; %s plays %s.", by, who, gameTitle(s), by, s.SeatName(ev.Seat))
+		add("%s challenges %s to %s; %s plays %s.", by, who, gameTitle(s), by, seatWords(s, ev.Seat))
 		if open > 1 {
 			add("%d seats to fill: /accept to join, /decline to refuse; %s can /cancel.", open, by)
 		} else {
@@ -392,7 +429,7 @@ func eventReply(ev sessions.Event) Reply {
 				open++
 			}
 		}
-		add("%s joins as %s; %d more to /accept.", by, s.SeatName(ev.Seat), open)
+		add("%s joins as %s; %d more to /accept.", by, seatWords(s, ev.Seat), open)
 		r.Buttons = challengeButtons
 		return r
 	case sessions.EvStarted:
@@ -516,7 +553,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		}
 		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", players(s)))
 	case sessions.ErrNotYourTurn:
-		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, s.SeatName(s.Turn())))
+		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, SeatLabel(s, s.Turn())))
 	case sessions.ErrIllegalMove:
 		if cmd == "huff" {
 			return fail(sentence(rulesMsg) + " " + huffHint(s))

@@ -255,3 +255,20 @@ func TestDuplicateMessage(t *testing.T) {
 	// The move was applied once: one move played, and "move" is singular.
 	f.expect("alice", "/board", `^Counting game: alice \(White\) vs bob \(Black\), 1 move played\.\n`, false)
 }
+
+// TestHalmaSeatsNameTheirColour: Halma's seats are numbered, so the chat
+// names each with the colour of its pieces in the pictures.
+func TestHalmaSeatsNameTheirColour(t *testing.T) {
+	f := newRecFixture(t)
+	f.expectExact("alice", "/play halma size=8 @bob color=white", "alice challenges bob to Halma (size=8); alice plays Player 1 (red).\n"+
+		"/accept to play, /decline to refuse; alice can /cancel.", false)
+	f.expectExact("bob", "/accept", "Game on: Halma (size=8), alice (Player 1, red) vs bob (Player 2, blue).\n"+
+		"alice (Player 1, red) to move: /move <move> (/moves lists them).", false)
+	f.expectExact("bob", "/move a1-b2", "It is alice's turn (Player 1, red), not yours: wait for their move; /board shows the game.", true)
+
+	f = newRecFixture(t)
+	f.expect("alice", "/play halma players=4 color=white", "alice plays Player 1 \\(red\\)", false)
+	f.expectExact("bob", "/accept", "bob joins as Player 2 (blue); 2 more to /accept.", false)
+	f.expectExact("carol", "/accept", "carol joins as Player 3 (green); 1 more to /accept.", false)
+	f.expect("dave", "/accept", `^Game on: Halma \(players=4\), alice \(Player 1, red\) vs bob \(Player 2, blue\) vs carol \(Player 3, green\) vs dave \(Player 4, yellow\)\.\n`, false)
+}

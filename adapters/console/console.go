@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
 )
@@ -305,15 +306,17 @@ func clip(s string) string {
 
 // Board draws a position as text, rank 1 at the bottom, with coordinates.
 // seats are the seat names: a seat's piece is the first letter of its name
-// (its number when two names share a letter), capital for a king, and the
-// capital with the level for higher stacks ("R3", "R5+" when an ultra king
-// carries a piece); "." is an empty playing square.
+// ("w" for White), or, when the names begin alike (Halma's "Player 1"...),
+// the first letter of its colour in the pictures ("r" for red), with a
+// key below the board; capital for a king, and the capital with the level
+// for higher stacks ("R3", "R5+" when an ultra king carries a piece); "."
+// is an empty playing square.
 func Board(v rules.View, seats []string) string {
 	n := v.Size
 	if n <= 0 || n > 16 {
 		return ""
 	}
-	glyphs := seatGlyphs(seats)
+	glyphs, key := seatGlyphs(v, seats)
 	var playable map[rules.Square]bool
 	if v.Playable != nil {
 		playable = map[rules.Square]bool{}
@@ -321,14 +324,16 @@ func Board(v rules.View, seats []string) string {
 			playable[s] = true
 		}
 	}
-	pieces := map[rules.Square]rules.Piece{}
+	cells := map[rules.Square]string{}
+	width := 3
 	for _, p := range v.Pieces {
-		pieces[p.Square] = p
+		cells[p.Square] = pieceText(p, glyphs)
+		width = max(width, len(cells[p.Square])+1)
 	}
 	var b strings.Builder
 	files := "   "
 	for f := range n {
-		files += fmt.Sprintf("%-3c", 'a'+f)
+		files += fmt.Sprintf("%-*c", width, 'a'+f)
 	}
 	files = strings.TrimRight(files, " ") + "\n"
 	b.WriteString(files)
@@ -340,34 +345,59 @@ func Board(v rules.View, seats []string) string {
 			if playable != nil && !playable[sq] {
 				cell = ""
 			}
-			if p, ok := pieces[sq]; ok {
-				cell = pieceText(p, glyphs)
+			if c, ok := cells[sq]; ok {
+				cell = c
 			}
-			fmt.Fprintf(&b, "%-3s", cell)
+			fmt.Fprintf(&b, "%-*s", width, cell)
 		}
 		fmt.Fprintf(&b, "%d\n", r+1)
 	}
 	b.WriteString(files)
+	if key != "" {
+		b.WriteString(key + "\n")
+	}
 	return b.String()
 }
 
-// seatGlyphs gives each seat a letter: the first letter of its name, or
-// the seat numbers when two names begin alike (Halma's "Player 1"...).
-func seatGlyphs(seats []string) []string {
+// seatGlyphs gives each seat a letter: the first letter of its name, or,
+// when two names begin alike, of its colour in the pictures, with a key
+// ("r = Player 1, b = Player 2"); the seat numbers when those clash too.
+func seatGlyphs(v rules.View, seats []string) ([]string, string) {
+	if g, ok := initials(seats); ok {
+		return g, ""
+	}
+	colours := make([]string, len(seats))
+	for i := range seats {
+		colours[i] = render.SeatColour(v, i)
+	}
+	if g, ok := initials(colours); ok {
+		var key []string
+		for i, s := range seats {
+			key = append(key, g[i]+" = "+s)
+		}
+		return g, strings.Join(key, ", ")
+	}
 	out := make([]string, len(seats))
+	for i := range out {
+		out[i] = fmt.Sprint(i + 1)
+	}
+	return out, ""
+}
+
+// initials returns the lower-case first letters of names, and whether
+// they are all there and all different.
+func initials(names []string) ([]string, bool) {
+	out := make([]string, len(names))
 	seen := map[string]bool{}
-	for i, s := range seats {
+	for i, s := range names {
 		g := strings.ToLower(s[:min(1, len(s))])
 		if g == "" || seen[g] {
-			for j := range out {
-				out[j] = fmt.Sprint(j + 1)
-			}
-			return out
+			return nil, false
 		}
 		seen[g] = true
 		out[i] = g
 	}
-	return out
+	return out, true
 }
 
 func pieceText(p rules.Piece, glyphs []string) string {

@@ -92,10 +92,18 @@ func TestWholeGames(t *testing.T) {
 			}
 			g, err := games.New(tc.game, opts)
 			if err != nil {
-				t.Skipf("%s is not in the registry yet: %v", tc.game, err)
+				t.Fatalf("%s %s: %v", tc.game, tc.opts, err)
 			}
 			script, outcome := autoplay(t, g, tc.forms, tc.seed, 3000, tc.huffs)
 			seats := len(g.Seats())
+			// label names a seat as the chat does: Halma's numbered seats
+			// with the colour of their camp (red, blue, green, yellow).
+			label := func(seat int) string {
+				if tc.game == "halma" {
+					return g.Seats()[seat] + ", " + []string{"red", "blue", "green", "yellow"}[seat]
+				}
+				return g.Seats()[seat]
+			}
 			lines := []string{"/as alice"}
 			if seats == 2 {
 				lines = append(lines, fmt.Sprintf("/play %s %s @bob color=white", tc.game, tc.opts), "/as bob", "/accept")
@@ -126,13 +134,13 @@ func TestWholeGames(t *testing.T) {
 			// Every move was played, in order, by the right seat.
 			pos, huffs := 0, 0
 			for i, s := range script {
-				want := fmt.Sprintf("%s (%s) played %s.\n", names[s.seat], g.Seats()[s.seat], strings.TrimPrefix(s.cmd, "/move "))
+				want := fmt.Sprintf("%s (%s) played %s.\n", names[s.seat], label(s.seat), strings.TrimPrefix(s.cmd, "/move "))
 				if sq, ok := strings.CutPrefix(s.cmd, "/huff "); ok {
 					huffs++
-					want = fmt.Sprintf("%s (%s) huffs the piece on %s; now %s plays a move.\n", names[s.seat], g.Seats()[s.seat], sq, names[s.seat])
+					want = fmt.Sprintf("%s (%s) huffs the piece on %s; now %s plays a move.\n", names[s.seat], label(s.seat), sq, names[s.seat])
 				}
 				if strings.HasPrefix(s.cmd, "/setup") {
-					want = fmt.Sprintf("%s (%s) has chosen a formation.\n", names[s.seat], g.Seats()[s.seat])
+					want = fmt.Sprintf("%s (%s) has chosen a formation.\n", names[s.seat], label(s.seat))
 				}
 				at := strings.Index(out[pos:], want)
 				if at < 0 {
@@ -148,7 +156,7 @@ func TestWholeGames(t *testing.T) {
 			// The end is announced with the rules' outcome.
 			want := "Game over: draw (" + outcome.Reason + ")."
 			if outcome.Winner >= 0 {
-				want = fmt.Sprintf("Game over: %s (%s) wins (%s).", names[outcome.Winner], g.Seats()[outcome.Winner], outcome.Reason)
+				want = fmt.Sprintf("Game over: %s (%s) wins (%s).", names[outcome.Winner], label(outcome.Winner), outcome.Reason)
 			}
 			if !strings.Contains(out2, want+" Saved as game #1.") {
 				t.Fatalf("the end: want %q; output ends:\n%s", want, tail(out2, 1500))
@@ -331,24 +339,43 @@ func TestBadSpeaker(t *testing.T) {
 }
 
 func TestBoardText(t *testing.T) {
-	// A Halma corner with four seats: the seat numbers stand for the pieces.
-	v := rules.View{Size: 8, Pieces: []rules.Piece{
-		{Square: rules.Square{File: 0, Rank: 0}, Seat: 0, Level: 1},
-		{Square: rules.Square{File: 7, Rank: 7}, Seat: 3, Level: 1},
-		{Square: rules.Square{File: 1, Rank: 0}, Seat: 1, Level: 1},
+	// Halma with four seats: the seats' names begin alike, so each piece
+	// is the initial of its colour in the pictures (not a digit, which
+	// would read like the rank numbers beside it), with a key.
+	sq := func(f, r int) rules.Square { return rules.Square{File: int8(f), Rank: int8(r)} }
+	v := rules.View{Size: 4, Camps: [][]rules.Square{{sq(0, 0)}, {sq(3, 3)}, {sq(0, 3)}, {sq(3, 0)}}, Pieces: []rules.Piece{
+		{Square: sq(0, 0), Seat: 0, Level: 1},
+		{Square: sq(3, 3), Seat: 1, Level: 1},
+		{Square: sq(0, 3), Seat: 2, Level: 1},
+		{Square: sq(3, 0), Seat: 3, Level: 1},
 	}}
-	got := console.Board(v, []string{"Player 1", "Player 2", "Player 3", "Player 4"})
-	if !strings.Contains(got, "\n 1 1  2  .  .  .  .  .  .  1\n") || !strings.Contains(got, "\n 8 .  .  .  .  .  .  .  4  8\n") {
-		t.Fatalf("got\n%s", got)
+	want := "" +
+		"   a  b  c  d\n" +
+		" 4 g  .  .  b  4\n" +
+		" 3 .  .  .  .  3\n" +
+		" 2 .  .  .  .  2\n" +
+		" 1 r  .  .  y  1\n" +
+		"   a  b  c  d\n" +
+		"r = Player 1, b = Player 2, g = Player 3, y = Player 4\n"
+	if got := console.Board(v, []string{"Player 1", "Player 2", "Player 3", "Player 4"}); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	// Ultradamas stacks: level, carried piece.
-	v = rules.View{Size: 8, Pieces: []rules.Piece{
-		{Square: rules.Square{File: 0, Rank: 0}, Seat: 0, Level: 2},
-		{Square: rules.Square{File: 1, Rank: 0}, Seat: 1, Level: 5, Carries: 2},
-		{Square: rules.Square{File: 2, Rank: 0}, Seat: 0, Level: 3},
+	// Ultradamas stacks: level, carried piece; the columns widen to keep
+	// them apart.
+	v = rules.View{Size: 4, Pieces: []rules.Piece{
+		{Square: sq(0, 0), Seat: 0, Level: 2},
+		{Square: sq(1, 0), Seat: 1, Level: 5, Carries: 2},
+		{Square: sq(2, 0), Seat: 0, Level: 3},
+		{Square: sq(3, 3), Seat: 1, Level: 1},
 	}}
-	got = console.Board(v, []string{"Red", "Black"})
-	if !strings.Contains(got, "\n 1 R  B5+R3 .  .  .  .  .  1\n") {
-		t.Fatalf("got\n%s", got)
+	want = "" +
+		"   a   b   c   d\n" +
+		" 4 .   .   .   b   4\n" +
+		" 3 .   .   .   .   3\n" +
+		" 2 .   .   .   .   2\n" +
+		" 1 R   B5+ R3  .   1\n" +
+		"   a   b   c   d\n"
+	if got := console.Board(v, []string{"Red", "Black"}); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
