@@ -322,6 +322,23 @@ func TestClockOptions(t *testing.T) {
 	}
 }
 
+// TestDefaultTime: the time per move a /play without time= gets on each
+// platform, as adapters show it; off without a configured default.
+func TestDefaultTime(t *testing.T) {
+	f := newClockFixture(t)
+	if got := f.s.DefaultTime("test"); got != sessions.Duration(time.Hour) {
+		t.Errorf("test: %v, want 1h", got)
+	}
+	if got := f.s.DefaultTime("elsewhere"); got != 0 {
+		t.Errorf("elsewhere: %v, want off", got)
+	}
+	bare := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	defer bare.Close()
+	if got := bare.DefaultTime("test"); got != 0 {
+		t.Errorf("without Config.DefaultTime: %v, want off", got)
+	}
+}
+
 // BenchmarkTickIdle is the clock's pass over games that are not due:
 //
 //	go test -run '^$' -bench TickIdle -count 3 ./sessions/

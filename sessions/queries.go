@@ -111,3 +111,12 @@ func (s *Service) FindUser(ctx context.Context, platform, name string) (u User, 
 
 // Now is the Service's clock (Config.Now).
 func (s *Service) Now() time.Time { return s.now() }
+
+// DefaultTime is the time per move of a /play without time= on platform
+// (Config.DefaultTime); 0 (off) when none is configured.
+func (s *Service) DefaultTime(platform string) Duration {
+	if s.defaultTime == nil {
+		return 0
+	}
+	return max(s.defaultTime(platform), 0)
+}

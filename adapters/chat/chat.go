@@ -867,7 +867,7 @@ func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply
 	}
 	r.Lines = append(r.Lines,
 		"Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), "+
-			"time=5m|1h|1d|3d|off (time per move; the default depends on the platform) and, against the computer "+
+			"time=5m|1h|1d|3d|off (time per move, default here "+h.svc.DefaultTime(m.Key.Platform).String()+") and, against the computer "+
 			"(/play <game> bot), level=1..5 (default 3).")
 	return r
 }

@@ -185,6 +185,12 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 	return r
 }
 
+// DefaultTime is the time per move of a /play without time= on platform,
+// for adapters that show it (Discord's /play time option).
+func (h *Handler) DefaultTime(platform string) sessions.Duration {
+	return h.svc.DefaultTime(platform)
+}
+
 // Settle waits until the computer has played its reply in the session of
 // key (see sessions.Service.Settle); an adapter that shows the notices
 // in order after each command (the console) calls it.

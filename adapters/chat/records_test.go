@@ -272,3 +272,18 @@ func TestHalmaSeatsNameTheirColour(t *testing.T) {
 	f.expectExact("carol", "/accept", "carol joins as Player 3 (green); 1 more to /accept.", false)
 	f.expect("dave", "/accept", `^Game on: Halma \(players=4\), alice \(Player 1, red\) vs bob \(Player 2, blue\) vs carol \(Player 3, green\) vs dave \(Player 4, yellow\)\.\n`, false)
 }
+
+// TestGamesShowsThePlatformsDefaultTime: /games tells the time per move a
+// /play without time= gets here.
+func TestGamesShowsThePlatformsDefaultTime(t *testing.T) {
+	f := newRecFixture(t)
+	r := f.expect("alice", "/games", "Games", false)
+	want := "Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), " +
+		"time=5m|1h|1d|3d|off (time per move, default here 1h) and, against the computer (/play <game> bot), level=1..5 (default 3)."
+	if last := r.Lines[len(r.Lines)-1]; last != want {
+		t.Errorf("got  %s\nwant %s", last, want)
+	}
+	if h := f.h.DefaultTime("discord"); h != sessions.Duration(time.Hour) {
+		t.Errorf("DefaultTime: %v", h)
+	}
+}

@@ -485,6 +485,61 @@ func TestCommandsRegistered(t *testing.T) {
 	}
 }
 
+// TestPlayTimeOptionShowsTheDefault: /play's time option tells the time
+// per move Discord games get without it (clocks.discord), and offers it.
+func TestPlayTimeOptionShowsTheDefault(t *testing.T) {
+	f := newFakeDiscord(t)
+	from := f.mark()
+	startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), DefaultTime: func(p string) sessions.Duration {
+		if p == Platform {
+			return sessions.Duration(10 * time.Minute)
+		}
+		return 0
+	}}, fakeGuild)
+	q := f.waitFor(t, from, "the bulk overwrite", func(q *fakeReq) bool { return q.method == "PUT" })
+	var opt map[string]any
+	for _, c := range q.list {
+		if cm := c.(map[string]any); cm["name"] == "play" {
+			for _, o := range cm["options"].([]any) {
+				if om := o.(map[string]any); om["name"] == "time" {
+					opt = om
+				}
+			}
+		}
+	}
+	if opt == nil {
+		t.Fatal("/play has no time option")
+	}
+	if opt["description"] != "time per move (default 10m)" {
+		t.Errorf("time option described as %q", opt["description"])
+	}
+	var values []string
+	for _, c := range opt["choices"].([]any) {
+		values = append(values, c.(map[string]any)["value"].(string))
+	}
+	if want := []string{"5m", "10m", "1h", "1d", "3d", "off"}; !slices.Equal(values, want) {
+		t.Errorf("time choices %q, want %q", values, want)
+	}
+}
+
+// TestTimeChoices: a configured default that is not among the usual
+// choices is offered too, in its place.
+func TestTimeChoices(t *testing.T) {
+	for _, tc := range []struct {
+		def  sessions.Duration
+		want []string
+	}{
+		{0, []string{"5m", "10m", "1h", "1d", "3d", "off"}},
+		{sessions.Duration(time.Hour), []string{"5m", "10m", "1h", "1d", "3d", "off"}},
+		{sessions.Duration(2 * time.Hour), []string{"5m", "10m", "1h", "2h", "1d", "3d", "off"}},
+		{sessions.Duration(7 * 24 * time.Hour), []string{"5m", "10m", "1h", "1d", "3d", "7d", "off"}},
+	} {
+		if got := timeChoices(tc.def); !slices.Equal(got, tc.want) {
+			t.Errorf("default %v: %q, want %q", tc.def, got, tc.want)
+		}
+	}
+}
+
 func TestParts(t *testing.T) {
 	var lines []string
 	for n := 0; n < 120; n++ {

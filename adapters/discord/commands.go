@@ -2,8 +2,10 @@ package discord
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
@@ -71,7 +73,7 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 			game(true),
 			user("opponent", "who you challenge; choose me to play the computer; nobody: anyone here may accept"),
 			choices(str("color", "your colour (default random)", false), "white", "black", "random"),
-			choices(str("time", "time per move (default off)", false), "5m", "1h", "1d", "3d", "off"),
+			choices(str("time", "time per move (default "+h.DefaultTime(Platform).String()+")", false), timeChoices(h.DefaultTime(Platform))...),
 			boolean("rated", "whether the game counts for the ratings (default yes)"),
 			intChoices("level", "the computer's level", 1, 2, 3, 4, 5),
 			intChoices("size", "Halma: the board", 8, 10, 16),
@@ -102,6 +104,22 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 			Description: clip(desc, maxDescription), Options: options[n], DMPermission: &no})
 	}
 	return out
+}
+
+// timeChoices are the choices of /play's time option: 5m, 10m, 1h, 1d, 3d
+// and off, with the platform's default among them wherever it falls.
+func timeChoices(def sessions.Duration) []string {
+	spans := []sessions.Duration{sessions.Duration(5 * time.Minute), sessions.Duration(10 * time.Minute),
+		sessions.Duration(time.Hour), sessions.Duration(24 * time.Hour), sessions.Duration(72 * time.Hour)}
+	if def > 0 && !slices.Contains(spans, def) {
+		spans = append(spans, def)
+		slices.Sort(spans)
+	}
+	var out []string
+	for _, d := range spans {
+		out = append(out, d.String())
+	}
+	return append(out, "off")
 }
 
 // commandText turns a slash command into the text of the command language
