@@ -170,6 +170,19 @@ func TestTakebackWithConsent(t *testing.T) {
 	}
 }
 
+// TestTakebackAgainstYourself: with no one else to ask, a takeback is
+// granted at once (it used to wait for an answer nobody could give).
+func TestTakebackAgainstYourself(t *testing.T) {
+	f := newClockFixture(t)
+	must(t)(f.s.Challenge(ctx, req(alice), sessions.ChallengeSpec{Game: "count", Invited: []sessions.User{alice}, Play: sessions.DefaultPlayOptions()}))
+	must(t)(f.s.Accept(ctx, req(alice)))
+	must(t)(f.s.Move(ctx, req(alice), "2"))
+	ev := must(t)(f.s.Takeback(ctx, req(alice)))
+	if ev.Kind != sessions.EvTakenBack || ev.Session.State.FEN() != "0:0" || len(ev.Session.Record.Takeback) != 0 {
+		t.Fatalf("takeback against yourself: %v %s %v", ev.Kind, ev.Session.State.FEN(), ev.Session.Record.Takeback)
+	}
+}
+
 func TestRematch(t *testing.T) {
 	f := newClockFixture(t)
 	if _, err := f.s.Rematch(ctx, req(alice)); !errors.Is(err, sessions.ErrNoSuchGame) {

@@ -8,7 +8,7 @@ import (
 // Takeback asks to take the user's last move back, before the opponent
 // has moved; the opponent answers with Accept or Decline. Against the
 // computer the takeback is granted at once and takes back the computer's
-// reply too.
+// reply too; against yourself it is granted at once.
 func (s *Service) Takeback(ctx context.Context, req Request) (Event, error) {
 	return s.change(ctx, req, func(cur *live) (*live, Event, error) {
 		seats, err := playing(cur, req.User)
@@ -37,6 +37,10 @@ func (s *Service) Takeback(ctx context.Context, req Request) (Event, error) {
 			return nil, Event{}, errf(ErrNoTakeback, nil, "a player has left the game since the last move")
 		}
 		seat := acts[last].Seat
+		if !slices.ContainsFunc(cur.rec.Seats, func(u User) bool { return !u.Is(req.User) }) {
+			// Against yourself there is no one to ask: granted at once.
+			return s.takeBack(cur, seat)
+		}
 		if slices.Contains(cur.rec.Takeback, seat) {
 			return nil, Event{}, errf(ErrAlreadyOffered, nil, "%s asked already", req.User.Name)
 		}

@@ -366,6 +366,8 @@ func TestSelfChallenge(t *testing.T) {
 	f.expectExact("bob", "/accept", "This challenge is for alice, not for you: /play your own game when this one is over.", true)
 	f.expectExact("alice", "/move 1", "The game has not started: waiting for you to /accept (you can /cancel).", true)
 	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\)\.`, false)
+	f.expect("alice", "/move 2", "played 2", false)
+	f.expectExact("alice", "/takeback", "alice (White)'s last move is taken back.\nalice (White) to move: /move <move> (/moves lists them).", false)
 	f.expect("alice", "/resign", "resigns", false)
 	// Against yourself is never rated, though rated=yes is the default.
 	f.expect("bob", "/show 1", `^Game #1, Counting game: alice \(White\) vs alice \(Black\)\.\n`+
