@@ -729,8 +729,8 @@ func sentence(msg string) string {
 func asTyped(msg, typed string) string {
 	msg = strings.TrimSpace(msg)
 	word, _, _ := strings.Cut(msg, " ")
-	for _, f := range strings.Fields(typed) {
-		if word != "" && strings.EqualFold(strings.TrimPrefix(f, "@"), word) {
+	for _, f := range append(strings.Fields(typed), "") {
+		if word != "" && (strings.EqualFold(strings.TrimPrefix(f, "@"), word) || strings.Contains(word, "=")) {
 			if !strings.HasSuffix(msg, ".") {
 				msg += "."
 			}

@@ -287,3 +287,13 @@ func TestGamesShowsThePlatformsDefaultTime(t *testing.T) {
 		t.Errorf("DefaultTime: %v", h)
 	}
 }
+
+// TestGameOptionsEchoedAsTyped: a real game's refused option value is not
+// capitalized either.
+func TestGameOptionsEchoedAsTyped(t *testing.T) {
+	f := newRecFixture(t)
+	r := f.expect("alice", "/play dame flying=Maybe", "", true)
+	if !strings.HasPrefix(r.Text(), "flying=") || !strings.HasSuffix(r.Text(), " /games lists the games and their options.") {
+		t.Fatalf("got %q", r.Text())
+	}
+}
