@@ -439,7 +439,7 @@ func mayMove(s *sessions.Snapshot, user sessions.User) string {
 		if len(s.Record.SeatsOf(user)) == 0 {
 			return "You are not playing in this game."
 		}
-		return fmt.Sprintf("It is %s's turn (%s), not yours.", s.Player(t).Name, s.SeatName(t))
+		return fmt.Sprintf("It is %s's turn (%s), not yours.", s.Player(t).Name, chat.SeatLabel(s, t))
 	}
 	return ""
 }

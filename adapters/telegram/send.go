@@ -53,7 +53,7 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 	t := s.Turn()
 	if t >= 0 {
 		u := s.Player(t)
-		prefix := u.Name + " (" + s.SeatName(t) + ") to move"
+		prefix := u.Name + " (" + chat.SeatLabel(s, t) + ") to move"
 		for _, l := range r.Lines {
 			if turnLine == "" && strings.HasPrefix(l, prefix) {
 				turnLine = mention(u) + esc(l[len(u.Name):])
@@ -63,7 +63,7 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 			lines = append(lines, esc(l))
 		}
 		if turnLine == "" {
-			turnLine = mention(u) + " (" + esc(s.SeatName(t)) + ") to move."
+			turnLine = mention(u) + " (" + esc(chat.SeatLabel(s, t)) + ") to move."
 			lines = append(lines, turnLine)
 		}
 	} else {
