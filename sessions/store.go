@@ -104,6 +104,20 @@ type Notifier interface {
 	Notify(ctx context.Context, n Notice)
 }
 
+// Notifiers passes every notice to each of its notifiers, for a program
+// that serves several platforms: each adapter keeps the notices of its own
+// platform (Notice.Key.Platform). Give the service a *Notifiers and fill
+// it before the service resumes its games and runs its clocks (it has no
+// lock).
+type Notifiers []Notifier
+
+// Notify implements Notifier.
+func (ns *Notifiers) Notify(ctx context.Context, n Notice) {
+	for _, a := range *ns {
+		a.Notify(ctx, n)
+	}
+}
+
 // NoticeKind says what a Notice is about.
 type NoticeKind int
 

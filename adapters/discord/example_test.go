@@ -14,16 +14,6 @@ import (
 	"github.com/boardgamebot/bot/storage"
 )
 
-// fanOut passes each notice to every adapter; each keeps those of its
-// own platform (Notice.Key.Platform).
-type fanOut []sessions.Notifier
-
-func (f *fanOut) Notify(ctx context.Context, n sessions.Notice) {
-	for _, a := range *f {
-		a.Notify(ctx, n)
-	}
-}
-
 // Example_wiring shows how a program runs the Discord adapter: the
 // sessions service's notices go to the bot, made after the service.
 func Example_wiring() {
@@ -36,7 +26,7 @@ func Example_wiring() {
 		return
 	}
 	defer store.Close()
-	notifiers := &fanOut{}
+	notifiers := &sessions.Notifiers{}
 	svc := sessions.New(sessions.Config{Store: store, Notifier: notifiers, Log: log})
 	defer svc.Close()
 	if _, err := svc.Resume(ctx); err != nil {
@@ -55,7 +45,7 @@ func Example_wiring() {
 		log.Error("discord", "err", err)
 		return
 	}
-	*notifiers = append(*notifiers, bot) // before the clocks run: fanOut has no lock
+	*notifiers = append(*notifiers, bot) // before the clocks run: Notifiers has no lock
 	go svc.Run(ctx, 0)                   // clocks: reminders, auto-moves, expired challenges
 	if err := bot.Run(ctx); err != nil { // until Ctrl-C
 		log.Error("discord", "err", err)

@@ -13,16 +13,6 @@ import (
 	"github.com/boardgamebot/bot/storage"
 )
 
-// fanOut passes each notice to every adapter; each keeps those of its
-// own platform (Notice.Key.Platform).
-type fanOut []sessions.Notifier
-
-func (f *fanOut) Notify(ctx context.Context, n sessions.Notice) {
-	for _, a := range *f {
-		a.Notify(ctx, n)
-	}
-}
-
 // Example_wiring shows how a program runs the Telegram adapter: the
 // sessions service's notices go to the bot, made after the service.
 func Example_wiring() {
@@ -35,7 +25,7 @@ func Example_wiring() {
 		return
 	}
 	defer store.Close()
-	notifiers := &fanOut{}
+	notifiers := &sessions.Notifiers{}
 	svc := sessions.New(sessions.Config{Store: store, Notifier: notifiers, Log: log})
 	if _, err := svc.Resume(ctx); err != nil {
 		log.Error("resuming the games", "err", err)

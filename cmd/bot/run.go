@@ -44,16 +44,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	return runPlatforms(ctx, c, stderr)
 }
 
-// fanOut passes every notice to each platform adapter; each one keeps the
-// notices of its own platform (Key.Platform).
-type fanOut []sessions.Notifier
-
-func (f fanOut) Notify(ctx context.Context, n sessions.Notice) {
-	for _, a := range f {
-		a.Notify(ctx, n)
-	}
-}
-
 // platform is a running chat platform adapter.
 type platform struct {
 	name string
@@ -74,7 +64,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
 			log.Error("closing the database", "err", err)
 		}
 	}()
-	var notifiers fanOut
+	var notifiers sessions.Notifiers
 	svc := newService(c, store, &notifiers, log)
 	defer svc.Close()
 	h := chat.New(chat.Config{Sessions: svc, Log: log})
