@@ -180,7 +180,7 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	} else {
-		s := &paranoid{e: e, ctx: ctx, lim: lim, root: p.p.Turn()}
+		s := &paranoid{budget: budget{ctx: ctx, lim: lim}, e: e, root: p.p.Turn()}
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	}
@@ -201,29 +201,14 @@ func halmaRulesMove(m halma.Move) rules.Move {
 // theirs, looking at every move of its own at the root and only the few
 // most advancing moves of anyone deeper in the tree.
 type paranoid struct {
-	e       halmaEngine
-	ctx     context.Context
-	lim     limits
-	root    int
-	nodes   int64
-	stopped bool
-	bufs    [maxPly + 1][]halma.Move
+	budget
+	e    halmaEngine
+	root int
+	bufs [maxPly + 1][]halma.Move
 }
 
 // beam is how many moves paranoid looks at below the root.
 const beam = 6
-
-func (s *paranoid) poll() {
-	if s.lim.nodes > 0 && s.nodes >= s.lim.nodes {
-		s.stopped = true
-		return
-	}
-	select {
-	case <-s.ctx.Done():
-		s.stopped = true
-	default:
-	}
-}
 
 // value scores p for the root seat.
 func (s *paranoid) value(p *halmaPos, ply int) int {

@@ -67,12 +67,9 @@ type result[M any] struct {
 // history heuristic, a quiescence search of captures and an extension of
 // forced moves).
 type searcher[P comparable, M comparable, E engine[P, M]] struct {
+	budget
 	e       E
 	tt      *table
-	ctx     context.Context
-	lim     limits
-	nodes   int64
-	stopped bool
 	bufs    [maxPly + 1][]M
 	order   [maxPly + 1][]int
 	scores  [maxPly + 1][]int
@@ -85,11 +82,20 @@ type searcher[P comparable, M comparable, E engine[P, M]] struct {
 
 func newSearcher[P comparable, M comparable, E engine[P, M]](ctx context.Context, e E, tt *table, lim limits, before map[uint64]bool) *searcher[P, M, E] {
 	tt.clear()
-	return &searcher[P, M, E]{e: e, tt: tt, ctx: ctx, lim: lim, history: make([]int32, e.histSize()), before: before}
+	return &searcher[P, M, E]{budget: budget{ctx: ctx, lim: lim}, e: e, tt: tt, history: make([]int32, e.histSize()), before: before}
+}
+
+// budget is what a search may spend: its context (cancelled when the game
+// ends or the time is up) and its node limit. Both searches embed it.
+type budget struct {
+	ctx     context.Context
+	lim     limits
+	nodes   int64
+	stopped bool
 }
 
 // poll stops the search when its context is done or its nodes are spent.
-func (s *searcher[P, M, E]) poll() {
+func (s *budget) poll() {
 	if s.lim.nodes > 0 && s.nodes >= s.lim.nodes {
 		s.stopped = true
 		return
