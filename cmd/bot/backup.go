@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -29,9 +28,7 @@ func backupSocket(db string) string { return db + ".sock" }
 // process through the backup socket, which streams one read transaction
 // (bbolt Tx.WriteTo); games go on meanwhile. The copy is checked.
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("backup", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	fl, path := configFlags("backup", stderr)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -381,4 +382,13 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
 	}
 	return c, nil
+}
+
+// configFlags starts the flags of a subcommand that reads the
+// configuration: its --config flag (the YAML file; empty means defaults and
+// environment only). Parse the flags, then loadConfig(*path, os.Getenv).
+func configFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+	fl := flag.NewFlagSet(name, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	return fl, fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -20,9 +19,7 @@ import (
 // configured database, or --db (a backup, since a running bot holds its
 // database), and writes to --out or standard output.
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("export", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	fl, path := configFlags("export", stderr)
 	db := fl.String("db", "", "the database `file` to read (default: storage.path), e.g. a backup")
 	out := fl.String("out", "", "write to this `file` instead of standard output")
 	platform := fl.String("platform", "console", "where the game was played: console, telegram or discord (game ids are per platform)")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,9 +24,7 @@ import (
 // cmdRun serves the platforms whose tokens are set; with none, it starts
 // the console.
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("run", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	fl, path := configFlags("run", stderr)
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -135,9 +132,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
 
 // cmdConsole plays in this terminal whatever tokens are set.
 func cmdConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl := flag.NewFlagSet("console", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	path := fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+	fl, path := configFlags("console", stderr)
 	as := fl.String("as", "", "the first speaker's `name` (default: console.as, \"you\")")
 	if err := fl.Parse(args); err != nil {
 		return err
