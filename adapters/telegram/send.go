@@ -216,10 +216,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 		p["caption"] = caption
 		p["parse_mode"] = "HTML"
 		addMarkup(p, kb)
-		b.mu.Lock()
-		id := b.photos[key]
-		b.mu.Unlock()
-		if id != "" {
+		if id := b.fileID(key); id != "" {
 			p["photo"] = id
 			res, err := b.c.call(ctx, "sendPhoto", p, nil)
 			if err == nil {
@@ -228,9 +225,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 			}
 			b.log.Warn("telegram: sending a photo by file_id failed; uploading it", "err", err)
 			delete(p, "photo")
-			b.mu.Lock()
-			delete(b.photos, key)
-			b.mu.Unlock()
+			b.rememberFile(key, "")
 		}
 		png, err := b.r.PNG(pic.View, pic.Last, pic.Viewer, b.pictureOptions(pic.View.Numbers != nil))
 		if err != nil {
@@ -260,10 +255,7 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 			p["parse_mode"] = "HTML"
 		}
 		addMarkup(p, kb)
-		b.mu.Lock()
-		id := b.photos[key]
-		b.mu.Unlock()
-		if id != "" {
+		if id := b.fileID(key); id != "" {
 			p["animation"] = id
 			if _, err := b.c.call(ctx, "sendAnimation", p, nil); err == nil {
 				return nil
@@ -290,10 +282,8 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 			return err
 		}
 		var m message
-		if json.Unmarshal(res, &m) == nil && m.Animation != nil && m.Animation.FileID != "" {
-			b.mu.Lock()
-			b.photos[key] = m.Animation.FileID
-			b.mu.Unlock()
+		if json.Unmarshal(res, &m) == nil && m.Animation != nil {
+			b.rememberFile(key, m.Animation.FileID)
 		}
 		return nil
 	})
@@ -324,18 +314,15 @@ func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
 	if json.Unmarshal(res, &m) != nil {
 		return
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	if chatID < 0 {
+		b.mu.Lock()
 		ci := b.chats[chatID]
 		ci.board = m.MessageID
 		b.chats[chatID] = ci
+		b.mu.Unlock()
 	}
 	if key == "" || len(m.Photo) == 0 {
 		return
-	}
-	if len(b.photos) >= 1024 {
-		clear(b.photos)
 	}
 	best := m.Photo[0]
 	for _, ph := range m.Photo {
@@ -343,9 +330,31 @@ func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
 			best = ph
 		}
 	}
-	if best.FileID != "" {
-		b.photos[key] = best.FileID
+	b.rememberFile(key, best.FileID)
+}
+
+// fileID returns the file_id of a picture or replay sent before under key,
+// or "".
+func (b *Bot) fileID(key string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.photos[key]
+}
+
+// rememberFile keeps the file_id of what was sent under key (an empty id
+// forgets it). The cache holds at most 1024 entries: when full it starts
+// again, which costs only uploads.
+func (b *Bot) rememberFile(key, id string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if id == "" {
+		delete(b.photos, key)
+		return
 	}
+	if len(b.photos) >= 1024 {
+		clear(b.photos)
+	}
+	b.photos[key] = id
 }
 
 // editMarkup replaces the keyboard of a message (nil: removes it).
