@@ -350,17 +350,42 @@ func ResultLine(s *sessions.Snapshot) string {
 func result(s *sessions.Snapshot) string {
 	r := s.Record.Result
 	line := "Game over: "
-	if r.Winner >= 0 {
+	switch {
+	case r.Winner >= 0:
 		line += player(s, r.Winner) + " wins"
-	} else if strings.HasPrefix(r.Reason, "draw") || len(s.Record.Seats) == 2 {
+	case drawn(s.Record) && len(s.Record.Seats) > 2:
+		var names []string
+		for seat := range s.Record.Seats {
+			if !s.Record.Retired(seat) {
+				names = append(names, player(s, seat))
+			}
+		}
+		line += "draw between " + andList(names)
+	case drawn(s.Record):
 		line += "draw"
-	} else {
+	default:
 		line += "no winner"
 	}
 	if r.Reason != "" {
 		line += " (" + r.Reason + ")"
 	}
 	return line + "."
+}
+
+// drawn reports whether a finished game ended in a draw: without a winner
+// in a game of two, or by agreement in a game of more (where a game can
+// also end with no winner, when the last person resigns).
+func drawn(rec *sessions.Record) bool {
+	r := rec.Result
+	return r != nil && r.Winner < 0 && (len(rec.Seats) == 2 || strings.HasPrefix(r.Reason, "draw"))
+}
+
+// andList joins names as people do: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // picture asks for the board from the point of view of the player to

@@ -358,7 +358,7 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 		res = "1-0"
 	case len(rec.Seats) == 2 && w == 1:
 		res = "0-1"
-	case len(rec.Seats) == 2:
+	case drawn(rec): // any number of players: the draw token every record reader knows
 		res = "1/2-1/2"
 	case w >= 0:
 		res = fmt.Sprintf("seat %d", w+1)
