@@ -1,10 +1,16 @@
 package chat_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/halma"
+	"github.com/boardgamebot/bot/sessions"
 )
 
 // TestFourPlayerDraw: a draw agreed by four Halma players names them all,
@@ -46,5 +52,87 @@ func TestFourPlayerDraw(t *testing.T) {
 	}
 	if meta.Result != "1/2-1/2" || len(meta.Names) != 4 || meta.Names[3] != "dave" || len(st.History()) != 1 {
 		t.Errorf("read back: result %q, names %v, %d moves; want 1/2-1/2, four names, 1 move", meta.Result, meta.Names, len(st.History()))
+	}
+}
+
+// TestFinishedPictureOutlinesNothing: after a resignation the rules still
+// see a game going on, but the picture outlines no piece to move.
+func TestFinishedPictureOutlinesNothing(t *testing.T) {
+	f := newRecFixture(t)
+	f.expect("alice", "/play spanish @bob color=white", "challenges", false)
+	r := f.expect("bob", "/accept", "Game on", false)
+	if r.Picture == nil || len(r.Picture.View.Movable) == 0 {
+		t.Fatalf("the game's first picture outlines nothing: %+v", r.Picture)
+	}
+	f.expect("alice", "/move 11-15", "played", false)
+	for _, c := range []struct{ who, cmd string }{{"bob", "/resign"}, {"carol", "/show 1"}} {
+		r := f.expect(c.who, c.cmd, "Game", false)
+		if r.Picture == nil {
+			t.Fatalf("%s: no picture", c.cmd)
+		}
+		if v := r.Picture.View; len(v.Movable) != 0 || v.Turn != -1 {
+			t.Errorf("%s: the finished game's picture has turn %d and outlines %v", c.cmd, v.Turn, v.Movable)
+		}
+	}
+}
+
+// TestHuffMarked: the picture after a huff marks the huffed square with
+// the last move (as a captured piece is marked), and so does the picture
+// of the huffer's move that follows.
+//
+//	  a b c d e f g h
+//	8 . . . . . . . b      White's man stood on c3 and could take d4;
+//	5 . . . . . . . .      it played c3-b4 instead (damas huff=yes):
+//	4 . w . b . . . .      Black huffs b4.
+//	1 w . . . . . . .
+func TestHuffMarked(t *testing.T) {
+	for _, byNumber := range []bool{false, true} {
+		t.Run(fmt.Sprintf("by number %v", byNumber), func(t *testing.T) { huffMarked(t, byNumber) })
+	}
+}
+
+func huffMarked(t *testing.T, byNumber bool) {
+	store := sessions.NewMemoryStore()
+	alice, bob := user("alice"), user("bob")
+	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	rec := &sessions.Record{V: sessions.RecordVersion, Key: key, Game: "damas", Options: map[string]string{"huff": "yes"},
+		Play: sessions.DefaultPlayOptions(), Challenger: alice, Seats: []sessions.User{alice, bob},
+		Start:   "W:Wc3,a1:Bd4,h8",
+		Actions: []sessions.Action{{Kind: sessions.ActMove, Seat: 0, Text: "c3-b4", At: now}},
+		Created: now, Started: now, Updated: now}
+	if err := store.Commit(ctx, &sessions.Change{Key: key, Live: rec}); err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: store, Now: func() time.Time { return now }})
+	t.Cleanup(svc.Close)
+	if _, err := svc.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc}), store: store}
+	b4 := rules.Square{File: 1, Rank: 3}
+	marked := func(r chat.Reply) bool {
+		return r.Picture != nil && r.Picture.Last != nil && slices.Contains(r.Picture.Last.Captured, b4)
+	}
+	r := f.expect("bob", "/board", "Last move: c3-b4", false)
+	if marked(r) {
+		t.Fatalf("b4 marked before the huff: %+v", r.Picture.Last)
+	}
+	sq := "b4"
+	if byNumber { // the square as the numbered board names it
+		sq = fmt.Sprint(r.Picture.View.Numbers[b4])
+	}
+	r = f.expect("bob", "/huff "+sq, "huffs the piece on "+sq, false)
+	if !marked(r) || r.Picture.Last.Text != "c3-b4" {
+		t.Errorf("the picture after the huff: last %+v, want c3-b4 with b4 marked", r.Picture.Last)
+	}
+	if r := f.expect("alice", "/board", "", false); !marked(r) {
+		t.Errorf("/board after the huff: last %+v, want b4 marked", r.Picture.Last)
+	}
+	r = f.expect("bob", "/move d4-c3", "played", false)
+	if !marked(r) || r.Picture.Last.Text != "d4-c3" {
+		t.Errorf("the huffer's move: last %+v, want d4-c3 with b4 marked", r.Picture.Last)
+	}
+	if r := f.expect("alice", "/move a1-b2", "played", false); marked(r) {
+		t.Errorf("the next move still marks b4: %+v", r.Picture.Last)
 	}
 }
