@@ -865,7 +865,7 @@ func commandTable() []*command {
 			long: "Elo, K = 30, per game, from 1000; the monthly rating starts again at 1000 each month (UTC). Rated: two-player games between two people, with rated=yes, once the winner made more than 10 moves; abandoning (three moves in a row played by the clock) costs 20 points more.",
 			run:  (*Handler).rating},
 		{name: "top", usage: "/top [game] [month]", short: "the ladder: top 10 and your place", maxArgs: 2,
-			long: "/top spanish for the all-time ladder, /top spanish month for this month's, /top spanish 2026-10 for a past month.",
+			long: "/top spanish for the all-time ladder, /top spanish month for this month's, /top spanish 2026-10 for a past month. Without a game: the game played here, else the first three of every game.",
 			run:  (*Handler).top},
 	}
 }
