@@ -32,5 +32,7 @@
 // it turned 180°; with four, it is turned so that the viewer's home corner
 // is at the bottom left (where seat 0's a1 is): seat 1 a quarter turn
 // anticlockwise, seat 2 a half turn, seat 3 a quarter turn clockwise. The
-// coordinates on the edges follow the turn. Replays are seen from seat 0.
+// coordinates on the edges follow the turn; Layout gives the squares in
+// that order, for text boards. Replays are seen from seat 0, and show the
+// square numbers of the views that have them (the draughts games).
 package render

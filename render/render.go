@@ -117,19 +117,9 @@ func (r *Renderer) PNG(v rules.View, last *rules.Move, viewer int, o Options) ([
 	if err != nil {
 		return nil, err
 	}
-	if viewer == -1 {
-		viewer = max(v.Turn, 0)
-	}
-	players := 2
-	if len(v.Camps) > 2 {
-		players = len(v.Camps)
-	}
-	if viewer < 0 || viewer >= players {
-		return nil, fmt.Errorf("%w: viewer %d is not a seat (0 to %d, or -1)", ErrBadOptions, viewer, players-1)
-	}
-	k := 0
-	if viewer > 0 {
-		k = viewer * 4 / players // quarter turns: 2 of 2 players, 1 per seat of 4
+	k, err := turns(v, viewer)
+	if err != nil {
+		return nil, err
 	}
 	keys, err := cellKeys(v, last, k, o.Numbers, true)
 	if err != nil {
@@ -145,6 +135,46 @@ func (r *Renderer) PNG(v rules.View, last *rules.Move, viewer int, o Options) ([
 		return nil, fmt.Errorf("render: encoding PNG: %v", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// turns returns the quarter turns anticlockwise of the pictures of v seen
+// by viewer (a seat, or -1 for the seat to move, seat 0 when v.Turn is -1):
+// 2 for seat 1 of two players, one per seat of four.
+func turns(v rules.View, viewer int) (int, error) {
+	if viewer == -1 {
+		viewer = max(v.Turn, 0)
+	}
+	players := 2
+	if len(v.Camps) > 2 {
+		players = len(v.Camps)
+	}
+	if viewer < 0 || viewer >= players {
+		return 0, fmt.Errorf("%w: viewer %d is not a seat (0 to %d, or -1)", ErrBadOptions, viewer, players-1)
+	}
+	return viewer * 4 / players, nil
+}
+
+// Layout returns the squares of v's board as its pictures seen by viewer
+// show them (see PNG): rows from the top, each from the left. A text board
+// drawn in this order matches the pictures.
+func Layout(v rules.View, viewer int) ([][]rules.Square, error) {
+	n := v.Size
+	if n < 2 || n > 16 {
+		return nil, fmt.Errorf("%w: board size %d (2 to 16)", ErrBadView, n)
+	}
+	k, err := turns(v, viewer)
+	if err != nil {
+		return nil, err
+	}
+	grid := screenGrid(n, k)
+	rows := make([][]rules.Square, n)
+	for row := range rows {
+		rows[row] = make([]rules.Square, n)
+		for col := range rows[row] {
+			rows[row][col] = rules.Square{File: int8(grid[row][col].f), Rank: int8(grid[row][col].r)}
+		}
+	}
+	return rows, nil
 }
 
 // compose copies the frame for orientation k and the cells into img, or

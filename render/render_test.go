@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 
@@ -807,5 +808,41 @@ func TestRandomViews(t *testing.T) {
 	}
 	if drawn < 30 {
 		t.Errorf("only %d of the random views were drawn", drawn)
+	}
+}
+
+// TestLayout: the squares in the order the pictures show them, for the
+// text boards: the viewer's home corner at the bottom left.
+func TestLayout(t *testing.T) {
+	d := draughtsView() // White to move
+	h := halmaView(4)   // seat 1 to move
+	for _, c := range []struct {
+		name                      string
+		v                         rules.View
+		viewer                    int
+		topLeft, bottomLeft, last string
+	}{
+		{"draughts/to move", d, -1, "a8", "a1", "h1"},
+		{"draughts/white", d, 0, "a8", "a1", "h1"},
+		{"draughts/black", d, 1, "h1", "h8", "a8"},
+		{"halma4/to move", h, -1, "p16", "a16", "a1"},
+		{"halma4/seat0", h, 0, "a16", "a1", "p1"},
+		{"halma4/seat1", h, 1, "p16", "a16", "a1"},
+		{"halma4/seat2", h, 2, "p1", "p16", "a16"},
+		{"halma4/seat3", h, 3, "a1", "p1", "p16"},
+	} {
+		rows, err := Layout(c.v, c.viewer)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		n := len(rows)
+		got := []rules.Square{rows[0][0], rows[n-1][0], rows[n-1][n-1]}
+		want := []rules.Square{sq(c.topLeft), sq(c.bottomLeft), sq(c.last)}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: top left, bottom left, bottom right %v, want %v", c.name, got, want)
+		}
+	}
+	if _, err := Layout(d, 2); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("viewer 2 of two players: %v, want %v", err, ErrBadOptions)
 	}
 }

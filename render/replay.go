@@ -19,7 +19,9 @@ const (
 // Replay draws a game as an animated GIF: frames[0] is the start and
 // frames[i] the position after moves[i-1], which it marks as the last
 // move. The board is seen from seat 0 and the movable pieces are not
-// outlined. The first frame shows for 1.5 s, each move for 1 s and the
+// outlined. Views with square numbers (the draughts games, whose move
+// lists are in numbers) show them whatever o.Numbers says, as a game's
+// pictures do. The first frame shows for 1.5 s, each move for 1 s and the
 // last for 4 s; the animation loops. All frames share the theme's
 // palette; each frame after the first holds only the rectangle of
 // squares that changed, the unchanged squares in it transparent.
@@ -35,6 +37,7 @@ func (r *Renderer) Replay(frames []rules.View, moves []rules.Move, o Options) ([
 	g := &gif.GIF{
 		Config: image.Config{ColorModel: s.th.palette, Width: s.size, Height: s.size},
 	}
+	numbers := o.Numbers || frames[0].Numbers != nil
 	var prev *[16][16]cellKey
 	for i, v := range frames {
 		if v.Size != n {
@@ -44,7 +47,7 @@ func (r *Renderer) Replay(frames []rules.View, moves []rules.Move, o Options) ([
 		if i > 0 {
 			last = &moves[i-1]
 		}
-		keys, err := cellKeys(v, last, 0, o.Numbers, false)
+		keys, err := cellKeys(v, last, 0, numbers, false)
 		if err != nil {
 			return nil, fmt.Errorf("frame %d: %w", i, err)
 		}

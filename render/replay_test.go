@@ -93,7 +93,9 @@ func TestReplay(t *testing.T) {
 			}
 		}
 		// Playing the frames one over the other gives, at every step,
-		// the picture of that position with its last move marked.
+		// the picture of that position with its last move marked, its
+		// coordinates and, as the game's pictures have them, its square
+		// numbers (Options.Numbers or not: the moves are in numbers).
 		canvas := image.NewRGBA(image.Rect(0, 0, g.Config.Width, g.Config.Height))
 		for i, fr := range g.Image {
 			if i > 0 && fr.Bounds().Dx()*fr.Bounds().Dy() >= 512*512/2 {
@@ -104,7 +106,9 @@ func TestReplay(t *testing.T) {
 			if i > 0 {
 				lastMove = &moves[i-1]
 			}
-			want, err := r.PNG(frames[i], lastMove, 0, o)
+			numbered := o
+			numbered.Numbers = frames[i].Numbers != nil
+			want, err := r.PNG(frames[i], lastMove, 0, numbered)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -350,17 +352,42 @@ func ResultLine(s *sessions.Snapshot) string {
 func result(s *sessions.Snapshot) string {
 	r := s.Record.Result
 	line := "Game over: "
-	if r.Winner >= 0 {
+	switch {
+	case r.Winner >= 0:
 		line += player(s, r.Winner) + " wins"
-	} else if strings.HasPrefix(r.Reason, "draw") || len(s.Record.Seats) == 2 {
+	case drawn(s.Record) && len(s.Record.Seats) > 2:
+		var names []string
+		for seat := range s.Record.Seats {
+			if !s.Record.Retired(seat) {
+				names = append(names, player(s, seat))
+			}
+		}
+		line += "draw between " + andList(names)
+	case drawn(s.Record):
 		line += "draw"
-	} else {
+	default:
 		line += "no winner"
 	}
 	if r.Reason != "" {
 		line += " (" + r.Reason + ")"
 	}
 	return line + "."
+}
+
+// drawn reports whether a finished game ended in a draw: without a winner
+// in a game of two, or by agreement in a game of more (where a game can
+// also end with no winner, when the last person resigns).
+func drawn(rec *sessions.Record) bool {
+	r := rec.Result
+	return r != nil && r.Winner < 0 && (len(rec.Seats) == 2 || strings.HasPrefix(r.Reason, "draw"))
+}
+
+// andList joins names as people do: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // picture asks for the board from the point of view of the player to
@@ -376,7 +403,46 @@ func picture(s *sessions.Snapshot, viewer sessions.User) *Picture {
 			seat = mine[0]
 		}
 	}
-	return &Picture{View: s.State.View(), Last: s.Last, Viewer: seat, FEN: s.State.FEN(), Game: s.Game.ID(), Seats: s.Game.Seats()}
+	v := s.State.View()
+	if s.Record.Result != nil { // ended by resignation, agreement or the clock: the rules may not know
+		v.Turn, v.Movable = -1, nil
+	}
+	last := s.Last
+	if sq, ok := turnHuff(s, v); ok && last != nil {
+		m := *last
+		m.Captured = append(slices.Clip(m.Captured), sq)
+		last = &m
+	}
+	return &Picture{View: v, Last: last, Viewer: seat, FEN: s.State.FEN(), Game: s.Game.ID(), Seats: s.Game.Seats()}
+}
+
+// turnHuff returns the square of the piece huffed in the turn now shown:
+// the last action, or the one before the mover's move. The picture marks
+// it as the captured pieces are marked (a cross), with the last move.
+func turnHuff(s *sessions.Snapshot, v rules.View) (rules.Square, bool) {
+	acts := s.Record.Actions
+	i := len(acts) - 1
+	if i > 0 && acts[i].Kind == sessions.ActMove && acts[i-1].Seat == acts[i].Seat {
+		i--
+	}
+	if i < 0 || acts[i].Kind != sessions.ActHuff {
+		return rules.Square{}, false
+	}
+	return squareNamed(v, acts[i].Text)
+}
+
+// squareNamed finds the square text names on the board of v: algebraic
+// ("b4") or, where the squares are numbered, its number ("14").
+func squareNamed(v rules.View, text string) (rules.Square, bool) {
+	if sq, err := rules.ParseSquare(text, v.Size); err == nil {
+		return sq, true
+	}
+	for sq, n := range v.Numbers {
+		if strconv.Itoa(n) == strings.TrimSpace(text) {
+			return sq, true
+		}
+	}
+	return rules.Square{}, false
 }
 
 var (
@@ -799,7 +865,7 @@ func commandTable() []*command {
 			long: "Elo, K = 30, per game, from 1000; the monthly rating starts again at 1000 each month (UTC). Rated: two-player games between two people, with rated=yes, once the winner made more than 10 moves; abandoning (three moves in a row played by the clock) costs 20 points more.",
 			run:  (*Handler).rating},
 		{name: "top", usage: "/top [game] [month]", short: "the ladder: top 10 and your place", maxArgs: 2,
-			long: "/top spanish for the all-time ladder, /top spanish month for this month's, /top spanish 2026-10 for a past month.",
+			long: "/top spanish for the all-time ladder, /top spanish month for this month's, /top spanish 2026-10 for a past month. Without a game: the game played here, else the first three of every game.",
 			run:  (*Handler).top},
 	}
 }

@@ -358,7 +358,7 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 		res = "1-0"
 	case len(rec.Seats) == 2 && w == 1:
 		res = "0-1"
-	case len(rec.Seats) == 2:
+	case drawn(rec): // any number of players: the draw token every record reader knows
 		res = "1/2-1/2"
 	case w >= 0:
 		res = fmt.Sprintf("seat %d", w+1)
@@ -492,20 +492,22 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 			game = id
 		}
 	}
+	when := "all time"
+	if period != sessions.AllTime {
+		when = period
+	}
 	if game == "" {
-		if s, err := h.svc.Look(ctx, m.Key); err == nil {
-			game = s.Game.ID()
-		} else if gs := h.games(); len(gs) > 0 {
-			game = gs[0].ID
+		var err error
+		if game, err = h.gameHere(ctx, m.Key); err != nil {
+			return h.errorReply("top", m, err)
 		}
+	}
+	if game == "" {
+		return h.leaders(ctx, m, period, when)
 	}
 	l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: game, Period: period, Limit: TopLimit, User: m.User.ID})
 	if err != nil {
 		return h.errorReply("top", m, err)
-	}
-	when := "all time"
-	if period != sessions.AllTime {
-		when = period
 	}
 	if l.Players == 0 {
 		return Reply{Lines: []string{fmt.Sprintf("No rated %s games yet (%s): /play %s @user starts one.", game, when, game)}}
@@ -522,6 +524,50 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		out.Lines = append(out.Lines, fmt.Sprintf("Your place: %d of %d, rated %d.", l.Place, l.Players, l.Me.Rating))
 	} else {
 		out.Lines = append(out.Lines, "You are not on this ladder yet.")
+	}
+	return out
+}
+
+// LeadersLimit is how many players of each game /top without a game
+// shows where no game was played.
+const LeadersLimit = 3
+
+// gameHere returns the game played in the session of key: the one going
+// on, else the last one finished there; "" when none was.
+func (h *Handler) gameHere(ctx context.Context, key sessions.Key) (string, error) {
+	if s, err := h.svc.Look(ctx, key); err == nil {
+		return s.Game.ID(), nil
+	}
+	recs, err := h.svc.History(ctx, sessions.HistoryQuery{Platform: key.Platform, Key: key, Limit: 1})
+	if err != nil || len(recs) == 0 {
+		return "", err
+	}
+	return recs[0].Game, nil
+}
+
+// leaders lists the first players of every game's ladder.
+func (h *Handler) leaders(ctx context.Context, m Message, period, when string) Reply {
+	out := Reply{Lines: []string{fmt.Sprintf("Leaders of every game, %s (/top <game> for a whole ladder):", when)}}
+	for _, g := range h.games() {
+		l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: g.ID, Period: period, Limit: LeadersLimit})
+		if err != nil {
+			return h.errorReply("top", m, err)
+		}
+		if l.Players == 0 {
+			continue
+		}
+		var rows []string
+		place := 0
+		for i, st := range l.Rows {
+			if i == 0 || st.Rating != l.Rows[i-1].Rating {
+				place = i + 1
+			}
+			rows = append(rows, fmt.Sprintf("%d. %s %d", place, st.User.Name, st.Rating))
+		}
+		out.Lines = append(out.Lines, fmt.Sprintf("%s (%s): %s.", g.ID, count(l.Players, "player"), strings.Join(rows, ", ")))
+	}
+	if len(out.Lines) == 1 {
+		return Reply{Lines: []string{fmt.Sprintf("No rated games yet (%s): /play <game> @user starts one.", when)}}
 	}
 	return out
 }

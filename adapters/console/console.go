@@ -181,7 +181,7 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 		fmt.Fprintln(w, l)
 	}
 	if r.Picture != nil {
-		fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats))
+		fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats, r.Picture.Viewer))
 		if c.Draw != nil && c.PictureDir != "" {
 			*files++
 			writeFile(c, w, "Picture", fmt.Sprintf("board-%04d.png", *files), func() ([]byte, error) { return c.Draw(r.Picture) })
@@ -304,18 +304,24 @@ func clip(s string) string {
 	return clip(strings.ToValidUTF8(s[:200], "?")) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
-// Board draws a position as text, rank 1 at the bottom, with coordinates.
-// seats are the seat names: a seat's piece is the first letter of its name
-// ("w" for White), or, when the names begin alike (Halma's "Player 1"...),
-// the first letter of its colour in the pictures ("r" for red), with a
-// key below the board; capital for a king, and the capital with the level
-// for higher stacks ("R3", "R5+" when an ultra king carries a piece); "."
-// is an empty playing square.
-func Board(v rules.View, seats []string) string {
-	n := v.Size
-	if n <= 0 || n > 16 {
-		return ""
+// Board draws a position as text from the side of seat viewer (-1: the
+// seat to move), as the pictures are drawn (render.Layout): for White
+// rank 1 at the bottom, for Black rank 8, for each Halma seat its home
+// corner at the bottom left; coordinates on every side. seats are the
+// seat names: a seat's piece is the first letter of its name ("w" for
+// White), or, when the names begin alike (Halma's "Player 1"...), the
+// first letter of its colour in the pictures ("r" for red), with a key
+// below the board; capital for a king, and the capital with the level for
+// higher stacks ("R3", "R5+" when an ultra king carries a piece); "." is
+// an empty playing square.
+func Board(v rules.View, seats []string, viewer int) string {
+	rows, err := render.Layout(v, viewer)
+	if err != nil {
+		if rows, err = render.Layout(v, -1); err != nil {
+			return ""
+		}
 	}
+	n := len(rows)
 	glyphs, key := seatGlyphs(v, seats)
 	var playable map[rules.Square]bool
 	if v.Playable != nil {
@@ -330,17 +336,24 @@ func Board(v rules.View, seats []string) string {
 		cells[p.Square] = pieceText(p, glyphs)
 		width = max(width, len(cells[p.Square])+1)
 	}
-	var b strings.Builder
-	files := "   "
-	for f := range n {
-		files += fmt.Sprintf("%-*c", width, 'a'+f)
+	// A line of squares is named by the file or rank its squares share.
+	name := func(a, b rules.Square) string {
+		if a.File == b.File {
+			return string(rune('a' + a.File))
+		}
+		return fmt.Sprint(a.Rank + 1)
 	}
-	files = strings.TrimRight(files, " ") + "\n"
-	b.WriteString(files)
-	for r := n - 1; r >= 0; r-- {
-		fmt.Fprintf(&b, "%2d ", r+1)
-		for f := range n {
-			sq := rules.Square{File: int8(f), Rank: int8(r)}
+	var b strings.Builder
+	cols := "   "
+	for c := range n {
+		cols += fmt.Sprintf("%-*s", width, name(rows[0][c], rows[n-1][c]))
+	}
+	cols = strings.TrimRight(cols, " ") + "\n"
+	b.WriteString(cols)
+	for _, row := range rows {
+		label := name(row[0], row[n-1])
+		fmt.Fprintf(&b, "%2s ", label)
+		for _, sq := range row {
 			cell := "."
 			if playable != nil && !playable[sq] {
 				cell = ""
@@ -350,9 +363,9 @@ func Board(v rules.View, seats []string) string {
 			}
 			fmt.Fprintf(&b, "%-*s", width, cell)
 		}
-		fmt.Fprintf(&b, "%d\n", r+1)
+		fmt.Fprintf(&b, "%s\n", label)
 	}
-	b.WriteString(files)
+	b.WriteString(cols)
 	if key != "" {
 		b.WriteString(key + "\n")
 	}

@@ -222,16 +222,16 @@ You are now alice.
 alice> /move b3-a4
 alice (White) played b3-a4.
 bob (Black) to move: /move <move> (/moves lists them).
-   a  b  c  d  e  f  g  h
- 8 b     b     b     b     8
- 7    b     b     b     b  7
- 6 b     b     b     b     6
- 5    .     .     .     .  5
- 4 w     .     .     .     4
- 3    .     w     w     w  3
- 2 w     w     w     w     2
- 1    w     w     w     w  1
-   a  b  c  d  e  f  g  h
+   h  g  f  e  d  c  b  a
+ 1 w     w     w     w     1
+ 2    w     w     w     w  2
+ 3 w     w     w     .     3
+ 4    .     .     .     w  4
+ 5 .     .     .     .     5
+ 6    b     b     b     b  6
+ 7 b     b     b     b     7
+ 8    b     b     b     b  8
+   h  g  f  e  d  c  b  a
 Picture: PICS/board-0002.png
 alice> /as bob
 You are now bob.
@@ -357,7 +357,7 @@ func TestBoardText(t *testing.T) {
 		" 1 r  .  .  y  1\n" +
 		"   a  b  c  d\n" +
 		"r = Player 1, b = Player 2, g = Player 3, y = Player 4\n"
-	if got := console.Board(v, []string{"Player 1", "Player 2", "Player 3", "Player 4"}); got != want {
+	if got := console.Board(v, []string{"Player 1", "Player 2", "Player 3", "Player 4"}, 0); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 	// Ultradamas stacks: level, carried piece; the columns widen to keep
@@ -375,7 +375,46 @@ func TestBoardText(t *testing.T) {
 		" 2 .   .   .   .   2\n" +
 		" 1 R   B5+ R3  .   1\n" +
 		"   a   b   c   d\n"
-	if got := console.Board(v, []string{"Red", "Black"}); got != want {
+	if got := console.Board(v, []string{"Red", "Black"}, 0); got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBoardFromTheViewersSide: the text board is turned as the pictures
+// are: Black sees rank 8 at the bottom, and each Halma seat of four its
+// home corner at the bottom left (Player 2's camp a4 here, as a16 on the
+// real board: a quarter turn anticlockwise, ranks along the columns and
+// files down the rows).
+func TestBoardFromTheViewersSide(t *testing.T) {
+	sq := func(f, r int) rules.Square { return rules.Square{File: int8(f), Rank: int8(r)} }
+	v := rules.View{Size: 4, Turn: 1, Pieces: []rules.Piece{{Square: sq(0, 0), Seat: 0, Level: 1}, {Square: sq(2, 3), Seat: 1, Level: 2}}}
+	want := "" +
+		"   d  c  b  a\n" +
+		" 1 .  .  .  r  1\n" +
+		" 2 .  .  .  .  2\n" +
+		" 3 .  .  .  .  3\n" +
+		" 4 .  B  .  .  4\n" +
+		"   d  c  b  a\n"
+	for _, viewer := range []int{1, -1} {
+		if got := console.Board(v, []string{"Red", "Black"}, viewer); got != want {
+			t.Errorf("viewer %d: got\n%s\nwant\n%s", viewer, got, want)
+		}
+	}
+	h := rules.View{Size: 4, Turn: 0, Camps: [][]rules.Square{{sq(0, 0)}, {sq(0, 3)}, {sq(3, 3)}, {sq(3, 0)}}, Pieces: []rules.Piece{
+		{Square: sq(0, 0), Seat: 0, Level: 1},
+		{Square: sq(0, 3), Seat: 1, Level: 1},
+		{Square: sq(3, 3), Seat: 2, Level: 1},
+		{Square: sq(3, 0), Seat: 3, Level: 1},
+	}}
+	want = "" +
+		"   4  3  2  1\n" +
+		" d g  .  .  y  d\n" +
+		" c .  .  .  .  c\n" +
+		" b .  .  .  .  b\n" +
+		" a b  .  .  r  a\n" +
+		"   4  3  2  1\n" +
+		"r = Player 1, b = Player 2, g = Player 3, y = Player 4\n"
+	if got := console.Board(h, []string{"Player 1", "Player 2", "Player 3", "Player 4"}, 1); got != want {
+		t.Errorf("Player 2: got\n%s\nwant\n%s", got, want)
 	}
 }

@@ -49,16 +49,16 @@ func Example() {
 	// alice> /move 11-14
 	// alice (White) played d3-e4.
 	// bob (Black) to move: /move <move> (/moves lists them).
-	//    a  b  c  d  e  f  g  h
-	//  8 b     b     b     b     8
-	//  7    b     b     b     b  7
-	//  6 b     b     b     b     6
-	//  5    .     .     .     .  5
-	//  4 .     .     w     .     4
-	//  3    w     .     w     w  3
-	//  2 w     w     w     w     2
-	//  1    w     w     w     w  1
-	//    a  b  c  d  e  f  g  h
+	//    h  g  f  e  d  c  b  a
+	//  1 w     w     w     w     1
+	//  2    w     w     w     w  2
+	//  3 w     w     .     w     3
+	//  4    .     w     .     .  4
+	//  5 .     .     .     .     5
+	//  6    b     b     b     b  6
+	//  7 b     b     b     b     7
+	//  8    b     b     b     b  8
+	//    h  g  f  e  d  c  b  a
 	// alice> /as bob
 	// You are now bob.
 	// bob> /move e4-d5

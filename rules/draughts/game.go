@@ -79,9 +79,10 @@ func (g Game) Repetitions() int {
 	return n
 }
 
-// Moves returns the legal moves now (none when the game is over).
+// Moves returns the legal moves now: none when the game is over, whether
+// by resignation, agreement or an automatic draw.
 func (g Game) Moves() []Move {
-	if g.final.Over {
+	if g.final.Over || g.autoDraw().Over {
 		return nil
 	}
 	return g.v.Moves(g.cur)
@@ -227,6 +228,13 @@ func (g Game) Outcome() rules.Outcome {
 	if g.huffable == 0 && len(g.v.Moves(p)) == 0 {
 		return rules.Outcome{Over: true, Winner: int(side.Other()), Reason: "no legal move"}
 	}
+	return g.autoDraw()
+}
+
+// autoDraw reports the automatic draws of the variant; it needs no move
+// generation, so Moves can ask it before generating.
+func (g Game) autoDraw() rules.Outcome {
+	p := g.cur
 	draw := func(reason string) rules.Outcome { return rules.Outcome{Over: true, Winner: -1, Reason: reason} }
 	switch g.v.Draws {
 	case SpanishDraws:

@@ -1,0 +1,50 @@
+package draughts
+
+import "testing"
+
+// TestNoMovesAfterAutomaticDraw: once a game has ended by an automatic
+// draw, nothing is offered to play, as after a resignation: Moves, the
+// State's moves and the picture's movable pieces are empty.
+func TestNoMovesAfterAutomaticDraw(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		v      Variant
+		fen    string
+		moves  []string
+		reason string
+	}{
+		// Spanish, two lone kings shuffling until the third occurrence:
+		//   . . . .        d7: Black king
+		//    . B . .
+		//   ...
+		//    . W . .       d1: White king
+		{"threefold repetition", Spanish, "W:WKd1:BKd7",
+			[]string{"d1-e2", "d7-c6", "e2-d1", "c6-d7", "d1-e2", "d7-c6", "e2-d1", "c6-d7"}, "threefold repetition"},
+		// Damas, a capture leaves two kings against two:
+		//   . . . K        h8, f8: Black kings
+		//   ...
+		//   K . K .        a1, c1: White kings; a1 takes b2
+		{"kings only, reached by a capture", Damas, "W:WKa1,Kc1:BKh8,Kf8,Kb2", []string{"a1xc3"}, "kings only, equal and few"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := NewGame(c.v, mustFEN(t, c.v, c.fen))
+			if len(g.Moves()) == 0 {
+				t.Fatal("no moves at the start")
+			}
+			g = play(t, g, c.moves...)
+			if out := g.Outcome(); !out.Over || out.Reason != c.reason {
+				t.Fatalf("outcome %+v, want a draw by %s\n%s", out, c.reason, diagram(c.v, g.Position()))
+			}
+			if ms := g.Moves(); len(ms) != 0 {
+				t.Errorf("Moves after the draw: %d moves, want none", len(ms))
+			}
+			st := State{g: g}
+			if ms := st.Moves(); len(ms) != 0 {
+				t.Errorf("State.Moves after the draw: %v, want none", ms)
+			}
+			if v := st.View(); len(v.Movable) != 0 || v.Turn != -1 {
+				t.Errorf("View after the draw: turn %d, movable %v; want -1 and none", v.Turn, v.Movable)
+			}
+		})
+	}
+}
