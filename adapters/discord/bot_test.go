@@ -436,6 +436,17 @@ func TestCommandsRegistered(t *testing.T) {
 		if d, _ := cm["description"].(string); d == "" || len([]rune(d)) > 100 {
 			t.Errorf("/%s: description %q", cm["name"], d)
 		}
+		// Server members who may send messages use the commands, in
+		// servers only; not through the deprecated dm_permission.
+		if _, ok := cm["dm_permission"]; ok {
+			t.Errorf("/%s: dm_permission %v (deprecated)", cm["name"], cm["dm_permission"])
+		}
+		if p := cm["default_member_permissions"]; p != "2048" {
+			t.Errorf("/%s: default_member_permissions %v, want \"2048\" (Send Messages)", cm["name"], p)
+		}
+		if c, _ := cm["contexts"].([]any); len(c) != 1 || num(c[0]) != 0 {
+			t.Errorf("/%s: contexts %v, want [0] (servers only)", cm["name"], cm["contexts"])
+		}
 	}
 	for _, n := range []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
 		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"} {
