@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/render"
@@ -570,6 +571,49 @@ func TestParts(t *testing.T) {
 	}
 	if first, rest := (outgoing{content: "short"}).parts(); first != "short" || rest != nil {
 		t.Errorf("parts of a short text: %q %q", first, rest)
+	}
+}
+
+// TestPartsMultibyte: Discord counts characters, not bytes; a long text
+// of German, Tagalog and emoji is cut at line ends, a line longer than a
+// message between two characters, never inside one.
+func TestPartsMultibyte(t *testing.T) {
+	line := "Grüße aus Köln 🎲 · Magandang umaga, kumusta ka? ♛♚ " // 51 characters, more bytes
+	var lines []string
+	for range 60 {
+		lines = append(lines, line)
+	}
+	long := strings.Repeat("ä🎲", 1500) // one line of 3000 characters
+	for _, tc := range []struct {
+		name      string
+		text      string
+		wholeLine bool // every part is whole lines
+		parts     int
+	}{
+		{"one message of 1999 two-byte characters", strings.Repeat("ß", 1999), true, 1},
+		{"exactly 2000 emoji", strings.Repeat("🎲", 2000), true, 1},
+		{"lines", strings.Join(lines, "\n"), true, 2},
+		{"a line longer than a message", "Schach\n" + long + "\nmatt", false, 3},
+		{"a line break just past the limit", strings.Repeat("ü", 2000) + "\n" + "ende", true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, rest := outgoing{content: tc.text}.parts()
+			all := append([]string{first}, rest...)
+			if len(all) != tc.parts {
+				t.Errorf("%d parts, want %d", len(all), tc.parts)
+			}
+			for i, p := range all {
+				if n := utf8.RuneCountInString(p); n > maxContent || n == 0 || !utf8.ValidString(p) {
+					t.Errorf("part %d: %d characters, valid UTF-8 %v", i, n, utf8.ValidString(p))
+				}
+				if tc.wholeLine && !strings.HasPrefix(tc.text, p) && !strings.Contains(tc.text, "\n"+p) {
+					t.Errorf("part %d does not start at a line: %q...", i, p[:20])
+				}
+			}
+			if got := strings.ReplaceAll(strings.Join(all, ""), "\n", ""); got != strings.ReplaceAll(tc.text, "\n", "") {
+				t.Errorf("the parts do not add up to the text")
+			}
+		})
 	}
 }
 

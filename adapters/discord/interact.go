@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules"
@@ -507,35 +508,45 @@ func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
 // parts splits the content in pieces Discord takes: the first goes with
 // the picture and components, the rest follow.
 func (o outgoing) parts() (string, []string) {
-	if len(o.content) <= maxContent {
-		return o.content, nil
+	all := split(o.content, maxContent)
+	switch len(all) {
+	case 0:
+		return "", nil
+	case 1:
+		return all[0], nil
 	}
-	var parts []string
-	cur := ""
-	for _, line := range strings.Split(o.content, "\n") {
-		for len(line) > maxContent {
-			parts = append(parts, cur)
-			cur = ""
-			parts = append(parts, line[:maxContent])
-			line = line[maxContent:]
-		}
-		if len(cur)+len(line)+1 > maxContent {
-			parts = append(parts, cur)
-			cur = ""
-		}
-		if cur != "" {
-			cur += "\n"
-		}
-		cur += line
-	}
-	parts = append(parts, cur)
+	return all[0], all[1:]
+}
+
+// split cuts s into pieces of at most max characters (Unicode code points,
+// what Discord counts): at the last line break that keeps a piece within
+// max, else (a longer line) between two characters, never inside one. The
+// line breaks it cuts at are dropped; it returns no empty pieces.
+func split(s string, max int) []string {
 	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
+	for utf8.RuneCountInString(s) > max {
+		cut := 0 // the byte offset after max characters
+		for n := 0; n < max; n++ {
+			_, size := utf8.DecodeRuneInString(s[cut:])
+			cut += size
+		}
+		head := s[:cut]
+		switch i := strings.LastIndexByte(head, '\n'); {
+		case s[cut] == '\n':
+			s = s[cut+1:]
+		case i >= 0:
+			head, s = head[:i], s[i+1:]
+		default:
+			s = s[cut:]
+		}
+		if head != "" {
+			out = append(out, head)
 		}
 	}
-	return out[0], out[1:]
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
 }
 
 func (o outgoing) send() *discordgo.MessageSend {
