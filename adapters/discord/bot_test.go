@@ -51,6 +51,13 @@ func start(t *testing.T, f *fakeDiscord, store sessions.Store, guild string) *en
 // startWith is start with a sessions configuration (a clock).
 func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *env {
 	t.Helper()
+	b, svc := build(t, f, sc, Config{GuildID: guild})
+	return run(t, f, b, svc)
+}
+
+// build makes a bot of f on a sessions service of sc.
+func build(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config) (*Bot, *sessions.Service) {
+	t.Helper()
 	rl := &relay{}
 	sc.Notifier = rl
 	sc.Rand = func(n int) int { return 0 }
@@ -58,11 +65,18 @@ func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc})
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := New(Config{Token: "test-token", GuildID: guild, HTTPClient: f.client()}, h, svc, render.New(), log)
+	cfg.Token, cfg.HTTPClient = "test-token", f.client()
+	b, err := New(cfg, h, svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rl.b.Store(b)
+	return b, svc
+}
+
+// run runs b and waits for its commands.
+func run(t *testing.T, f *fakeDiscord, b *Bot, svc *sessions.Service) *env {
+	t.Helper()
 	from := f.mark()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -1033,5 +1047,36 @@ func TestNoThreadPermission(t *testing.T) {
 	i := f.slash(t, fakeChan, alice, "setup", str("squares", "default"))
 	if q := f.waitFor(t, from, "the answer to /setup", onOriginal("PATCH", i)); !strings.Contains(content(q), "formation") {
 		t.Errorf("/setup default in the channel answered %q", content(q))
+	}
+}
+
+// TestGatewayRefusedAtFirst: while the gateway refuses the connection, Run
+// returns why (one "discord:" prefix), and a later Run on the same bot
+// gets through and plays.
+func TestGatewayRefusedAtFirst(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.refuse = 2
+	b, svc := build(t, f, sessions.Config{Store: sessions.NewMemoryStore()}, Config{})
+	for attempt := 1; attempt <= 2; attempt++ {
+		err := b.Run(context.Background())
+		if err == nil || !strings.HasPrefix(err.Error(), "discord: connecting to the gateway: ") || strings.Contains(err.Error(), "discord: discord:") {
+			t.Fatalf("attempt %d: Run returned %v, want the refused connection", attempt, err)
+		}
+	}
+	e := run(t, f, b, svc)
+	f.mu.Lock()
+	refused := f.refused
+	f.mu.Unlock()
+	if refused != 2 {
+		t.Errorf("%d connections refused, want 2", refused)
+	}
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob))
+	if q := f.waitFor(t, from, "the challenge", onOriginal("PATCH", play)); !strings.Contains(content(q), "Accept") {
+		t.Errorf("/play after the gateway came back answered %q", content(q))
+	}
+	msg := f.original(play["token"].(string))
+	if s := look(t, e.svc, sessions.Key{Platform: Platform, Channel: fakeChan, Thread: msg}); s.Phase() != sessions.PhaseChallenge {
+		t.Errorf("no challenge after /play: %v", s.Phase())
 	}
 }

@@ -79,7 +79,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		}
 		tg, err := telegram.New(tc, h, svc, r, log.With("adapter", "telegram"))
 		if err != nil {
-			return fmt.Errorf("telegram: %w", err)
+			return err // it says "telegram: ..."
 		}
 		notifiers = append(notifiers, tg)
 		running = append(running, platform{"telegram", tg.Run})
@@ -89,7 +89,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
-			return fmt.Errorf("discord: %w", err)
+			return err // it says "discord: ..."
 		}
 		notifiers = append(notifiers, bot)
 		running = append(running, platform{"discord", bot.Run})

@@ -374,3 +374,15 @@ func TestKeepRunning(t *testing.T) {
 		t.Errorf("%d log lines, want 4 (one per restart):\n%s", n, out)
 	}
 }
+
+// TestRunAdapterErrorsOnePrefix: an adapter that cannot be built stops
+// `bot run` with its reason, prefixed once by its platform.
+func TestRunAdapterErrorsOnePrefix(t *testing.T) {
+	c := defaultConfig()
+	c.Storage.Path = filepath.Join(t.TempDir(), "bot.db")
+	c.Discord.Token, c.Discord.ShardID, c.Discord.ShardCount = "token", 5, 2
+	err := runPlatforms(context.Background(), c, io.Discard, restartPause{first: time.Second, most: time.Minute})
+	if err == nil || !strings.HasPrefix(err.Error(), "discord: shard_id 5") {
+		t.Fatalf("got %v, want the bad shard_id, prefixed once", err)
+	}
+}
