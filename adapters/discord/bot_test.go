@@ -1080,3 +1080,96 @@ func TestGatewayRefusedAtFirst(t *testing.T) {
 		t.Errorf("no challenge after /play: %v", s.Phase())
 	}
 }
+
+// TestNoThreadSecondPlayRefused: where no thread can be opened, a game is
+// played in the channel; a second /play there is refused with the reason
+// (it would have taken the channel's commands from the game), and the
+// game goes on.
+func TestNoThreadSecondPlayRefused(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.failThread = true
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	key := gameInTheChannel(t, e)
+
+	from := f.mark()
+	again := f.slash(t, fakeChan, carol, "play", str("game", "spanish"), usr("opponent", bob))
+	q := f.waitFor(t, from, "the refusal", followup(again))
+	if flags(q)&ephemeral == 0 || !strings.Contains(content(q), "A game is running here") {
+		t.Errorf("a second /play in the channel answered %q (flags %d)", content(q), flags(q))
+	}
+	if r, _ := e.bot.where.routed(fakeChan); r != key {
+		t.Errorf("the channel's commands go to %v, want the game %v", r, key)
+	}
+	moveInTheChannel(t, e, key, 1)
+}
+
+// TestNoThreadGameSurvivesRestart: the channel of a game played there
+// (no thread) still sends its commands to the game after a restart.
+func TestNoThreadGameSurvivesRestart(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.failThread = true
+	path := filepath.Join(t.TempDir(), "bot.db")
+	store, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, svc := build(t, f, sessions.Config{Store: store}, Config{Routes: store})
+	e := run(t, f, b, svc)
+	key := gameInTheChannel(t, e)
+	e.stop()
+	store.Close()
+
+	store, err = storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	b, svc = build(t, f, sessions.Config{Store: store}, Config{Routes: store})
+	if _, err := svc.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e = run(t, f, b, svc)
+	moveInTheChannel(t, e, key, 1)
+	from := f.mark()
+	again := f.slash(t, fakeChan, carol, "play", str("game", "spanish"), usr("opponent", bob))
+	if q := f.waitFor(t, from, "the refusal", followup(again)); !strings.Contains(content(q), "A game is running here") {
+		t.Errorf("a second /play after the restart answered %q", content(q))
+	}
+}
+
+// gameInTheChannel starts a game between alice and bob in the test
+// channel, where no thread opens; it returns the game's key.
+func gameInTheChannel(t *testing.T, e *env) sessions.Key {
+	t.Helper()
+	f := e.f
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "dame"), usr("opponent", bob))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	from = f.mark()
+	p := f.press(t, msg, bob, customIDs(f.message(msg))["Accept"])
+	if q := f.waitFor(t, from, "the board in the channel", followup(p)); !strings.Contains(content(q), "played here") {
+		t.Fatalf("the game did not start in the channel: %q", content(q))
+	}
+	return sessions.Key{Platform: Platform, Channel: fakeChan, Thread: msg}
+}
+
+// moveInTheChannel plays the mover's move typed in the channel and checks
+// it reached the game of key, which then has want moves.
+func moveInTheChannel(t *testing.T, e *env, key sessions.Key, want int) {
+	t.Helper()
+	snap := look(t, e.svc, key)
+	mover := alice
+	if snap.Player(snap.Turn()).ID == bob.id {
+		mover = bob
+	}
+	from := e.f.mark()
+	i := e.f.slash(t, fakeChan, mover, "move", str("move", greedy(snap.State)))
+	q := e.f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+	if !strings.Contains(content(q), "played") {
+		t.Errorf("/move in the channel answered %q", content(q))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != want {
+		t.Errorf("%d moves after /move in the channel, want %d", n, want)
+	}
+}

@@ -58,7 +58,16 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	text, mentions := commandText(d, b.selfID())
 	key, thread := b.channelKey(i.ChannelID)
+	game, busy := sessions.Key{}, false
+	if d.Name == "play" && !thread {
+		game, busy = b.playedHere(ctx, i.ChannelID)
+	}
 	switch {
+	case busy:
+		// A game is played in this channel (no thread could be opened for
+		// it): the new /play goes to it, and sessions refuses it with the
+		// reason, rather than open a challenge that would take its place.
+		key = game
 	case d.Name == "play" && !thread && canThread(i.AppPermissions):
 		// The challenge is keyed by its message: the game's thread, opened
 		// on that message, will have the message's id.
@@ -75,7 +84,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
-		b.where.route(i.ChannelID, key)
+		b.route(ctx, i.ChannelID, key)
 	}
 	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
 }
@@ -127,7 +136,7 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 				return
 			}
 			out.content += "\n(I could not open a thread for this game: it is played here, with the buttons.)"
-			b.where.route(key.Channel, key)
+			b.route(ctx, key.Channel, key)
 		}
 	}
 	if cmd == "moves" && snap != nil && snap.Turn() >= 0 && snap.Player(snap.Turn()).Is(user(i)) && len(out.components) == 0 {
@@ -162,7 +171,7 @@ func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string,
 		return false
 	}
 	b.where.learn(th.ID, discordgo.ChannelTypeGuildPublicThread, key.Channel)
-	b.where.unroute(key.Channel, key)
+	b.unroute(b.context(), key.Channel, key)
 	// The challenge message (the answer to /play, or the message whose
 	// Accept was pressed) says where the game went; an /accept typed in
 	// the channel answers so, and the challenge loses its buttons.

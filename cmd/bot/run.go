@@ -86,7 +86,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	}
 	if c.Discord.Token != "" {
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
 			return err // it says "discord: ..."
