@@ -40,6 +40,23 @@ type Config struct {
 	Picture render.Options
 	// Games lists the games for the /play choices; nil means games.List.
 	Games func() []games.Info
+	// Routes keeps where the commands typed in a channel go when its game
+	// lives under another key, so that a restart keeps them; nil keeps
+	// them in memory only.
+	Routes Routes
+}
+
+// Routes keeps the channels whose commands go to a session under another
+// key: a challenge waiting in the channel, or a game whose thread could
+// not be opened, played in the channel under its challenge's key.
+// *storage.Store implements it.
+type Routes interface {
+	// SaveRoute records that the commands typed in channel go to key.
+	SaveRoute(ctx context.Context, platform, channel string, key sessions.Key) error
+	// DeleteRoute forgets the route of channel if it still goes to key.
+	DeleteRoute(ctx context.Context, platform, channel string, key sessions.Key) error
+	// Routes returns the routes of the platform's channels, by channel.
+	Routes(ctx context.Context, platform string) (map[string]sessions.Key, error)
 }
 
 // client is the part of discordgo's Session the bot calls, so that a test
@@ -132,6 +149,15 @@ func (b *Bot) Run(ctx context.Context) error {
 	base := context.WithoutCancel(ctx)
 	b.ctx.Store(&base)
 	b.stop.Store(false)
+	if b.cfg.Routes != nil {
+		routes, err := b.cfg.Routes.Routes(ctx, Platform)
+		if err != nil {
+			return fmt.Errorf("discord: reading where the channels' games are: %w", err)
+		}
+		for ch, key := range routes {
+			b.where.route(ch, key)
+		}
+	}
 	if err := b.s.Open(); err != nil {
 		return fmt.Errorf("discord: connecting to the gateway: %w", err)
 	}
@@ -360,6 +386,36 @@ func (p *places) routed(channel string) (sessions.Key, bool) {
 	return k, ok
 }
 
+// route sends the commands typed in channel to key, and keeps it so.
+func (b *Bot) route(ctx context.Context, channel string, key sessions.Key) {
+	b.where.route(channel, key)
+	if b.cfg.Routes != nil {
+		if err := b.cfg.Routes.SaveRoute(ctx, Platform, channel, key); err != nil {
+			b.log.Warn("discord: saving where a channel's game is", "channel", channel, "err", err)
+		}
+	}
+}
+
+// unroute forgets the route of channel to key.
+func (b *Bot) unroute(ctx context.Context, channel string, key sessions.Key) {
+	b.where.unroute(channel, key)
+	if b.cfg.Routes != nil {
+		if err := b.cfg.Routes.DeleteRoute(ctx, Platform, channel, key); err != nil {
+			b.log.Warn("discord: forgetting where a channel's game was", "channel", channel, "err", err)
+		}
+	}
+}
+
+// playedHere returns the game played in a channel that is not a thread
+// (its own, or one whose thread could not be opened), if any.
+func (b *Bot) playedHere(ctx context.Context, channelID string) (sessions.Key, bool) {
+	key := b.commandKey(ctx, channelID)
+	if s, err := b.svc.Look(ctx, key); err == nil && s.Phase() == sessions.PhasePlaying {
+		return key, true
+	}
+	return sessions.Key{}, false
+}
+
 // channelKey returns the session key of a channel: {discord, parent,
 // thread} in a thread, {discord, channel} elsewhere; and whether the
 // channel is a thread.
@@ -394,7 +450,7 @@ func (b *Bot) commandKey(ctx context.Context, channelID string) sessions.Key {
 			if _, err := b.svc.Look(ctx, r); err == nil {
 				return r
 			}
-			b.where.unroute(channelID, r)
+			b.unroute(ctx, channelID, r)
 		}
 	}
 	return key

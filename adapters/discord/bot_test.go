@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/render"
@@ -50,6 +51,13 @@ func start(t *testing.T, f *fakeDiscord, store sessions.Store, guild string) *en
 // startWith is start with a sessions configuration (a clock).
 func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *env {
 	t.Helper()
+	b, svc := build(t, f, sc, Config{GuildID: guild})
+	return run(t, f, b, svc)
+}
+
+// build makes a bot of f on a sessions service of sc.
+func build(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config) (*Bot, *sessions.Service) {
+	t.Helper()
 	rl := &relay{}
 	sc.Notifier = rl
 	sc.Rand = func(n int) int { return 0 }
@@ -57,11 +65,18 @@ func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc})
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	b, err := New(Config{Token: "test-token", GuildID: guild, HTTPClient: f.client()}, h, svc, render.New(), log)
+	cfg.Token, cfg.HTTPClient = "test-token", f.client()
+	b, err := New(cfg, h, svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rl.b.Store(b)
+	return b, svc
+}
+
+// run runs b and waits for its commands.
+func run(t *testing.T, f *fakeDiscord, b *Bot, svc *sessions.Service) *env {
+	t.Helper()
 	from := f.mark()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -436,6 +451,17 @@ func TestCommandsRegistered(t *testing.T) {
 		if d, _ := cm["description"].(string); d == "" || len([]rune(d)) > 100 {
 			t.Errorf("/%s: description %q", cm["name"], d)
 		}
+		// Server members who may send messages use the commands, in
+		// servers only; not through the deprecated dm_permission.
+		if _, ok := cm["dm_permission"]; ok {
+			t.Errorf("/%s: dm_permission %v (deprecated)", cm["name"], cm["dm_permission"])
+		}
+		if p := cm["default_member_permissions"]; p != "2048" {
+			t.Errorf("/%s: default_member_permissions %v, want \"2048\" (Send Messages)", cm["name"], p)
+		}
+		if c, _ := cm["contexts"].([]any); len(c) != 1 || num(c[0]) != 0 {
+			t.Errorf("/%s: contexts %v, want [0] (servers only)", cm["name"], cm["contexts"])
+		}
 	}
 	for _, n := range []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
 		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"} {
@@ -559,6 +585,49 @@ func TestParts(t *testing.T) {
 	}
 	if first, rest := (outgoing{content: "short"}).parts(); first != "short" || rest != nil {
 		t.Errorf("parts of a short text: %q %q", first, rest)
+	}
+}
+
+// TestPartsMultibyte: Discord counts characters, not bytes; a long text
+// of German, Tagalog and emoji is cut at line ends, a line longer than a
+// message between two characters, never inside one.
+func TestPartsMultibyte(t *testing.T) {
+	line := "Grüße aus Köln 🎲 · Magandang umaga, kumusta ka? ♛♚ " // 51 characters, more bytes
+	var lines []string
+	for range 60 {
+		lines = append(lines, line)
+	}
+	long := strings.Repeat("ä🎲", 1500) // one line of 3000 characters
+	for _, tc := range []struct {
+		name      string
+		text      string
+		wholeLine bool // every part is whole lines
+		parts     int
+	}{
+		{"one message of 1999 two-byte characters", strings.Repeat("ß", 1999), true, 1},
+		{"exactly 2000 emoji", strings.Repeat("🎲", 2000), true, 1},
+		{"lines", strings.Join(lines, "\n"), true, 2},
+		{"a line longer than a message", "Schach\n" + long + "\nmatt", false, 3},
+		{"a line break just past the limit", strings.Repeat("ü", 2000) + "\n" + "ende", true, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first, rest := outgoing{content: tc.text}.parts()
+			all := append([]string{first}, rest...)
+			if len(all) != tc.parts {
+				t.Errorf("%d parts, want %d", len(all), tc.parts)
+			}
+			for i, p := range all {
+				if n := utf8.RuneCountInString(p); n > maxContent || n == 0 || !utf8.ValidString(p) {
+					t.Errorf("part %d: %d characters, valid UTF-8 %v", i, n, utf8.ValidString(p))
+				}
+				if tc.wholeLine && !strings.HasPrefix(tc.text, p) && !strings.Contains(tc.text, "\n"+p) {
+					t.Errorf("part %d does not start at a line: %q...", i, p[:20])
+				}
+			}
+			if got := strings.ReplaceAll(strings.Join(all, ""), "\n", ""); got != strings.ReplaceAll(tc.text, "\n", "") {
+				t.Errorf("the parts do not add up to the text")
+			}
+		})
 	}
 }
 
@@ -978,5 +1047,129 @@ func TestNoThreadPermission(t *testing.T) {
 	i := f.slash(t, fakeChan, alice, "setup", str("squares", "default"))
 	if q := f.waitFor(t, from, "the answer to /setup", onOriginal("PATCH", i)); !strings.Contains(content(q), "formation") {
 		t.Errorf("/setup default in the channel answered %q", content(q))
+	}
+}
+
+// TestGatewayRefusedAtFirst: while the gateway refuses the connection, Run
+// returns why (one "discord:" prefix), and a later Run on the same bot
+// gets through and plays.
+func TestGatewayRefusedAtFirst(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.refuse = 2
+	b, svc := build(t, f, sessions.Config{Store: sessions.NewMemoryStore()}, Config{})
+	for attempt := 1; attempt <= 2; attempt++ {
+		err := b.Run(context.Background())
+		if err == nil || !strings.HasPrefix(err.Error(), "discord: connecting to the gateway: ") || strings.Contains(err.Error(), "discord: discord:") {
+			t.Fatalf("attempt %d: Run returned %v, want the refused connection", attempt, err)
+		}
+	}
+	e := run(t, f, b, svc)
+	f.mu.Lock()
+	refused := f.refused
+	f.mu.Unlock()
+	if refused != 2 {
+		t.Errorf("%d connections refused, want 2", refused)
+	}
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob))
+	if q := f.waitFor(t, from, "the challenge", onOriginal("PATCH", play)); !strings.Contains(content(q), "Accept") {
+		t.Errorf("/play after the gateway came back answered %q", content(q))
+	}
+	msg := f.original(play["token"].(string))
+	if s := look(t, e.svc, sessions.Key{Platform: Platform, Channel: fakeChan, Thread: msg}); s.Phase() != sessions.PhaseChallenge {
+		t.Errorf("no challenge after /play: %v", s.Phase())
+	}
+}
+
+// TestNoThreadSecondPlayRefused: where no thread can be opened, a game is
+// played in the channel; a second /play there is refused with the reason
+// (it would have taken the channel's commands from the game), and the
+// game goes on.
+func TestNoThreadSecondPlayRefused(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.failThread = true
+	e := start(t, f, sessions.NewMemoryStore(), "")
+	key := gameInTheChannel(t, e)
+
+	from := f.mark()
+	again := f.slash(t, fakeChan, carol, "play", str("game", "spanish"), usr("opponent", bob))
+	q := f.waitFor(t, from, "the refusal", followup(again))
+	if flags(q)&ephemeral == 0 || !strings.Contains(content(q), "A game is running here") {
+		t.Errorf("a second /play in the channel answered %q (flags %d)", content(q), flags(q))
+	}
+	if r, _ := e.bot.where.routed(fakeChan); r != key {
+		t.Errorf("the channel's commands go to %v, want the game %v", r, key)
+	}
+	moveInTheChannel(t, e, key, 1)
+}
+
+// TestNoThreadGameSurvivesRestart: the channel of a game played there
+// (no thread) still sends its commands to the game after a restart.
+func TestNoThreadGameSurvivesRestart(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.failThread = true
+	path := filepath.Join(t.TempDir(), "bot.db")
+	store, err := storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, svc := build(t, f, sessions.Config{Store: store}, Config{Routes: store})
+	e := run(t, f, b, svc)
+	key := gameInTheChannel(t, e)
+	e.stop()
+	store.Close()
+
+	store, err = storage.Open(path, storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	b, svc = build(t, f, sessions.Config{Store: store}, Config{Routes: store})
+	if _, err := svc.Resume(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e = run(t, f, b, svc)
+	moveInTheChannel(t, e, key, 1)
+	from := f.mark()
+	again := f.slash(t, fakeChan, carol, "play", str("game", "spanish"), usr("opponent", bob))
+	if q := f.waitFor(t, from, "the refusal", followup(again)); !strings.Contains(content(q), "A game is running here") {
+		t.Errorf("a second /play after the restart answered %q", content(q))
+	}
+}
+
+// gameInTheChannel starts a game between alice and bob in the test
+// channel, where no thread opens; it returns the game's key.
+func gameInTheChannel(t *testing.T, e *env) sessions.Key {
+	t.Helper()
+	f := e.f
+	from := f.mark()
+	play := f.slash(t, fakeChan, alice, "play", str("game", "dame"), usr("opponent", bob))
+	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
+	msg := f.original(play["token"].(string))
+	from = f.mark()
+	p := f.press(t, msg, bob, customIDs(f.message(msg))["Accept"])
+	if q := f.waitFor(t, from, "the board in the channel", followup(p)); !strings.Contains(content(q), "played here") {
+		t.Fatalf("the game did not start in the channel: %q", content(q))
+	}
+	return sessions.Key{Platform: Platform, Channel: fakeChan, Thread: msg}
+}
+
+// moveInTheChannel plays the mover's move typed in the channel and checks
+// it reached the game of key, which then has want moves.
+func moveInTheChannel(t *testing.T, e *env, key sessions.Key, want int) {
+	t.Helper()
+	snap := look(t, e.svc, key)
+	mover := alice
+	if snap.Player(snap.Turn()).ID == bob.id {
+		mover = bob
+	}
+	from := e.f.mark()
+	i := e.f.slash(t, fakeChan, mover, "move", str("move", greedy(snap.State)))
+	q := e.f.waitFor(t, from, "the board", onOriginal("PATCH", i))
+	if !strings.Contains(content(q), "played") {
+		t.Errorf("/move in the channel answered %q", content(q))
+	}
+	if n := len(look(t, e.svc, key).Record.Actions); n != want {
+		t.Errorf("%d moves after /move in the channel, want %d", n, want)
 	}
 }

@@ -93,7 +93,10 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		"top":     {game(false), str("month", "a month, like 2026-11 (default: all time)", false)},
 		"help":    {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Description: "a command to explain", Choices: helpChoices}},
 	}
-	no := false
+	// Anyone who may send messages in a server channel may use the
+	// commands; they are not offered in private messages.
+	members := int64(discordgo.PermissionSendMessages)
+	where := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	var out []*discordgo.ApplicationCommand
 	for _, n := range slashNames {
 		desc := short[n]
@@ -101,7 +104,8 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 			desc = n
 		}
 		out = append(out, &discordgo.ApplicationCommand{Type: discordgo.ChatApplicationCommand, Name: n,
-			Description: clip(desc, maxDescription), Options: options[n], DMPermission: &no})
+			Description: clip(desc, maxDescription), Options: options[n],
+			DefaultMemberPermissions: &members, Contexts: &where})
 	}
 	return out
 }

@@ -15,7 +15,9 @@
 // played; a thread started on a message has the message's id, so the
 // session key {discord, channel, challenge message} is the thread from the
 // challenge on. Where the bot may not create threads the game is played in
-// the channel itself (one game per channel).
+// the channel itself (one game per channel: a second /play there is refused
+// with the reason); the channels whose commands go to such a game are kept
+// through Config.Routes (the database), so that a restart keeps them.
 //
 // After every move the bot posts the board picture, the last move, a
 // mention of the player to move (allowed mentions limited to the players),
@@ -29,5 +31,7 @@
 // button) are ephemeral: only the user sees them; a refused command
 // changes nothing. An interaction delivered twice is applied once: its id
 // is remembered in the process and passed to the sessions service as the
-// request id. Rate limits and gateway resumes are left to discordgo.
+// request id. Rate limits and gateway resumes are left to discordgo. A
+// text longer than a message (2000 characters) goes in several, cut at
+// line ends, or between two characters in a longer line.
 package discord

@@ -79,6 +79,8 @@ type fakeDiscord struct {
 	failThread bool
 	omitChan   bool  // interactions without the "channel" object
 	perms      int64 // the bot's permissions in interactions; 0: allPerms
+	refuse     int   // gateway connections to refuse (503) before accepting
+	refused    int   // gateway connections refused
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
@@ -131,6 +133,17 @@ func (f *fakeDiscord) newID() string {
 var upgrader = websocket.Upgrader{}
 
 func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	refuse := f.refuse > 0
+	if refuse {
+		f.refuse--
+		f.refused++
+	}
+	f.mu.Unlock()
+	if refuse {
+		http.Error(w, "the gateway is down", http.StatusServiceUnavailable)
+		return
+	}
 	c, err := upgrader.Upgrade(w, r, nil)
 	if err != nil {
 		f.t.Errorf("fake gateway: upgrade: %v", err)

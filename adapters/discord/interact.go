@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules"
@@ -57,7 +58,16 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	text, mentions := commandText(d, b.selfID())
 	key, thread := b.channelKey(i.ChannelID)
+	game, busy := sessions.Key{}, false
+	if d.Name == "play" && !thread {
+		game, busy = b.playedHere(ctx, i.ChannelID)
+	}
 	switch {
+	case busy:
+		// A game is played in this channel (no thread could be opened for
+		// it): the new /play goes to it, and sessions refuses it with the
+		// reason, rather than open a challenge that would take its place.
+		key = game
 	case d.Name == "play" && !thread && canThread(i.AppPermissions):
 		// The challenge is keyed by its message: the game's thread, opened
 		// on that message, will have the message's id.
@@ -74,7 +84,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
-		b.where.route(i.ChannelID, key)
+		b.route(ctx, i.ChannelID, key)
 	}
 	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
 }
@@ -126,7 +136,7 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 				return
 			}
 			out.content += "\n(I could not open a thread for this game: it is played here, with the buttons.)"
-			b.where.route(key.Channel, key)
+			b.route(ctx, key.Channel, key)
 		}
 	}
 	if cmd == "moves" && snap != nil && snap.Turn() >= 0 && snap.Player(snap.Turn()).Is(user(i)) && len(out.components) == 0 {
@@ -161,7 +171,7 @@ func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string,
 		return false
 	}
 	b.where.learn(th.ID, discordgo.ChannelTypeGuildPublicThread, key.Channel)
-	b.where.unroute(key.Channel, key)
+	b.unroute(b.context(), key.Channel, key)
 	// The challenge message (the answer to /play, or the message whose
 	// Accept was pressed) says where the game went; an /accept typed in
 	// the channel answers so, and the challenge loses its buttons.
@@ -507,35 +517,45 @@ func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
 // parts splits the content in pieces Discord takes: the first goes with
 // the picture and components, the rest follow.
 func (o outgoing) parts() (string, []string) {
-	if len(o.content) <= maxContent {
-		return o.content, nil
+	all := split(o.content, maxContent)
+	switch len(all) {
+	case 0:
+		return "", nil
+	case 1:
+		return all[0], nil
 	}
-	var parts []string
-	cur := ""
-	for _, line := range strings.Split(o.content, "\n") {
-		for len(line) > maxContent {
-			parts = append(parts, cur)
-			cur = ""
-			parts = append(parts, line[:maxContent])
-			line = line[maxContent:]
-		}
-		if len(cur)+len(line)+1 > maxContent {
-			parts = append(parts, cur)
-			cur = ""
-		}
-		if cur != "" {
-			cur += "\n"
-		}
-		cur += line
-	}
-	parts = append(parts, cur)
+	return all[0], all[1:]
+}
+
+// split cuts s into pieces of at most max characters (Unicode code points,
+// what Discord counts): at the last line break that keeps a piece within
+// max, else (a longer line) between two characters, never inside one. The
+// line breaks it cuts at are dropped; it returns no empty pieces.
+func split(s string, max int) []string {
 	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
+	for utf8.RuneCountInString(s) > max {
+		cut := 0 // the byte offset after max characters
+		for n := 0; n < max; n++ {
+			_, size := utf8.DecodeRuneInString(s[cut:])
+			cut += size
+		}
+		head := s[:cut]
+		switch i := strings.LastIndexByte(head, '\n'); {
+		case s[cut] == '\n':
+			s = s[cut+1:]
+		case i >= 0:
+			head, s = head[:i], s[i+1:]
+		default:
+			s = s[cut:]
+		}
+		if head != "" {
+			out = append(out, head)
 		}
 	}
-	return out[0], out[1:]
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
 }
 
 func (o outgoing) send() *discordgo.MessageSend {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -38,7 +39,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if c.Discord.Token == "" && c.Telegram.Token == "" {
 		return runConsole(ctx, c, os.Stdin, stdout, stderr, isTerminal(os.Stdin))
 	}
-	return runPlatforms(ctx, c, stderr)
+	return runPlatforms(ctx, c, stderr, restartPause{first: time.Second, most: 5 * time.Minute})
 }
 
 // platform is a running chat platform adapter.
@@ -48,9 +49,10 @@ type platform struct {
 }
 
 // runPlatforms serves Telegram and/or Discord (whichever tokens are set) on
-// one sessions service until ctx is done or an adapter fails; the first
-// failure stops the others.
-func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
+// one sessions service until ctx is done. Each adapter runs on its own: one
+// that fails (network down, gateway refused) is started again after a
+// pause (restartPause), and the others keep serving meanwhile.
+func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restartPause) error {
 	log := newLogger(c, stderr)
 	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout)})
 	if err != nil {
@@ -77,17 +79,17 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
 		}
 		tg, err := telegram.New(tc, h, svc, r, log.With("adapter", "telegram"))
 		if err != nil {
-			return fmt.Errorf("telegram: %w", err)
+			return err // it says "telegram: ..."
 		}
 		notifiers = append(notifiers, tg)
 		running = append(running, platform{"telegram", tg.Run})
 	}
 	if c.Discord.Token != "" {
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
-			return fmt.Errorf("discord: %w", err)
+			return err // it says "discord: ..."
 		}
 		notifiers = append(notifiers, bot)
 		running = append(running, platform{"discord", bot.Run})
@@ -105,29 +107,79 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer) error {
 	}
 	log.Info("serving", "platforms", strings.Join(names, ","), "database", c.Storage.Path, "live_sessions", n)
 
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	errs := make(chan error, len(running))
+	var wg sync.WaitGroup
 	for _, p := range running {
+		wg.Add(1)
 		go func() {
-			err := p.run(ctx)
-			if err != nil {
-				err = fmt.Errorf("%s: %w", p.name, err)
-			}
-			errs <- err
-			cancel() // one adapter down stops the others: the supervisor restarts the bot
+			defer wg.Done()
+			keepRunning(ctx, p, pause, log)
 		}()
 	}
-	var first error
-	for range running {
-		if err := <-errs; err != nil && first == nil {
-			first = err
+	wg.Wait()
+	log.Info("stopped")
+	return nil
+}
+
+// restartPause paces the restarts of an adapter: the first pause is first,
+// each next one twice the last, up to most. An adapter that ran for most
+// or longer before it stopped starts again from first.
+type restartPause struct {
+	first, most time.Duration
+	// sleep waits d, or until ctx is done (then it reports false); nil
+	// means a timer. Tests put their own.
+	sleep func(ctx context.Context, d time.Duration) bool
+}
+
+func (r restartPause) wait(ctx context.Context, d time.Duration) bool {
+	if r.sleep != nil {
+		return r.sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// keepRunning runs p until ctx is done, starting it again each time it
+// stops before (an error, a return or a panic), after a pause that grows
+// with the failures in a row; it logs one line per restart.
+func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.Logger) {
+	d := pause.first
+	for attempt := 1; ; attempt++ {
+		began := time.Now()
+		err := runOnce(ctx, p)
+		if ctx.Err() != nil {
+			if err != nil {
+				log.Warn("platform stopped with an error", "platform", p.name, "err", err)
+			}
+			return
 		}
+		if time.Since(began) >= pause.most {
+			d, attempt = pause.first, 1
+		}
+		if err == nil {
+			err = errors.New("stopped by itself")
+		}
+		log.Error("platform down; starting it again", "platform", p.name, "attempt", attempt, "in", d, "err", err)
+		if !pause.wait(ctx, d) {
+			return
+		}
+		d = min(2*d, pause.most)
 	}
-	if first == nil {
-		log.Info("stopped")
-	}
-	return first
+}
+
+// runOnce runs p once; a panic is an error.
+func runOnce(ctx context.Context, p platform) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("panic: %v", v)
+		}
+	}()
+	return p.run(ctx)
 }
 
 // cmdConsole plays in this terminal whatever tokens are set.

@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -58,8 +61,10 @@ func TestConsoleResumesAfterRestart(t *testing.T) {
 
 // fakeTelegram is the least of a Bot API server: getMe answers for the
 // token "good-token" only, getUpdates waits a little and returns nothing,
-// everything else succeeds. It counts the methods called.
-func fakeTelegram(t *testing.T) (*httptest.Server, func(method string) int) {
+// everything else succeeds; but it refuses the first down calls of getMe
+// (401, as Telegram answers while a token is not valid yet). It counts
+// the methods called.
+func fakeTelegram(t *testing.T, down int) (*httptest.Server, func(method string) int) {
 	t.Helper()
 	var mu sync.Mutex
 	calls := map[string]int{}
@@ -68,9 +73,13 @@ func fakeTelegram(t *testing.T) (*httptest.Server, func(method string) int) {
 		method := parts[len(parts)-1]
 		mu.Lock()
 		calls[method]++
+		refuse := method == "getMe" && down > 0
+		if refuse {
+			down--
+		}
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
-		if !strings.HasSuffix(parts[0], "good-token") {
+		if !strings.HasSuffix(parts[0], "good-token") || refuse {
 			w.WriteHeader(http.StatusUnauthorized)
 			io.WriteString(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
 			return
@@ -94,10 +103,9 @@ func fakeTelegram(t *testing.T) (*httptest.Server, func(method string) int) {
 
 // TestRunServesTelegram: with a Telegram token, `bot run` serves Telegram
 // (here a fake Bot API on loopback), publishes the commands, polls, and
-// stops cleanly when asked; a refused token stops it with one line that
-// does not show the token.
+// stops cleanly when asked.
 func TestRunServesTelegram(t *testing.T) {
-	srv, calls := fakeTelegram(t)
+	srv, calls := fakeTelegram(t, 0)
 	t.Setenv("BOT_TELEGRAM_API_ENDPOINT", srv.URL)
 	t.Setenv("BOT_STORAGE_PATH", filepath.Join(t.TempDir(), "bot.db"))
 	t.Setenv("BOT_TELEGRAM_TOKEN", "good-token")
@@ -124,19 +132,98 @@ func TestRunServesTelegram(t *testing.T) {
 	if !strings.Contains(stderr.String(), "platforms=telegram") {
 		t.Errorf("log does not say what it serves: %s", stderr.String())
 	}
+}
 
-	t.Setenv("BOT_TELEGRAM_TOKEN", "secret-token-value")
-	stderr.Reset()
-	code := runMain(context.Background(), []string{"run"}, &stdout, &stderr)
-	last := strings.TrimSpace(stderr.String())
-	if i := strings.LastIndex(last, "\n"); i >= 0 {
-		last = last[i+1:]
+// pauses is the restartPause of the tests: it records each pause, sends
+// its number on paused, and returns at once (or, past stopAt pauses,
+// cancels the run).
+type pauses struct {
+	mu     sync.Mutex
+	got    []time.Duration
+	stopAt int
+	cancel context.CancelFunc
+}
+
+func (p *pauses) sleep(ctx context.Context, d time.Duration) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.got = append(p.got, d)
+	if p.stopAt > 0 && len(p.got) >= p.stopAt {
+		p.cancel()
+		return false
 	}
-	if code != 1 || !strings.HasPrefix(last, "bot run: telegram:") {
-		t.Fatalf("refused token: exit %d, stderr %q", code, stderr.String())
+	return true
+}
+
+func (p *pauses) all() []time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]time.Duration(nil), p.got...)
+}
+
+// TestRunRetriesTelegram: when the Bot API refuses the bot at first,
+// `bot run` does not stop: it starts Telegram again after growing pauses,
+// one log line per attempt (with no doubled "telegram: telegram:"), and
+// serves once the API answers.
+func TestRunRetriesTelegram(t *testing.T) {
+	srv, calls := fakeTelegram(t, 3)
+	c := defaultConfig()
+	c.Storage.Path = filepath.Join(t.TempDir(), "bot.db")
+	c.Telegram.Token, c.Telegram.APIEndpoint = "good-token", srv.URL
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := &pauses{}
+	var log syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- runPlatforms(ctx, c, &log, restartPause{first: time.Second, most: time.Minute, sleep: p.sleep})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for calls("getUpdates") == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot never polled: getMe %d, pauses %v\n%s", calls("getMe"), p.all(), log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if strings.Contains(stderr.String()+stdout.String(), "secret-token-value") {
-		t.Fatal("the token was printed")
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("runPlatforms: %v", err)
+	}
+	out := log.String()
+	if n := strings.Count(out, "platform down"); n != len(p.all()) || n == 0 {
+		t.Errorf("%d restarts logged, %d pauses taken (%v):\n%s", n, len(p.all()), p.all(), out)
+	}
+	for i, d := range p.all() {
+		if want := time.Second << i; d != want {
+			t.Errorf("pause %d: %v, want %v", i+1, d, want)
+		}
+	}
+	if strings.Contains(out, "telegram: telegram:") {
+		t.Errorf("doubled prefix in the log:\n%s", out)
+	}
+}
+
+// TestRunRefusedTokenKeepsTrying: a refused token does not stop the bot
+// (another platform may be serving): it logs why, without the token, and
+// tries again until it is stopped.
+func TestRunRefusedTokenKeepsTrying(t *testing.T) {
+	srv, _ := fakeTelegram(t, 0)
+	c := defaultConfig()
+	c.Storage.Path = filepath.Join(t.TempDir(), "bot.db")
+	c.Telegram.Token, c.Telegram.APIEndpoint = "secret-token-value", srv.URL
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	p := &pauses{stopAt: 2, cancel: cancel}
+	var log syncBuffer
+	if err := runPlatforms(ctx, c, &log, restartPause{first: time.Second, most: time.Minute, sleep: p.sleep}); err != nil {
+		t.Fatalf("runPlatforms: %v", err)
+	}
+	out := log.String()
+	if n := strings.Count(out, "platform down"); n != 2 || !strings.Contains(out, "platform=telegram") {
+		t.Errorf("%d restarts logged, want 2:\n%s", n, out)
+	}
+	if strings.Contains(out, "secret-token-value") {
+		t.Fatal("the token was logged")
 	}
 }
 
@@ -216,5 +303,86 @@ func TestInterruptShutsDownCleanly(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "alice (White) to move") {
 		t.Fatalf("after the interrupt:\n%s", out.String())
+	}
+}
+
+// TestKeepRunning: a platform that fails (an error, a panic, a return
+// before the end) is started again after pauses that double up to the cap,
+// with one log line each, while another platform keeps serving; both stop
+// when the context ends.
+func TestKeepRunning(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	steadyUp, steadyDown := make(chan struct{}), make(chan struct{})
+	steadyRuns := 0
+	steady := platform{"steady", func(ctx context.Context) error {
+		steadyRuns++
+		close(steadyUp)
+		<-ctx.Done()
+		close(steadyDown)
+		return nil
+	}}
+	flakyUp := make(chan struct{})
+	runs := 0
+	flaky := platform{"flaky", func(ctx context.Context) error {
+		runs++
+		switch runs {
+		case 1, 2:
+			return errors.New("discord: connecting to the gateway: 503 Service Unavailable")
+		case 3:
+			panic("lost")
+		case 4:
+			return nil // returned before the end
+		}
+		close(flakyUp)
+		<-ctx.Done()
+		return nil
+	}}
+	p := &pauses{}
+	var log syncBuffer
+	l := slog.New(slog.NewTextHandler(&log, nil))
+	pause := restartPause{first: time.Second, most: 3 * time.Second, sleep: p.sleep}
+	var wg sync.WaitGroup
+	for _, pl := range []platform{steady, flaky} {
+		wg.Add(1)
+		go func() { defer wg.Done(); keepRunning(ctx, pl, pause, l) }()
+	}
+	<-steadyUp
+	<-flakyUp
+	select {
+	case <-steadyDown:
+		t.Fatal("the steady platform stopped while the other one failed")
+	default:
+	}
+	cancel()
+	wg.Wait()
+	if steadyRuns != 1 {
+		t.Errorf("the steady platform ran %d times, want 1", steadyRuns)
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 3 * time.Second, 3 * time.Second}
+	if got := p.all(); !slices.Equal(got, want) {
+		t.Errorf("pauses %v, want %v", got, want)
+	}
+	out := log.String()
+	for i, w := range []string{"503 Service Unavailable", "503 Service Unavailable", "panic: lost", "stopped by itself"} {
+		line := fmt.Sprintf("platform=flaky attempt=%d in=%v", i+1, want[i])
+		if !strings.Contains(out, line) || !strings.Contains(out, w) {
+			t.Errorf("no log line %q with %q:\n%s", line, w, out)
+		}
+	}
+	if n := strings.Count(out, "\n"); n != 4 {
+		t.Errorf("%d log lines, want 4 (one per restart):\n%s", n, out)
+	}
+}
+
+// TestRunAdapterErrorsOnePrefix: an adapter that cannot be built stops
+// `bot run` with its reason, prefixed once by its platform.
+func TestRunAdapterErrorsOnePrefix(t *testing.T) {
+	c := defaultConfig()
+	c.Storage.Path = filepath.Join(t.TempDir(), "bot.db")
+	c.Discord.Token, c.Discord.ShardID, c.Discord.ShardCount = "token", 5, 2
+	err := runPlatforms(context.Background(), c, io.Discard, restartPause{first: time.Second, most: time.Minute})
+	if err == nil || !strings.HasPrefix(err.Error(), "discord: shard_id 5") {
+		t.Fatalf("got %v, want the bad shard_id, prefixed once", err)
 	}
 }
