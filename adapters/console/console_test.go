@@ -199,12 +199,12 @@ func TestExampleFromTheREADME(t *testing.T) {
 		"/play spanish @bob color=white", "/as bob", "/accept", "/as alice", "/move b3-a4", "/as bob", "/move 22-18",
 	}, runOpts{pictures: filepath.Join(dir, "pictures")})
 	want := `alice> /play spanish @bob color=white
-alice challenges bob to Spanish draughts; alice plays White.
+alice challenges bob to Spanish draughts; alice plays White; no clock, rated.
 /accept to play, /decline to refuse; alice can /cancel.
 alice> /as bob
 You are now bob.
 bob> /accept
-Game on: Spanish draughts, alice (White) vs bob (Black).
+Game on: Spanish draughts, alice (White) vs bob (Black); no clock, rated.
 alice (White) to move: /move <move> (/moves lists them).
    a  b  c  d  e  f  g  h
  8 b     b     b     b     8
@@ -284,7 +284,7 @@ func TestSpeakersAndBadLines(t *testing.T) {
 		"… (102401 bytes)",
 		"That message is not valid UTF-8",
 		"You are now bob.",
-		"Game on: Counting game, alice (White) vs bob (Black).",
+		"Game on: Counting game, alice (White) vs bob (Black); no clock, rated.",
 		"You are now alice.\nalice> /m 2\nalice (White) played 2.",
 		"Game over: bob (Black) wins (target reached). Saved as game #1.",
 	} {
