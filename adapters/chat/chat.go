@@ -893,18 +893,19 @@ func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
 	seen := map[string]bool{}
 	for _, a := range args[1:] {
 		switch {
-		case strings.EqualFold(a, "bot") || strings.EqualFold(a, "@bot") || strings.EqualFold(a, "computer"):
+		case IsComputerName(a):
 			spec.Computer = true
+		case strings.HasPrefix(a, "@") && m.Mentions[strings.ToLower(a[1:])] != (sessions.User{}):
+			spec.Invited = append(spec.Invited, m.Mentions[strings.ToLower(a[1:])])
 		case strings.HasPrefix(a, "@"):
 			name := strings.TrimPrefix(a, "@")
 			if name == "" || strings.ContainsAny(name, "=@") {
 				return fail(fmt.Sprintf("%q is not a user: write @name (/help play).", clip(a, 30)))
 			}
-			u, ok := m.Mentions[strings.ToLower(name)]
-			if !ok {
-				u = sessions.User{Name: name}
+			if err := CheckName(name); err != nil {
+				return fail(fmt.Sprintf("%s is not a user: %v (/help play).", clip(a, 30), err))
 			}
-			spec.Invited = append(spec.Invited, u)
+			spec.Invited = append(spec.Invited, sessions.User{Name: name})
 		case strings.Contains(a, "="):
 			k, v, _ := strings.Cut(a, "=")
 			k = strings.ToLower(k)

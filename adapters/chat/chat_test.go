@@ -196,6 +196,8 @@ func TestBadInput(t *testing.T) {
 		{"/play @bob", "/play starts with the game"},
 		{"/play count bob", `I don't understand "bob"`},
 		{"/play count @", `"@" is not a user`},
+		{"/play count @" + strings.Repeat("b", 200), "is not a user: a name is at most 32 letters"},
+		{"/play count @bob!", "@bob! is not a user: a name may hold only letters, digits"},
 		{"/play count color=", `"color=" is not an option`},
 		{"/play count color=white colour=black", "given twice"},
 		{"/play count color=pink", "color=pink is not allowed" + running},

@@ -315,3 +315,12 @@ func TestChallengeShowsTheTerms(t *testing.T) {
 	f = newRecFixture(t)
 	f.expect("alice", "/play count bot", `; clock 1h per move, unrated\.`, false)
 }
+
+// TestComputerNames: every name of the computer, in any case and with or
+// without @, challenges the computer.
+func TestComputerNames(t *testing.T) {
+	for _, name := range []string{"bot", "@bot", "BOT", "computer", "@Computer", "@COMPUTER"} {
+		f := newRecFixture(t)
+		f.expect("alice", "/play count "+name, `^Game on: Counting game, .*Computer`, false)
+	}
+}

@@ -80,10 +80,24 @@ func Run(ctx context.Context, c Config) error {
 	if c.Channel == "" {
 		c.Channel = "terminal"
 	}
-	speaker := c.As
-	if err := checkName(speaker); err != nil {
-		return fmt.Errorf("console: --as %q: %v", speaker, err)
+	if err := chat.CheckName(c.As); err != nil {
+		return fmt.Errorf("console: --as %q: %v", c.As, err)
 	}
+	// One spelling per person: the first one seen (this run, else the
+	// store's), whatever the case of later ones: /as bob after /as Bob is
+	// Bob again.
+	spellings := map[string]string{}
+	spell := func(name string) string {
+		name = strings.TrimPrefix(name, "@")
+		lower := strings.ToLower(name)
+		if s, ok := spellings[lower]; ok {
+			return s
+		}
+		s := c.Handler.Spelling(ctx, Platform, name)
+		spellings[lower] = s
+		return s
+	}
+	speaker := spell(c.As)
 	w := bufio.NewWriter(c.Out)
 	defer w.Flush()
 	lines := make(chan string)
@@ -135,16 +149,16 @@ func Run(ctx context.Context, c Config) error {
 			switch {
 			case len(fields) != 2:
 				fmt.Fprintln(w, "/as takes one name: /as bob (you are "+speaker+").")
-			case checkName(fields[1]) != nil:
-				msg := checkName(fields[1]).Error()
+			case chat.CheckName(fields[1]) != nil:
+				msg := chat.CheckName(fields[1]).Error()
 				fmt.Fprintf(w, "%s%s: /as bob.\n", strings.ToUpper(msg[:1]), msg[1:])
 			default:
-				speaker = strings.TrimPrefix(fields[1], "@")
+				speaker = spell(fields[1])
 				fmt.Fprintf(w, "You are now %s.\n", speaker)
 			}
 			continue
 		}
-		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line)}
+		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line, spell)}
 		r := c.Handler.Handle(ctx, m)
 		printReply(c, w, r, &files)
 		if notices != nil {
@@ -261,35 +275,19 @@ func user(name string) sessions.User {
 	return sessions.User{ID: strings.ToLower(name), Name: name}
 }
 
-// mentions resolves every @name of the line to the console user of that name.
-func mentions(line string) map[string]sessions.User {
+// mentions resolves every @name of the line to the console user of that
+// name, spelt as spell says; the computer's names are left to the chat.
+func mentions(line string, spell func(string) string) map[string]sessions.User {
 	var m map[string]sessions.User
 	for _, f := range strings.Fields(line) {
-		if name, ok := strings.CutPrefix(f, "@"); ok && checkName(name) == nil {
+		if name, ok := strings.CutPrefix(f, "@"); ok && chat.CheckName(name) == nil {
 			if m == nil {
 				m = map[string]sessions.User{}
 			}
-			m[strings.ToLower(name)] = user(name)
+			m[strings.ToLower(name)] = user(spell(name))
 		}
 	}
 	return m
-}
-
-func checkName(name string) error {
-	name = strings.TrimPrefix(name, "@")
-	switch {
-	case name == "":
-		return errors.New("a name is needed")
-	case !utf8.ValidString(name):
-		return errors.New("a name must be valid UTF-8 text")
-	case utf8.RuneCountInString(name) > 32:
-		return errors.New("a name is at most 32 letters")
-	case strings.ContainsFunc(name, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
-	}):
-		return errors.New("a name may hold only letters, digits, '_', '-' and '.'")
-	}
-	return nil
 }
 
 func clip(s string) string {

@@ -379,3 +379,57 @@ func TestBoardText(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestNames: the computer's names are not for people, a name has a length
+// and an alphabet, and a person keeps the first spelling of their name, in
+// this run and after a restart.
+func TestNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, db, []string{
+		"/as bot",
+		"/as Computer",
+		"/as @COMPUTER",
+		"/as @" + strings.Repeat("b", 200),
+		"/play count @" + strings.Repeat("b", 200),
+		"/as Bob",
+		"/as bob",
+		"/as alice",
+		"/play count @BOB color=white target=1",
+		"/as bob",
+		"/accept",
+		"/as alice",
+		"/m 1",
+	}, runOpts{count: true})
+	for _, want := range []string{
+		"alice> /as bot\n\"bot\" is the computer's name: /as bob.\n",
+		"alice> /as Computer\n\"Computer\" is the computer's name: /as bob.\n",
+		"alice> /as @COMPUTER\n\"COMPUTER\" is the computer's name: /as bob.\n",
+		"A name is at most 32 letters: /as bob.\n",
+		"is not a user: a name is at most 32 letters (/help play).\n",
+		"alice> /as Bob\nYou are now Bob.\nBob> /as bob\nYou are now Bob.\n",
+		"alice challenges Bob to Counting game",
+		"Game on: Counting game, alice (White) vs Bob (Black)",
+		"Game over: alice (White) wins",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(tail(out, 3000))
+	}
+	// After a restart the store remembers the spelling of a finished game.
+	out = run(t, db, []string{"/as BOB", "/play count bot"}, runOpts{count: true})
+	if !strings.Contains(out, "You are now Bob.\nBob> /play count bot\n") {
+		t.Errorf("after a restart:\n%s", out)
+	}
+}
+
+// TestAsTheComputerIsRefused: --as cannot take the computer's name.
+func TestAsTheComputerIsRefused(t *testing.T) {
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games})
+	err := console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc}), In: strings.NewReader(""), Out: io.Discard, As: "Bot"})
+	if err == nil || !strings.Contains(err.Error(), "computer's name") {
+		t.Fatalf("--as Bot: %v", err)
+	}
+}
