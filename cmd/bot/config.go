@@ -399,8 +399,7 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 // configFlags starts the flags of a subcommand that reads the
 // configuration: its --config flag (the YAML file; empty means defaults and
 // environment only). Parse the flags, then loadConfig(*path, os.Getenv).
-func configFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+func configFlags(name string) (*flag.FlagSet, *string) {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	return fl, fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
 }
