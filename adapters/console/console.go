@@ -139,6 +139,9 @@ func Run(ctx context.Context, c Config) error {
 			if c.Prompt {
 				fmt.Fprintln(w)
 			}
+			// The end of input waits for the computer's pending reply,
+			// so that a script's last move gets its answer printed.
+			settle(ctx, c, w, key, notices, &files)
 			return <-readErr
 		}
 		if !c.Prompt {
@@ -161,20 +164,29 @@ func Run(ctx context.Context, c Config) error {
 		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line, spell)}
 		r := c.Handler.Handle(ctx, m)
 		printReply(c, w, r, &files)
-		if notices != nil {
-			// The computer's reply follows the move that called for it.
-			if err := c.Handler.Settle(ctx, key); err != nil {
-				continue
-			}
-		drain:
-			for {
-				select {
-				case n := <-notices:
-					printNotice(c, w, key, n, &files)
-				default:
-					break drain
-				}
-			}
+		w.Flush() // the move is acknowledged now, while the computer thinks
+		if !c.Prompt {
+			// A script reads as a transcript: the computer's reply follows
+			// the move that called for it, before the next line. At a
+			// terminal the prompt comes back at once and the reply is
+			// printed when it is ready (the wait for input above).
+			settle(ctx, c, w, key, notices, &files)
+		}
+	}
+}
+
+// settle waits for the computer's pending reply in the console's session,
+// if any, and prints the notices that came meanwhile.
+func settle(ctx context.Context, c Config, w io.Writer, key sessions.Key, notices chan sessions.Notice, files *int) {
+	if notices == nil || c.Handler.Settle(ctx, key) != nil {
+		return
+	}
+	for {
+		select {
+		case n := <-notices:
+			printNotice(c, w, key, n, files)
+		default:
+			return
 		}
 	}
 }
