@@ -104,7 +104,7 @@ func Run(ctx context.Context, c Config) error {
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, c.In, lines) }()
 	key := sessions.Key{Platform: Platform, Channel: c.Channel}
-	files := 0
+	files := lastPicture(c.PictureDir) // numbering goes on after an earlier run's pictures
 	var notices chan sessions.Notice
 	if c.Notices != nil {
 		notices = c.Notices.c
@@ -227,6 +227,26 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 			writeFile(c, w, "File", r.Document.Name, func() ([]byte, error) { return r.Document.Data, nil })
 		}
 	}
+}
+
+// lastPicture returns the highest number of the board pictures
+// (board-NNNN.png) in dir, 0 when there are none or dir cannot be read.
+func lastPicture(dir string) int {
+	if dir == "" {
+		return 0
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	last := 0
+	for _, e := range entries {
+		var n int
+		if _, err := fmt.Sscanf(e.Name(), "board-%d.png", &n); err == nil && e.Name() == fmt.Sprintf("board-%04d.png", n) {
+			last = max(last, n)
+		}
+	}
+	return last
 }
 
 // writeFile writes the bytes produce returns to PictureDir/name and prints

@@ -433,3 +433,29 @@ func TestAsTheComputerIsRefused(t *testing.T) {
 		t.Fatalf("--as Bot: %v", err)
 	}
 }
+
+// TestPicturesNumberOnAfterARestart: a second run on the same picture
+// directory numbers its pictures after the first run's, never over them.
+func TestPicturesNumberOnAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	db, pics := filepath.Join(dir, "bot.db"), filepath.Join(dir, "pictures")
+	first := run(t, db, []string{"/play count @bob color=white", "/as bob", "/accept", "/as alice", "/m 1"}, runOpts{count: true, pictures: pics})
+	for _, want := range []string{"Picture: " + filepath.Join(pics, "board-0001.png"), "Picture: " + filepath.Join(pics, "board-0002.png")} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("first run lacks %q:\n%s", want, first)
+		}
+	}
+	before, err := os.ReadFile(filepath.Join(pics, "board-0002.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := run(t, db, []string{"/as bob", "/m 2", "/board"}, runOpts{count: true, pictures: pics})
+	for _, want := range []string{"Picture: " + filepath.Join(pics, "board-0003.png"), "Picture: " + filepath.Join(pics, "board-0004.png")} {
+		if !strings.Contains(second, want) {
+			t.Fatalf("second run lacks %q:\n%s", want, second)
+		}
+	}
+	if after, err := os.ReadFile(filepath.Join(pics, "board-0002.png")); err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("the first run's board-0002.png was overwritten (%v)", err)
+	}
+}
