@@ -51,11 +51,19 @@ func CheckName(name string) error {
 	return nil
 }
 
-// Spelling returns how the platform's user called name (in any case) was
-// written when their last game finished, or name itself when the store
-// knows no one by it: a person keeps one spelling.
-func (h *Handler) Spelling(ctx context.Context, platform, name string) string {
-	u, ok, err := h.svc.FindUser(ctx, platform, name)
+// Spelling returns how name (in any case) is written for the person who
+// goes by it: as a seat or an invitation of the session at key has it,
+// else as the store has it from their last finished game, else name
+// itself. A person keeps one spelling.
+func (h *Handler) Spelling(ctx context.Context, key sessions.Key, name string) string {
+	if s, err := h.svc.Look(ctx, key); err == nil {
+		for _, u := range append(append([]sessions.User{s.Record.Challenger}, s.Record.Seats...), s.Record.Invited...) {
+			if !u.Computer && strings.EqualFold(u.Name, name) {
+				return u.Name
+			}
+		}
+	}
+	u, ok, err := h.svc.FindUser(ctx, key.Platform, name)
 	if err != nil || !ok || !strings.EqualFold(u.Name, name) {
 		return name
 	}

@@ -83,8 +83,9 @@ func Run(ctx context.Context, c Config) error {
 	if err := chat.CheckName(c.As); err != nil {
 		return fmt.Errorf("console: --as %q: %v", c.As, err)
 	}
+	key := sessions.Key{Platform: Platform, Channel: c.Channel}
 	// One spelling per person: the first one seen (this run, else the
-	// store's), whatever the case of later ones: /as bob after /as Bob is
+	// game's or the store's), whatever the case of later ones: /as bob after /as Bob is
 	// Bob again.
 	spellings := map[string]string{}
 	spell := func(name string) string {
@@ -93,7 +94,7 @@ func Run(ctx context.Context, c Config) error {
 		if s, ok := spellings[lower]; ok {
 			return s
 		}
-		s := c.Handler.Spelling(ctx, Platform, name)
+		s := c.Handler.Spelling(ctx, key, name)
 		spellings[lower] = s
 		return s
 	}
@@ -103,7 +104,6 @@ func Run(ctx context.Context, c Config) error {
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, c.In, lines) }()
-	key := sessions.Key{Platform: Platform, Channel: c.Channel}
 	files := lastPicture(c.PictureDir) // numbering goes on after an earlier run's pictures
 	var notices chan sessions.Notice
 	if c.Notices != nil {

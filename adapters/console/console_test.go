@@ -418,10 +418,15 @@ func TestNames(t *testing.T) {
 	if t.Failed() {
 		t.Log(tail(out, 3000))
 	}
-	// After a restart the store remembers the spelling of a finished game.
-	out = run(t, db, []string{"/as BOB", "/play count bot"}, runOpts{count: true})
-	if !strings.Contains(out, "You are now Bob.\nBob> /play count bot\n") {
+	// After a restart the store remembers the spelling of a finished game,
+	// and a running game the spelling of its players.
+	out = run(t, db, []string{"/as BOB", "/play count @Carol color=white", "/as carol"}, runOpts{count: true})
+	if !strings.Contains(out, "You are now Bob.\nBob> /play count @Carol") {
 		t.Errorf("after a restart:\n%s", out)
+	}
+	out = run(t, db, []string{"/as CAROL", "/accept"}, runOpts{count: true})
+	if !strings.Contains(out, "You are now Carol.\nCarol> /accept\nGame on: Counting game, Bob (White) vs Carol (Black)") {
+		t.Errorf("after a restart, a running game:\n%s", out)
 	}
 }
 
