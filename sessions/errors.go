@@ -3,6 +3,7 @@ package sessions
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // The kinds of errors the Service returns. Every error from a Service method
@@ -104,4 +105,22 @@ func KindOf(err error) error {
 		return e.Kind
 	}
 	return nil
+}
+
+// BadValue is the cause of an ErrBadOption error whose option takes only
+// some values: the option, the value given and the values it takes, for
+// the adapter to word.
+type BadValue struct {
+	Key     string
+	Value   string
+	Choices []string
+}
+
+func (e *BadValue) Error() string {
+	return fmt.Sprintf("%s=%q is not one of %s", e.Key, e.Value, strings.Join(e.Choices, ", "))
+}
+
+// badValue returns the ErrBadOption error of a value outside choices.
+func badValue(key, value string, choices []string) *Error {
+	return &Error{Kind: ErrBadOption, Err: &BadValue{Key: key, Value: value, Choices: choices}}
 }

@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -118,12 +119,13 @@ var PlayOptionKeys = []string{"time", "color", "rated", "level"}
 // Set sets one option from its text. It reports whether key is a session
 // option at all; the error is an *Error of kind ErrBadOption.
 func (p *PlayOptions) Set(key, value string) (bool, error) {
-	value = strings.ToLower(strings.TrimSpace(value))
+	typed := strings.TrimSpace(value)
+	value = strings.ToLower(typed)
 	switch strings.ToLower(key) {
 	case "time":
 		d, err := ParseDuration(value)
-		if err != nil {
-			return true, errf(ErrBadOption, nil, "time=%s is not a move time (use 5m, 1h, 1d, 3d or off)", value)
+		if err != nil || !IsMoveTime(d) {
+			return true, badValue("time", typed, moveTimeChoices())
 		}
 		p.Time = d
 	case "color", "colour":
@@ -135,7 +137,7 @@ func (p *PlayOptions) Set(key, value string) (bool, error) {
 		case "random":
 			p.Color = ColorRandom
 		default:
-			return true, errf(ErrBadOption, nil, "color=%s is not allowed (choose white, black or random)", value)
+			return true, badValue("color", typed, []string{"white", "black", "random"})
 		}
 	case "rated":
 		switch value {
@@ -144,17 +146,38 @@ func (p *PlayOptions) Set(key, value string) (bool, error) {
 		case "no":
 			p.Rated = false
 		default:
-			return true, errf(ErrBadOption, nil, "rated=%s is not allowed (choose yes or no)", value)
+			return true, badValue("rated", typed, []string{"yes", "no"})
 		}
 	case "level":
 		if len(value) != 1 || value[0] < '1' || value[0] > '5' {
-			return true, errf(ErrBadOption, nil, "level=%s is not allowed (choose 1 to 5)", value)
+			return true, badValue("level", typed, []string{"1", "2", "3", "4", "5"})
 		}
 		p.Level = int(value[0] - '0')
 	default:
 		return false, nil
 	}
 	return true, nil
+}
+
+// MoveTimes returns the times per move a game may have, shortest first,
+// and 0 (off) last: 5m, 10m, 1h, 1d, 3d, off. Nothing else is offered, so
+// that a challenger cannot pick a clock that forces the opponent to
+// abandon (1s) or that never runs out in practice (100000h).
+func MoveTimes() []Duration {
+	return []Duration{Duration(5 * time.Minute), Duration(10 * time.Minute), Duration(time.Hour),
+		Duration(24 * time.Hour), Duration(72 * time.Hour), 0}
+}
+
+// IsMoveTime reports whether d is one of MoveTimes.
+func IsMoveTime(d Duration) bool { return slices.Contains(MoveTimes(), d) }
+
+// moveTimeChoices are MoveTimes as /play takes them.
+func moveTimeChoices() []string {
+	var out []string
+	for _, d := range MoveTimes() {
+		out = append(out, d.String())
+	}
+	return out
 }
 
 // Duration is a time span written as Go writes durations, with "d" for

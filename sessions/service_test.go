@@ -540,8 +540,12 @@ func TestPlayOptions(t *testing.T) {
 		ok         bool
 		want       string
 	}{
-		{"time", "3d", true, "3d"}, {"time", "5m", true, "5m"}, {"time", "90m", true, "1h30m"}, {"time", "1h", true, "1h"}, {"time", "off", true, "off"},
+		{"time", "3d", true, "3d"}, {"time", "5m", true, "5m"}, {"time", "10m", true, "10m"}, {"time", "1h", true, "1h"}, {"time", "1d", true, "1d"}, {"time", "off", true, "off"},
+		{"time", "24h", true, "1d"}, {"time", "OFF", true, "off"},
 		{"time", "soon", false, ""}, {"time", "-5m", false, ""}, {"time", "0d", false, ""},
+		// Only the offered times: a clock short enough to force the opponent
+		// to abandon, or long enough never to run out, is refused.
+		{"time", "1s", false, ""}, {"time", "1ns", false, ""}, {"time", "100000h", false, ""}, {"time", "90m", false, ""}, {"time", "2d", false, ""},
 		{"color", "white", true, "white"}, {"color", "BLACK", true, "black"}, {"color", "green", false, ""},
 		{"rated", "no", true, "false"}, {"rated", "maybe", false, ""},
 		{"level", "5", true, "5"}, {"level", "6", false, ""}, {"level", "", false, ""},
@@ -553,8 +557,9 @@ func TestPlayOptions(t *testing.T) {
 			continue
 		}
 		if err != nil {
-			if !errors.Is(err, sessions.ErrBadOption) {
-				t.Errorf("%s=%s: error kind %v", tc.key, tc.value, err)
+			var bv *sessions.BadValue
+			if !errors.Is(err, sessions.ErrBadOption) || !errors.As(err, &bv) || bv.Key != tc.key || len(bv.Choices) < 2 {
+				t.Errorf("%s=%s: error %v, want ErrBadOption with the choices", tc.key, tc.value, err)
 			}
 			continue
 		}

@@ -475,12 +475,12 @@ func eventReply(ev sessions.Event) Reply {
 			}
 		}
 		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
-			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s.", by, gameTitle(s), by, seatWords(s, ev.Seat))
+			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s; %s.", by, gameTitle(s), by, seatWords(s, ev.Seat), clockTerms(s.Record))
 			add("%s: /accept to take the other side too, or /cancel.", by)
 			r.Buttons = challengeButtons
 			return r
 		}
-		add("%s challenges %s to %s; %s plays %s.", by, who, gameTitle(s), by, seatWords(s, ev.Seat))
+		add("%s challenges %s to %s; %s plays %s; %s.", by, who, gameTitle(s), by, seatWords(s, ev.Seat), Terms(s))
 		if open > 1 {
 			add("%d seats to fill: /accept to join, /decline to refuse; %s can /cancel.", open, by)
 		} else {
@@ -499,7 +499,7 @@ func eventReply(ev sessions.Event) Reply {
 		r.Buttons = challengeButtons
 		return r
 	case sessions.EvStarted:
-		add("Game on: %s, %s.", gameTitle(s), players(s))
+		add("Game on: %s, %s; %s.", gameTitle(s), players(s), Terms(s))
 	case sessions.EvDeclined:
 		add("%s declines the challenge. /play to start another game.", by)
 		return r
@@ -644,6 +644,11 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		}
 		return fail("That is not possible now: /board shows the game.")
 	case sessions.ErrBadOption:
+		var bv *sessions.BadValue
+		if errors.As(err, &bv) {
+			return fail(fmt.Sprintf("%s=%s is not allowed (choose %s). /games lists the games and their options.",
+				bv.Key, clip(bv.Value, 20), orList(bv.Choices)))
+		}
 		if rulesMsg == "" {
 			rulesMsg = se.Msg
 		}
@@ -776,6 +781,14 @@ func huffHint(s *sessions.Snapshot) string {
 	return "Nothing can be huffed now: /move plays a move."
 }
 
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
 // sentence makes a rules message a sentence: capital, full stop.
 func sentence(msg string) string {
 	msg = strings.TrimSpace(msg)
@@ -826,7 +839,7 @@ func commandTable() []*command {
 		{name: "play", usage: "/play <game> [@user ...] [option=value ...]", minArgs: 1, maxArgs: -1,
 			short: "challenge someone, or anyone here when no one is named",
 			long: "Example: /play spanish @bob color=white. With no @user anyone here may accept; /play spanish bot level=3 plays the computer; halma players=4 fills four seats. " +
-				"Options: the game's own (see /games) and color=white|black|random, rated=yes|no, time=5m|1h|1d|3d|off (the time for each move; " +
+				"Options: the game's own (see /games) and color=white|black|random, rated=yes|no, time=5m|10m|1h|1d|3d|off (the time for each move; " +
 				"when it runs out the computer plays for you, and three such moves in a row lose the game), level=1..5 (the computer's strength).",
 			run: (*Handler).play},
 		{name: "accept", usage: "/accept", short: "accept the challenge (or the draw offered)", run: simple((*sessions.Service).Accept, "accept")},
@@ -933,7 +946,7 @@ func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply
 	}
 	r.Lines = append(r.Lines,
 		"Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), "+
-			"time=5m|1h|1d|3d|off (time per move, default here "+h.svc.DefaultTime(m.Key.Platform).String()+") and, against the computer "+
+			"time=5m|10m|1h|1d|3d|off (time per move, default here "+h.svc.DefaultTime(m.Key.Platform).String()+") and, against the computer "+
 			"(/play <game> bot), level=1..5 (default 3).")
 	return r
 }
@@ -946,18 +959,19 @@ func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
 	seen := map[string]bool{}
 	for _, a := range args[1:] {
 		switch {
-		case strings.EqualFold(a, "bot") || strings.EqualFold(a, "@bot") || strings.EqualFold(a, "computer"):
+		case IsComputerName(a):
 			spec.Computer = true
+		case strings.HasPrefix(a, "@") && m.Mentions[strings.ToLower(a[1:])] != (sessions.User{}):
+			spec.Invited = append(spec.Invited, m.Mentions[strings.ToLower(a[1:])])
 		case strings.HasPrefix(a, "@"):
 			name := strings.TrimPrefix(a, "@")
 			if name == "" || strings.ContainsAny(name, "=@") {
 				return fail(fmt.Sprintf("%q is not a user: write @name (/help play).", clip(a, 30)))
 			}
-			u, ok := m.Mentions[strings.ToLower(name)]
-			if !ok {
-				u = sessions.User{Name: name}
+			if err := CheckName(name); err != nil {
+				return fail(fmt.Sprintf("%s is not a user: %v (/help play).", clip(a, 30), err))
 			}
-			spec.Invited = append(spec.Invited, u)
+			spec.Invited = append(spec.Invited, sessions.User{Name: name})
 		case strings.Contains(a, "="):
 			k, v, _ := strings.Cut(a, "=")
 			k = strings.ToLower(k)
@@ -1026,7 +1040,7 @@ func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Sn
 		return nil, &r
 	}
 	if s.Phase() == sessions.PhaseChallenge {
-		r := fail(fmt.Sprintf("%s's challenge to %s is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), waitingFor(s, m.User)))
+		r := fail(fmt.Sprintf("%s's challenge to %s (%s) is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), Terms(s), waitingFor(s, m.User)))
 		r.Error = false
 		r.Buttons = challengeButtons
 		return nil, &r
@@ -1039,7 +1053,7 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	if r != nil {
 		return *r
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %s played.", gameTitle(s), players(s), count(countMoves(s.Record), "move"))}}
+	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %s played; %s.", gameTitle(s), players(s), count(countMoves(s.Record), "move"), Terms(s))}}
 	if s.Last != nil {
 		out.Lines = append(out.Lines, "Last move: "+s.Last.Text+".")
 	}

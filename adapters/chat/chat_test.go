@@ -60,7 +60,7 @@ func TestWholeGame(t *testing.T) {
 	if len(r.Buttons) != 2 || r.Buttons[0].Command != "/accept" {
 		t.Fatalf("challenge buttons: %+v", r.Buttons)
 	}
-	r = f.expect("bob", "/accept", `Game on: Counting game, alice \(White\) vs bob \(Black\)\.\nalice \(White\) to move`, false)
+	r = f.expect("bob", "/accept", `Game on: Counting game, alice \(White\) vs bob \(Black\); no clock, rated\.\nalice \(White\) to move`, false)
 	if r.Picture == nil || r.Picture.Viewer != 0 || r.Picture.FEN != "0:0" {
 		t.Fatalf("picture: %+v", r.Picture)
 	}
@@ -69,7 +69,7 @@ func TestWholeGame(t *testing.T) {
 	f.expect("bob", "/moves", `bob \(Black\) to move, 2 legal moves: 1 2\.`, false)
 	// The rules' reason names the legal moves: no second list.
 	f.expectExact("bob", "/move 3", `Illegal move "3": add 1 or 2. /moves lists all 2 legal moves.`, true)
-	r = f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played.\nLast move: 2.\n"+
+	r = f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played; no clock, rated.\nLast move: 2.\n"+
 		"bob (Black) to move: /move <move> (/moves lists them).\nFEN: 2:1", false)
 	if r.Picture == nil || r.Picture.Last == nil || r.Picture.Last.Text != "2" || r.Picture.Viewer != 1 {
 		t.Fatalf("board picture: %+v", r.Picture)
@@ -99,7 +99,7 @@ func TestDrawsResignCancelDecline(t *testing.T) {
 	f.expect("alice", "/cancel", `cannot be cancelled: /resign`, true)
 	f.expect("alice", "/draw", `alice \(White\) offers a draw`, false)
 	f.expect("alice", "/draw", `Your draw offer stands`, true)
-	f.expectExact("bob", "/board", "Counting game: alice (White) vs bob (Black), 0 moves played.\n"+
+	f.expectExact("bob", "/board", "Counting game: alice (White) vs bob (Black), 0 moves played; no clock, rated.\n"+
 		"alice (White) offers a draw: /draw or /accept to agree, /decline to refuse.\n"+
 		"alice (White) to move: /move <move> (/moves lists them).\nFEN: 0:0", false)
 	f.expect("bob", "/decline", `bob declines the draw`, false)
@@ -196,10 +196,16 @@ func TestBadInput(t *testing.T) {
 		{"/play @bob", "/play starts with the game"},
 		{"/play count bob", `I don't understand "bob"`},
 		{"/play count @", `"@" is not a user`},
+		{"/play count @" + strings.Repeat("b", 200), "is not a user: a name is at most 32 letters"},
+		{"/play count @bob!", "@bob! is not a user: a name may hold only letters, digits"},
 		{"/play count color=", `"color=" is not an option`},
 		{"/play count color=white colour=black", "given twice"},
 		{"/play count color=pink", "color=pink is not allowed" + running},
-		{"/play count time=soon", "time=soon is not a move time" + running},
+		{"/play count time=soon", "time=soon is not allowed (choose 5m, 10m, 1h, 1d, 3d or off)" + running},
+		{"/play count time=1s", "time=1s is not allowed (choose 5m, 10m, 1h, 1d, 3d or off)" + running},
+		{"/play count time=1ns", "time=1ns is not allowed" + running},
+		{"/play count time=100000h", "time=100000h is not allowed" + running},
+		{"/play count time=2d", "time=2d is not allowed" + running},
 		{"/play count flavour=mint", `count has no option "flavour"` + running},
 		{"/play chess", `Unknown game "chess"` + running},
 		{"/play count bot @bob", "Play the computer or people"},
@@ -359,13 +365,13 @@ func (f *fixture) expectExact(name, text, want string, isErr bool) chat.Reply {
 func TestSelfChallenge(t *testing.T) {
 	f := newFixture(t)
 	f.expectExact("alice", "/play count @alice color=white",
-		"alice challenges themselves to Counting game (a game against yourself is never rated); alice plays White.\n"+
+		"alice challenges themselves to Counting game (a game against yourself is never rated); alice plays White; no clock.\n"+
 			"alice: /accept to take the other side too, or /cancel.", false)
-	f.expectExact("alice", "/board", "alice's challenge to Counting game is waiting for you to /accept.", false)
-	f.expectExact("bob", "/board", "alice's challenge to Counting game is waiting for alice to /accept.", false)
+	f.expectExact("alice", "/board", "alice's challenge to Counting game (no clock, unrated) is waiting for you to /accept.", false)
+	f.expectExact("bob", "/board", "alice's challenge to Counting game (no clock, unrated) is waiting for alice to /accept.", false)
 	f.expectExact("bob", "/accept", "This challenge is for alice, not for you: /play your own game when this one is over.", true)
 	f.expectExact("alice", "/move 1", "The game has not started: waiting for you to /accept (you can /cancel).", true)
-	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\)\.`, false)
+	f.expect("alice", "/accept", `^Game on: Counting game, alice \(White\) vs alice \(Black\); no clock, unrated\.`, false)
 	f.expect("alice", "/move 2", "played 2", false)
 	f.expectExact("alice", "/takeback", "alice (White)'s last move is taken back.\nalice (White) to move: /move <move> (/moves lists them).", false)
 	f.expect("alice", "/resign", "resigns", false)
@@ -384,7 +390,7 @@ func TestBoardShowsDrawOfferOfTwo(t *testing.T) {
 	f.expect("carol", "/accept", "Game on", false)
 	f.expect("alice", "/draw", "offers a draw", false)
 	f.expect("bob", "/draw", "offers a draw", false)
-	f.expectExact("carol", "/board", "Counting game: alice (Player 1) vs bob (Player 2) vs carol (Player 3), 0 moves played.\n"+
+	f.expectExact("carol", "/board", "Counting game: alice (Player 1) vs bob (Player 2) vs carol (Player 3), 0 moves played; no clock, unrated.\n"+
 		"alice (Player 1) and bob (Player 2) offer a draw: /draw or /accept to agree, /decline to refuse.\n"+
 		"alice (Player 1) to move: /move <move> (/moves lists them).\nFEN: 0:0", false)
 }

@@ -57,6 +57,29 @@ func ratingLine(s *sessions.Snapshot) string {
 	return "Ratings: " + strings.Join(parts, ", ") + "."
 }
 
+// Terms says what the one who accepts a challenge agrees to: the clock and
+// whether the game counts for the ratings, "clock 1d per move, rated" or
+// "no clock, unrated". A game is unrated with rated=no, against the
+// computer, against oneself and with more than two players.
+func Terms(s *sessions.Snapshot) string {
+	rec := s.Record
+	clock := clockTerms(rec)
+	self := len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) ||
+		len(rec.Seats) == 2 && !rec.Seats[0].IsZero() && rec.Seats[0].Is(rec.Seats[1])
+	if !rec.Play.Rated || len(rec.Seats) != 2 || self || slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) {
+		return clock + ", unrated"
+	}
+	return clock + ", rated"
+}
+
+// clockTerms says the clock of a game: "clock 1d per move", "no clock".
+func clockTerms(rec *sessions.Record) string {
+	if rec.Play.Time > 0 {
+		return "clock " + rec.Play.Time.String() + " per move"
+	}
+	return "no clock"
+}
+
 // rated says whether a finished game counted for the ratings: never
 // against the computer, against yourself or in a game of more than two,
 // nor with rated=no, nor when it ended too soon (ratingLine says why).

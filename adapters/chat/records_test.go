@@ -161,7 +161,7 @@ func TestTakebackInChat(t *testing.T) {
 	if len(r.Buttons) != 2 {
 		t.Fatal("no buttons to answer the takeback")
 	}
-	f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played.\nLast move: 2.\n"+
+	f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played; clock 1h per move, rated.\nLast move: 2.\n"+
 		"alice (White) asks to take back their last move: bob, /accept or /decline.\n"+
 		"bob (Black) to move: /move <move> (/moves lists them).\nClock: 1h per move; bob has 1h 0m left (until Nov 20 11:00 UTC).\nFEN: 2:1", false)
 	f.expect("bob", "/decline", "refuses the takeback", false)
@@ -253,16 +253,16 @@ func TestDuplicateMessage(t *testing.T) {
 		t.Fatalf("second delivery: %+v", r)
 	}
 	// The move was applied once: one move played, and "move" is singular.
-	f.expect("alice", "/board", `^Counting game: alice \(White\) vs bob \(Black\), 1 move played\.\n`, false)
+	f.expect("alice", "/board", `^Counting game: alice \(White\) vs bob \(Black\), 1 move played; clock 1h per move, rated\.\n`, false)
 }
 
 // TestHalmaSeatsNameTheirColour: Halma's seats are numbered, so the chat
 // names each with the colour of its pieces in the pictures.
 func TestHalmaSeatsNameTheirColour(t *testing.T) {
 	f := newRecFixture(t)
-	f.expectExact("alice", "/play halma size=8 @bob color=white", "alice challenges bob to Halma (size=8); alice plays Player 1 (red).\n"+
+	f.expectExact("alice", "/play halma size=8 @bob color=white", "alice challenges bob to Halma (size=8); alice plays Player 1 (red); clock 1h per move, rated.\n"+
 		"/accept to play, /decline to refuse; alice can /cancel.", false)
-	f.expectExact("bob", "/accept", "Game on: Halma (size=8), alice (Player 1, red) vs bob (Player 2, blue).\n"+
+	f.expectExact("bob", "/accept", "Game on: Halma (size=8), alice (Player 1, red) vs bob (Player 2, blue); clock 1h per move, rated.\n"+
 		"alice (Player 1, red) to move: /move <move> (/moves lists them).", false)
 	f.expectExact("bob", "/move a1-b2", "It is alice's turn (Player 1, red), not yours: wait for their move; /board shows the game.", true)
 
@@ -270,7 +270,7 @@ func TestHalmaSeatsNameTheirColour(t *testing.T) {
 	f.expect("alice", "/play halma players=4 color=white", "alice plays Player 1 \\(red\\)", false)
 	f.expectExact("bob", "/accept", "bob joins as Player 2 (blue); 2 more to /accept.", false)
 	f.expectExact("carol", "/accept", "carol joins as Player 3 (green); 1 more to /accept.", false)
-	f.expect("dave", "/accept", `^Game on: Halma \(players=4\), alice \(Player 1, red\) vs bob \(Player 2, blue\) vs carol \(Player 3, green\) vs dave \(Player 4, yellow\)\.\n`, false)
+	f.expect("dave", "/accept", `^Game on: Halma \(players=4\), alice \(Player 1, red\) vs bob \(Player 2, blue\) vs carol \(Player 3, green\) vs dave \(Player 4, yellow\); clock 1h per move, unrated\.\n`, false)
 }
 
 // TestGamesShowsThePlatformsDefaultTime: /games tells the time per move a
@@ -279,7 +279,7 @@ func TestGamesShowsThePlatformsDefaultTime(t *testing.T) {
 	f := newRecFixture(t)
 	r := f.expect("alice", "/games", "Games", false)
 	want := "Every game also takes color=white|black|random (your seat, default random), rated=yes|no (default yes), " +
-		"time=5m|1h|1d|3d|off (time per move, default here 1h) and, against the computer (/play <game> bot), level=1..5 (default 3)."
+		"time=5m|10m|1h|1d|3d|off (time per move, default here 1h) and, against the computer (/play <game> bot), level=1..5 (default 3)."
 	if last := r.Lines[len(r.Lines)-1]; last != want {
 		t.Errorf("got  %s\nwant %s", last, want)
 	}
@@ -295,5 +295,32 @@ func TestGameOptionsEchoedAsTyped(t *testing.T) {
 	r := f.expect("alice", "/play dame flying=Maybe", "", true)
 	if !strings.HasPrefix(r.Text(), "flying=") || !strings.HasSuffix(r.Text(), " /games lists the games and their options.") {
 		t.Fatalf("got %q", r.Text())
+	}
+}
+
+// TestChallengeShowsTheTerms: the one who accepts reads the clock and
+// whether the game is rated in the challenge, the game's first board and
+// /board.
+func TestChallengeShowsTheTerms(t *testing.T) {
+	f := newRecFixture(t)
+	f.expect("alice", "/play count @bob time=1d rated=no", `alice challenges bob to Counting game; alice plays \w+; clock 1d per move, unrated\.`, false)
+	f.expect("bob", "/board", `\(clock 1d per move, unrated\) is waiting for you`, false)
+	f.expect("bob", "/accept", `^Game on: .*; clock 1d per move, unrated\.`, false)
+	f.expect("bob", "/board", `played; clock 1d per move, unrated\.`, false)
+
+	f = newRecFixture(t)
+	f.expect("alice", "/play count @bob", `; clock 1h per move, rated\.`, false) // the platform's default
+	f = newRecFixture(t)
+	f.expect("alice", "/play count @bob time=off", `; no clock, rated\.`, false)
+	f = newRecFixture(t)
+	f.expect("alice", "/play count bot", `; clock 1h per move, unrated\.`, false)
+}
+
+// TestComputerNames: every name of the computer, in any case and with or
+// without @, challenges the computer.
+func TestComputerNames(t *testing.T) {
+	for _, name := range []string{"bot", "@bot", "BOT", "computer", "@Computer", "@COMPUTER"} {
+		f := newRecFixture(t)
+		f.expect("alice", "/play count "+name, `^Game on: Counting game, .*Computer`, false)
 	}
 }

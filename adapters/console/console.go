@@ -80,17 +80,31 @@ func Run(ctx context.Context, c Config) error {
 	if c.Channel == "" {
 		c.Channel = "terminal"
 	}
-	speaker := c.As
-	if err := checkName(speaker); err != nil {
-		return fmt.Errorf("console: --as %q: %v", speaker, err)
+	if err := chat.CheckName(c.As); err != nil {
+		return fmt.Errorf("console: --as %q: %v", c.As, err)
 	}
+	key := sessions.Key{Platform: Platform, Channel: c.Channel}
+	// One spelling per person: the first one seen (this run, else the
+	// game's or the store's), whatever the case of later ones: /as bob after /as Bob is
+	// Bob again.
+	spellings := map[string]string{}
+	spell := func(name string) string {
+		name = strings.TrimPrefix(name, "@")
+		lower := strings.ToLower(name)
+		if s, ok := spellings[lower]; ok {
+			return s
+		}
+		s := c.Handler.Spelling(ctx, key, name)
+		spellings[lower] = s
+		return s
+	}
+	speaker := spell(c.As)
 	w := bufio.NewWriter(c.Out)
 	defer w.Flush()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, c.In, lines) }()
-	key := sessions.Key{Platform: Platform, Channel: c.Channel}
-	files := 0
+	files := lastPicture(c.PictureDir) // numbering goes on after an earlier run's pictures
 	var notices chan sessions.Notice
 	if c.Notices != nil {
 		notices = c.Notices.c
@@ -125,6 +139,9 @@ func Run(ctx context.Context, c Config) error {
 			if c.Prompt {
 				fmt.Fprintln(w)
 			}
+			// The end of input waits for the computer's pending reply,
+			// so that a script's last move gets its answer printed.
+			settle(ctx, c, w, key, notices, &files)
 			return <-readErr
 		}
 		if !c.Prompt {
@@ -135,32 +152,41 @@ func Run(ctx context.Context, c Config) error {
 			switch {
 			case len(fields) != 2:
 				fmt.Fprintln(w, "/as takes one name: /as bob (you are "+speaker+").")
-			case checkName(fields[1]) != nil:
-				msg := checkName(fields[1]).Error()
+			case chat.CheckName(fields[1]) != nil:
+				msg := chat.CheckName(fields[1]).Error()
 				fmt.Fprintf(w, "%s%s: /as bob.\n", strings.ToUpper(msg[:1]), msg[1:])
 			default:
-				speaker = strings.TrimPrefix(fields[1], "@")
+				speaker = spell(fields[1])
 				fmt.Fprintf(w, "You are now %s.\n", speaker)
 			}
 			continue
 		}
-		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line)}
+		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line, spell)}
 		r := c.Handler.Handle(ctx, m)
 		printReply(c, w, r, &files)
-		if notices != nil {
-			// The computer's reply follows the move that called for it.
-			if err := c.Handler.Settle(ctx, key); err != nil {
-				continue
-			}
-		drain:
-			for {
-				select {
-				case n := <-notices:
-					printNotice(c, w, key, n, &files)
-				default:
-					break drain
-				}
-			}
+		w.Flush() // the move is acknowledged now, while the computer thinks
+		if !c.Prompt {
+			// A script reads as a transcript: the computer's reply follows
+			// the move that called for it, before the next line. At a
+			// terminal the prompt comes back at once and the reply is
+			// printed when it is ready (the wait for input above).
+			settle(ctx, c, w, key, notices, &files)
+		}
+	}
+}
+
+// settle waits for the computer's pending reply in the console's session,
+// if any, and prints the notices that came meanwhile.
+func settle(ctx context.Context, c Config, w io.Writer, key sessions.Key, notices chan sessions.Notice, files *int) {
+	if notices == nil || c.Handler.Settle(ctx, key) != nil {
+		return
+	}
+	for {
+		select {
+		case n := <-notices:
+			printNotice(c, w, key, n, files)
+		default:
+			return
 		}
 	}
 }
@@ -201,6 +227,26 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 			writeFile(c, w, "File", r.Document.Name, func() ([]byte, error) { return r.Document.Data, nil })
 		}
 	}
+}
+
+// lastPicture returns the highest number of the board pictures
+// (board-NNNN.png) in dir, 0 when there are none or dir cannot be read.
+func lastPicture(dir string) int {
+	if dir == "" {
+		return 0
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	last := 0
+	for _, e := range entries {
+		var n int
+		if _, err := fmt.Sscanf(e.Name(), "board-%d.png", &n); err == nil && e.Name() == fmt.Sprintf("board-%04d.png", n) {
+			last = max(last, n)
+		}
+	}
+	return last
 }
 
 // writeFile writes the bytes produce returns to PictureDir/name and prints
@@ -261,35 +307,19 @@ func user(name string) sessions.User {
 	return sessions.User{ID: strings.ToLower(name), Name: name}
 }
 
-// mentions resolves every @name of the line to the console user of that name.
-func mentions(line string) map[string]sessions.User {
+// mentions resolves every @name of the line to the console user of that
+// name, spelt as spell says; the computer's names are left to the chat.
+func mentions(line string, spell func(string) string) map[string]sessions.User {
 	var m map[string]sessions.User
 	for _, f := range strings.Fields(line) {
-		if name, ok := strings.CutPrefix(f, "@"); ok && checkName(name) == nil {
+		if name, ok := strings.CutPrefix(f, "@"); ok && chat.CheckName(name) == nil {
 			if m == nil {
 				m = map[string]sessions.User{}
 			}
-			m[strings.ToLower(name)] = user(name)
+			m[strings.ToLower(name)] = user(spell(name))
 		}
 	}
 	return m
-}
-
-func checkName(name string) error {
-	name = strings.TrimPrefix(name, "@")
-	switch {
-	case name == "":
-		return errors.New("a name is needed")
-	case !utf8.ValidString(name):
-		return errors.New("a name must be valid UTF-8 text")
-	case utf8.RuneCountInString(name) > 32:
-		return errors.New("a name is at most 32 letters")
-	case strings.ContainsFunc(name, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
-	}):
-		return errors.New("a name may hold only letters, digits, '_', '-' and '.'")
-	}
-	return nil
 }
 
 func clip(s string) string {

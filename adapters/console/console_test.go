@@ -199,12 +199,12 @@ func TestExampleFromTheREADME(t *testing.T) {
 		"/play spanish @bob color=white", "/as bob", "/accept", "/as alice", "/move b3-a4", "/as bob", "/move 22-18",
 	}, runOpts{pictures: filepath.Join(dir, "pictures")})
 	want := `alice> /play spanish @bob color=white
-alice challenges bob to Spanish draughts; alice plays White.
+alice challenges bob to Spanish draughts; alice plays White; no clock, rated.
 /accept to play, /decline to refuse; alice can /cancel.
 alice> /as bob
 You are now bob.
 bob> /accept
-Game on: Spanish draughts, alice (White) vs bob (Black).
+Game on: Spanish draughts, alice (White) vs bob (Black); no clock, rated.
 alice (White) to move: /move <move> (/moves lists them).
    a  b  c  d  e  f  g  h
  8 b     b     b     b     8
@@ -284,7 +284,7 @@ func TestSpeakersAndBadLines(t *testing.T) {
 		"… (102401 bytes)",
 		"That message is not valid UTF-8",
 		"You are now bob.",
-		"Game on: Counting game, alice (White) vs bob (Black).",
+		"Game on: Counting game, alice (White) vs bob (Black); no clock, rated.",
 		"You are now alice.\nalice> /m 2\nalice (White) played 2.",
 		"Game over: bob (Black) wins (target reached). Saved as game #1.",
 	} {
@@ -416,5 +416,90 @@ func TestBoardFromTheViewersSide(t *testing.T) {
 		"r = Player 1, b = Player 2, g = Player 3, y = Player 4\n"
 	if got := console.Board(h, []string{"Player 1", "Player 2", "Player 3", "Player 4"}, 1); got != want {
 		t.Errorf("Player 2: got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestNames: the computer's names are not for people, a name has a length
+// and an alphabet, and a person keeps the first spelling of their name, in
+// this run and after a restart.
+func TestNames(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bot.db")
+	out := run(t, db, []string{
+		"/as bot",
+		"/as Computer",
+		"/as @COMPUTER",
+		"/as @" + strings.Repeat("b", 200),
+		"/play count @" + strings.Repeat("b", 200),
+		"/as Bob",
+		"/as bob",
+		"/as alice",
+		"/play count @BOB color=white target=1",
+		"/as bob",
+		"/accept",
+		"/as alice",
+		"/m 1",
+	}, runOpts{count: true})
+	for _, want := range []string{
+		"alice> /as bot\n\"bot\" is the computer's name: /as bob.\n",
+		"alice> /as Computer\n\"Computer\" is the computer's name: /as bob.\n",
+		"alice> /as @COMPUTER\n\"COMPUTER\" is the computer's name: /as bob.\n",
+		"A name is at most 32 letters: /as bob.\n",
+		"is not a user: a name is at most 32 letters (/help play).\n",
+		"alice> /as Bob\nYou are now Bob.\nBob> /as bob\nYou are now Bob.\n",
+		"alice challenges Bob to Counting game",
+		"Game on: Counting game, alice (White) vs Bob (Black)",
+		"Game over: alice (White) wins",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(tail(out, 3000))
+	}
+	// After a restart the store remembers the spelling of a finished game,
+	// and a running game the spelling of its players.
+	out = run(t, db, []string{"/as BOB", "/play count @Carol color=white", "/as carol"}, runOpts{count: true})
+	if !strings.Contains(out, "You are now Bob.\nBob> /play count @Carol") {
+		t.Errorf("after a restart:\n%s", out)
+	}
+	out = run(t, db, []string{"/as CAROL", "/accept"}, runOpts{count: true})
+	if !strings.Contains(out, "You are now Carol.\nCarol> /accept\nGame on: Counting game, Bob (White) vs Carol (Black)") {
+		t.Errorf("after a restart, a running game:\n%s", out)
+	}
+}
+
+// TestAsTheComputerIsRefused: --as cannot take the computer's name.
+func TestAsTheComputerIsRefused(t *testing.T) {
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games})
+	err := console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc}), In: strings.NewReader(""), Out: io.Discard, As: "Bot"})
+	if err == nil || !strings.Contains(err.Error(), "computer's name") {
+		t.Fatalf("--as Bot: %v", err)
+	}
+}
+
+// TestPicturesNumberOnAfterARestart: a second run on the same picture
+// directory numbers its pictures after the first run's, never over them.
+func TestPicturesNumberOnAfterARestart(t *testing.T) {
+	dir := t.TempDir()
+	db, pics := filepath.Join(dir, "bot.db"), filepath.Join(dir, "pictures")
+	first := run(t, db, []string{"/play count @bob color=white", "/as bob", "/accept", "/as alice", "/m 1"}, runOpts{count: true, pictures: pics})
+	for _, want := range []string{"Picture: " + filepath.Join(pics, "board-0001.png"), "Picture: " + filepath.Join(pics, "board-0002.png")} {
+		if !strings.Contains(first, want) {
+			t.Fatalf("first run lacks %q:\n%s", want, first)
+		}
+	}
+	before, err := os.ReadFile(filepath.Join(pics, "board-0002.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := run(t, db, []string{"/as bob", "/m 2", "/board"}, runOpts{count: true, pictures: pics})
+	for _, want := range []string{"Picture: " + filepath.Join(pics, "board-0003.png"), "Picture: " + filepath.Join(pics, "board-0004.png")} {
+		if !strings.Contains(second, want) {
+			t.Fatalf("second run lacks %q:\n%s", want, second)
+		}
+	}
+	if after, err := os.ReadFile(filepath.Join(pics, "board-0002.png")); err != nil || !bytes.Equal(before, after) {
+		t.Fatalf("the first run's board-0002.png was overwritten (%v)", err)
 	}
 }

@@ -27,12 +27,12 @@ func Example() {
 	console.Run(context.Background(), console.Config{Handler: h, In: strings.NewReader(script), Out: os.Stdout, As: "alice"})
 	// Output:
 	// alice> /play spanish @bob color=white
-	// alice challenges bob to Spanish draughts; alice plays White.
+	// alice challenges bob to Spanish draughts; alice plays White; no clock, rated.
 	// /accept to play, /decline to refuse; alice can /cancel.
 	// alice> /as bob
 	// You are now bob.
 	// bob> /accept
-	// Game on: Spanish draughts, alice (White) vs bob (Black).
+	// Game on: Spanish draughts, alice (White) vs bob (Black); no clock, rated.
 	// alice (White) to move: /move <move> (/moves lists them).
 	//    a  b  c  d  e  f  g  h
 	//  8 b     b     b     b     8

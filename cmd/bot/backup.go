@@ -28,8 +28,8 @@ func backupSocket(db string) string { return db + ".sock" }
 // process through the backup socket, which streams one read transaction
 // (bbolt Tx.WriteTo); games go on meanwhile. The copy is checked.
 func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl, path := configFlags("backup", stderr)
-	if err := fl.Parse(args); err != nil {
+	fl, path := configFlags("backup")
+	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() != 1 {

@@ -83,7 +83,7 @@ func TestConsoleAgainstTheComputer(t *testing.T) {
 	if err := runConsole(context.Background(), consoleConfig(t, db), strings.NewReader(in), &out, &log, false); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Game on: Spanish draughts, alice (White) vs Computer (Black).", "alice (White) played b3-a4.",
+	for _, want := range []string{"Game on: Spanish draughts, alice (White) vs Computer (Black); no clock, unrated.", "alice (White) played b3-a4.",
 		"Computer (Black) played ", "2 moves played"} {
 		if !strings.Contains(out.String(), want) {
 			t.Fatalf("no %q in:\n%s", want, out.String())

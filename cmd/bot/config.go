@@ -378,6 +378,18 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
 		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
 	}
+	for _, clock := range []struct {
+		name string
+		d    duration
+	}{{"console", c.Clocks.Console}, {"telegram", c.Clocks.Telegram}, {"discord", c.Clocks.Discord}} {
+		if d := sessions.Duration(clock.d); !sessions.IsMoveTime(d) {
+			var choices []string
+			for _, t := range sessions.MoveTimes() {
+				choices = append(choices, t.String())
+			}
+			return c, fmt.Errorf("%s: clocks.%s %s is not a time per move /play offers (%s)", source, clock.name, d, strings.Join(choices, ", "))
+		}
+	}
 	if c.Clocks.Tick < duration(100*time.Millisecond) {
 		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
 	}
@@ -387,8 +399,7 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 // configFlags starts the flags of a subcommand that reads the
 // configuration: its --config flag (the YAML file; empty means defaults and
 // environment only). Parse the flags, then loadConfig(*path, os.Getenv).
-func configFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+func configFlags(name string) (*flag.FlagSet, *string) {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
 	return fl, fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
 }

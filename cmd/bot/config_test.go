@@ -52,6 +52,8 @@ func TestConfigErrors(t *testing.T) {
 		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: storage.path is empty"},
 		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"bad clock", "clocks:\n  telegram: daily\n", nil, `config FILE: line 2: clocks.telegram: "daily" is not a duration (examples: 5m, 1h, 3d, off)`},
+		{"clock not offered", "clocks:\n  discord: 1s\n", nil, "config FILE: clocks.discord 1s is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
+		{"env clock not offered", "", map[string]string{"BOT_CLOCKS_TELEGRAM": "2d"}, "config FILE: clocks.telegram 2d is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
 		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: computer.auto_level 9 is not a level from 1 to 5"},
 		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64"},
 		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: clocks.tick 1ms is too short (at least 100ms)"},
@@ -98,8 +100,11 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_STORAGE_OPEN_TIMEOUT"] = "3s"
 	env["BOT_LOG_LEVEL"] = "debug"
 	env["BOT_LOG_FORMAT"] = "json"
-	for _, k := range []string{"CONSOLE", "TELEGRAM", "DISCORD", "CHALLENGE_EXPIRY", "TICK"} {
+	for _, k := range []string{"CHALLENGE_EXPIRY", "TICK"} {
 		env["BOT_CLOCKS_"+k] = "2h"
+	}
+	for _, k := range []string{"CONSOLE", "TELEGRAM", "DISCORD"} {
+		env["BOT_CLOCKS_"+k] = "3d" // a time per move /play offers
 	}
 	for _, k := range []string{"AUTO_LEVEL", "TABLE_MB", "SEARCHES"} {
 		env["BOT_COMPUTER_"+k] = "4"
@@ -122,7 +127,8 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	w := &want.Telegram.Webhook
 	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
 	h2 := duration(2 * time.Hour)
-	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = h2, h2, h2, h2, h2
+	d3 := duration(72 * time.Hour)
+	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	if c != want {
 		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)

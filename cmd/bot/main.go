@@ -6,37 +6,45 @@
 //	bot console [--as NAME]       the chat on this terminal
 //	bot perft --game ID [--opt k=v] [--fen FEN | --setup FORMATIONS] --depth N
 //	bot moves --game ID [--opt k=v] [--fen FEN | --setup FORMATIONS]
-//	bot render --game ID [--opt k=v] [--fen FEN] [--theme T] --out FILE.png
+//	bot render --game ID [--opt k=v] [--fen FEN] [--play MOVE] [--theme T] --out FILE.png
 //	bot backup [--config FILE] BACKUP.db
 //	bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID
+//	bot help [COMMAND]            the commands, or one with its flags
 package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 )
 
-// command is one subcommand: it reads its flags from args and writes its
-// output to stdout; errors go back to main, which prints them on one line.
+// command is one subcommand: it reads its flags from args (with
+// parseFlags) and writes its output to stdout; errors go back to main,
+// which prints them on one line.
 type command struct {
 	name  string
 	usage string
-	run   func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	// note is more help, printed before the flags by bot help NAME.
+	note string
+	run  func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func commands() []command {
 	return []command{
-		{"run", "run [--config FILE]: serve Discord/Telegram, or the console when no token is set", cmdRun},
-		{"console", "console [--config FILE] [--as NAME]: play in this terminal", cmdConsole},
-		{"perft", "perft --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] --depth N: count the moves to a depth", cmdPerft},
-		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS]: list the legal moves", cmdMoves},
-		{"render", "render --game ID [--opt key=value ...] [--fen FEN] [--theme T] --out FILE.png: draw a position", cmdRender},
-		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", cmdBackup},
-		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", cmdExport},
+		{"run", "run [--config FILE]: serve Discord/Telegram, or the console when no token is set", "", cmdRun},
+		{"console", "console [--config FILE] [--as NAME]: play in this terminal", "", cmdConsole},
+		{"perft", "perft --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] --depth N: count the moves to a depth", startNote, cmdPerft},
+		{"moves", "moves --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS]: list the legal moves", startNote, cmdMoves},
+		{"render", "render --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] [--play MOVE ...] [--theme light|dark] [--size PX] [--viewer SEAT] [--numbers] --out FILE.png: draw a position", "", cmdRender},
+		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", "", cmdBackup},
+		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", "", cmdExport},
 	}
 }
 
@@ -47,27 +55,46 @@ func main() {
 	os.Exit(code)
 }
 
-// runMain dispatches to a subcommand and returns the exit code.
+// runMain dispatches to a subcommand and returns the exit code: 0, 1 when
+// the command failed, 2 for an unknown command or flag. bot help, -h and
+// --help print the commands; bot help NAME and bot NAME --help print one
+// with its flags.
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := "run"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		name, args = args[0], args[1:]
-	}
-	if name == "help" || name == "-h" || name == "--help" {
-		usage(stdout)
-		return 0
-	}
-	for _, c := range commands() {
-		if c.name == name {
-			if err := c.run(ctx, args, stdout, stderr); err != nil {
-				fmt.Fprintf(stderr, "bot %s: %v\n", name, err)
-				return 1
-			}
+	if len(args) > 0 {
+		switch a := args[0]; {
+		case a == "help" && len(args) > 1:
+			// bot help NAME is bot NAME --help.
+			name, args = args[1], []string{"--help"}
+		case a == "help" || a == "-h" || a == "--help" || a == "-help":
+			usage(stdout)
 			return 0
+		case a != "" && a[0] != '-':
+			name, args = a, args[1:]
 		}
 	}
-	fmt.Fprintf(stderr, "bot: unknown command %q (try: bot help)\n", name)
-	return 2
+	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == name })
+	if i < 0 {
+		fmt.Fprintf(stderr, "bot: unknown command %q (try: bot help)\n", clipArg(name))
+		return 2
+	}
+	c := commands()[i]
+	err := c.run(ctx, args, stdout, stderr)
+	var fe *flagError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &fe) && errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(stdout, "usage: bot %s\n%s", c.usage, c.note)
+		fe.fs.SetOutput(stdout)
+		fe.fs.PrintDefaults()
+		return 0
+	case errors.As(err, &fe):
+		fmt.Fprintf(stderr, "bot %s: %v (try: bot help %s)\n", name, clipArg(err.Error()), name)
+		return 2
+	}
+	fmt.Fprintf(stderr, "bot %s: %v\n", name, err)
+	return 1
 }
 
 func usage(w io.Writer) {
@@ -75,4 +102,39 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  bot %s\n", c.usage)
 	}
+	fmt.Fprintln(w, "bot help COMMAND (or bot COMMAND --help) shows a command's flags.")
+}
+
+// flagError is a subcommand's flag set refusing its arguments: -h or
+// --help (flag.ErrHelp), or a flag it does not define or a bad value.
+type flagError struct {
+	fs  *flag.FlagSet
+	err error
+}
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+// parseFlags parses a subcommand's flags quietly (the flag package prints
+// nothing): an error is a *flagError for runMain to answer.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return &flagError{fs: fs, err: err}
+	}
+	return nil
+}
+
+// clipArg keeps an echoed argument to one short line.
+func clipArg(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return '?'
+		}
+		return r
+	}, strings.ToValidUTF8(s, "?"))
+	if len(s) > 120 {
+		s = strings.ToValidUTF8(s[:120], "") + "…"
+	}
+	return s
 }

@@ -117,10 +117,9 @@ func formAll(st rules.State, forms []string) (rules.State, error) {
 	return st, nil
 }
 
-// parseFlags parses args quietly: a bad flag is an error for main to print on one line.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(io.Discard)
-	if err := fs.Parse(args); err != nil {
+// parseFlagsOnly parses flags and refuses arguments after them.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -129,25 +128,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-const (
-	perftUsage = "bot perft --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] --depth N"
-	movesUsage = "bot moves --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS]"
-	// startNote says where perft and moves start in a game with formations.
-	startNote = "A game that starts with formations (ultradamas) is counted from the default\n" +
-		"formations unless --setup or --fen gives another start.\n"
-)
-
-// helpOr prints the command's help to stdout when err is -h/--help, and
-// returns err otherwise.
-func helpOr(err error, fs *flag.FlagSet, stdout io.Writer, usage string) error {
-	if !errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	fmt.Fprintf(stdout, "usage: %s\n%s", usage, startNote)
-	fs.SetOutput(stdout)
-	fs.PrintDefaults()
-	return nil
-}
+// startNote says where perft and moves start in a game with formations.
+const startNote = "A game that starts with formations (ultradamas) is counted from the default\n" +
+	"formations unless --setup or --fen gives another start.\n"
 
 // cmdPerft prints "depth nodes" for every depth from 1 to --depth. A game
 // with a formation phase is counted from its default formations, or from
@@ -157,8 +140,8 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var pf positionFlags
 	pf.register(fs)
 	depth := fs.Int("depth", 0, "deepest depth to count (1 or more)")
-	if err := parseFlags(fs, args); err != nil {
-		return helpOr(err, fs, stdout, perftUsage)
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return err
 	}
 	if *depth < 1 {
 		return errors.New("--depth must be 1 or more")
@@ -187,8 +170,8 @@ func cmdMoves(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("moves", flag.ContinueOnError)
 	var pf positionFlags
 	pf.register(fs)
-	if err := parseFlags(fs, args); err != nil {
-		return helpOr(err, fs, stdout, movesUsage)
+	if err := parseFlagsOnly(fs, args); err != nil {
+		return err
 	}
 	st, err := pf.started()
 	if err != nil {

@@ -40,7 +40,7 @@ func cmdRender(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	viewer := fs.Int("viewer", -1, "seat at the bottom, from 0 (default: the seat to move)")
 	numbers := fs.Bool("numbers", false, "draw the draughts square numbers")
 	out := fs.String("out", "", "the PNG file to write")
-	if err := parseFlags(fs, args); err != nil {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
 	}
 	if *out == "" {

@@ -25,8 +25,8 @@ import (
 // cmdRun serves the platforms whose tokens are set; with none, it starts
 // the console.
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl, path := configFlags("run", stderr)
-	if err := fl.Parse(args); err != nil {
+	fl, path := configFlags("run")
+	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {
@@ -184,9 +184,9 @@ func runOnce(ctx context.Context, p platform) (err error) {
 
 // cmdConsole plays in this terminal whatever tokens are set.
 func cmdConsole(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fl, path := configFlags("console", stderr)
+	fl, path := configFlags("console")
 	as := fl.String("as", "", "the first speaker's `name` (default: console.as, \"you\")")
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return err
 	}
 	if fl.NArg() > 0 {

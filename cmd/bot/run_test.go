@@ -47,7 +47,7 @@ func TestConsoleResumesAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"Spanish draughts: alice (White) vs bob (Black), 1 move played.\nLast move: b3-a4.\nbob (Black) to move",
+		"Spanish draughts: alice (White) vs bob (Black), 1 move played; no clock, rated.\nLast move: b3-a4.\nbob (Black) to move",
 		"bob (Black) played e6-f5.",
 	} {
 		if !strings.Contains(out.String(), want) {
