@@ -122,11 +122,11 @@ func scalePlay(ctx context.Context, svc *sessions.Service, key sessions.Key, use
 // Service loads it, so that ply=10 measures moves at plies 10 to 13.
 func BenchmarkMoveAtPly(b *testing.B) {
 	for _, ply := range []int{10, 1000} {
-		b.Run(fmt.Sprintf("ply=%d", ply), func(b *testing.B) { benchMoveAtPly(b, ply) })
+		b.Run(fmt.Sprintf("ply=%d", ply), func(b *testing.B) { scaleMoveAtPly(b, ply) })
 	}
 }
 
-func benchMoveAtPly(b *testing.B, ply int) {
+func scaleMoveAtPly(b *testing.B, ply int) {
 	ctx := b.Context()
 	path := filepath.Join(b.TempDir(), "bot.db")
 	key := sessions.Key{Platform: "bench", Channel: "ply"}
@@ -277,22 +277,22 @@ func BenchmarkResume(b *testing.B) {
 			if !ok {
 				path = filepath.Join(dir, fmt.Sprintf("live%d.db", n))
 				t0 := time.Now()
-				if err := buildLive(b.Context(), path, n); err != nil {
+				if err := scaleBuildLive(b.Context(), path, n); err != nil {
 					b.Fatal(err)
 				}
 				b.Logf("built %d live games of %d plies in %v", n, scaleResumePlies, time.Since(t0).Round(time.Millisecond))
 				built[n] = path
 			}
-			benchResume(b, path, n)
+			scaleResume(b, path, n)
 		})
 	}
 }
 
-// liveKey is the key of game i of a BenchmarkResume database.
-func liveKey(i int) sessions.Key { return sessions.Key{Platform: "bench", Channel: fmt.Sprint("c", i)} }
+// scaleLiveKey is the key of game i of a BenchmarkResume database.
+func scaleLiveKey(i int) sessions.Key { return sessions.Key{Platform: "bench", Channel: fmt.Sprint("c", i)} }
 
-// buildLive writes a database of n live Halma games at path.
-func buildLive(ctx context.Context, path string, n int) error {
+// scaleBuildLive writes a database of n live Halma games at path.
+func scaleBuildLive(ctx context.Context, path string, n int) error {
 	const played, writers = 16, 16
 	store, err := storage.Open(path, storage.Options{NoSync: true})
 	if err != nil {
@@ -304,7 +304,7 @@ func buildLive(ctx context.Context, path string, n int) error {
 	var templates []*sessions.Record
 	for i := range min(played, n) {
 		users := scaleUsers(i)
-		snap, err := scaleStart(ctx, svc, liveKey(i), users)
+		snap, err := scaleStart(ctx, svc, scaleLiveKey(i), users)
 		if err != nil {
 			return err
 		}
@@ -312,10 +312,10 @@ func buildLive(ctx context.Context, path string, n int) error {
 		if err != nil {
 			return err
 		}
-		if err := scalePlay(ctx, svc, liveKey(i), users, moves); err != nil {
+		if err := scalePlay(ctx, svc, scaleLiveKey(i), users, moves); err != nil {
 			return err
 		}
-		rec, err := store.Load(ctx, liveKey(i))
+		rec, err := store.Load(ctx, scaleLiveKey(i))
 		if err != nil {
 			return err
 		}
@@ -331,7 +331,7 @@ func buildLive(ctx context.Context, path string, n int) error {
 				t := templates[i%len(templates)]
 				rec := t.Clone()
 				users := scaleUsers(i)
-				rec.Key, rec.Challenger, rec.Invited, rec.Seats = liveKey(i), users[0], users[1:], users
+				rec.Key, rec.Challenger, rec.Invited, rec.Seats = scaleLiveKey(i), users[0], users[1:], users
 				if err := store.Commit(ctx, &sessions.Change{Key: rec.Key, Live: rec}); err != nil {
 					errs <- err
 					return
@@ -347,12 +347,12 @@ func buildLive(ctx context.Context, path string, n int) error {
 	return store.Close()
 }
 
-func benchResume(b *testing.B, built string, n int) {
+func scaleResume(b *testing.B, built string, n int) {
 	ctx := b.Context()
 	for i := range b.N {
 		b.StopTimer()
 		path := filepath.Join(b.TempDir(), fmt.Sprint("bot", i, ".db"))
-		if err := copyFile(path, built); err != nil {
+		if err := scaleCopyFile(path, built); err != nil {
 			b.Fatal(err)
 		}
 		runtime.GC()
@@ -368,7 +368,7 @@ func benchResume(b *testing.B, built string, n int) {
 		if _, err := svc.Resume(ctx); err != nil {
 			b.Fatal(err)
 		}
-		if _, err := svc.Look(ctx, liveKey(n/2)); err != nil {
+		if _, err := svc.Look(ctx, scaleLiveKey(n/2)); err != nil {
 			b.Fatal(err)
 		}
 
@@ -377,7 +377,7 @@ func benchResume(b *testing.B, built string, n int) {
 		var after runtime.MemStats
 		runtime.ReadMemStats(&after)
 		for j := range n {
-			if _, err := svc.Look(ctx, liveKey(j)); err != nil {
+			if _, err := svc.Look(ctx, scaleLiveKey(j)); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -398,7 +398,7 @@ func benchResume(b *testing.B, built string, n int) {
 	}
 }
 
-func copyFile(dst, src string) error {
+func scaleCopyFile(dst, src string) error {
 	in, err := os.Open(src)
 	if err != nil {
 		return err
