@@ -289,7 +289,9 @@ func BenchmarkResume(b *testing.B) {
 }
 
 // scaleLiveKey is the key of game i of a BenchmarkResume database.
-func scaleLiveKey(i int) sessions.Key { return sessions.Key{Platform: "bench", Channel: fmt.Sprint("c", i)} }
+func scaleLiveKey(i int) sessions.Key {
+	return sessions.Key{Platform: "bench", Channel: fmt.Sprint("c", i)}
+}
 
 // scaleBuildLive writes a database of n live Halma games at path.
 func scaleBuildLive(ctx context.Context, path string, n int) error {
