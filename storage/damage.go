@@ -153,14 +153,18 @@ func check(db *bbolt.DB) error {
 			if err := tx.ForEach(func(_ []byte, b *bbolt.Bucket) error { return readBucket(b) }); err != nil {
 				return err
 			}
-			var errs []error
+			var first error
+			n := 0
 			for err := range tx.Check() {
-				if len(errs) < 3 {
-					errs = append(errs, err)
+				if n++; first == nil {
+					first = err
 				}
 			}
-			if len(errs) > 0 {
-				return fmt.Errorf("%w: %w", sessions.ErrDamaged, errors.Join(errs...))
+			switch {
+			case n == 1:
+				return fmt.Errorf("%w: %w", sessions.ErrDamaged, first)
+			case n > 1:
+				return fmt.Errorf("%w: %w (and %d more problems)", sessions.ErrDamaged, first, n-1)
 			}
 			return nil
 		})
