@@ -144,15 +144,13 @@ func checkApp(tx *bbolt.Tx, path string) error {
 	return nil
 }
 
-// check reads every key and value of every bucket through guard (so that
-// a page out of the file faults here, where it is caught), then runs
-// bbolt's consistency check (Tx.Check) on pages now known to be readable.
+// check runs bbolt's consistency check (Tx.Check: the free list against
+// the pages in use, the order of keys). Tx.Check reads the pages in a
+// goroutine of bbolt's, where a fault cannot be caught: run it only on a
+// file that preflight passed, whose pages all lie inside the file.
 func check(db *bbolt.DB) error {
 	return guard(func() error {
 		return db.View(func(tx *bbolt.Tx) error {
-			if err := tx.ForEach(func(_ []byte, b *bbolt.Bucket) error { return readBucket(b) }); err != nil {
-				return err
-			}
 			var first error
 			n := 0
 			for err := range tx.Check() {
@@ -171,27 +169,6 @@ func check(db *bbolt.DB) error {
 	})
 }
 
-// readBucket touches the last byte of every key and value of b and of its
-// nested buckets.
-func readBucket(b *bbolt.Bucket) error {
-	var sink byte
-	c := b.Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		sink ^= k[len(k)-1]
-		if v == nil {
-			if child := b.Bucket(k); child != nil {
-				if err := readBucket(child); err != nil {
-					return err
-				}
-			}
-		} else if len(v) > 0 {
-			sink ^= v[len(v)-1]
-		}
-	}
-	_ = sink
-	return nil
-}
-
 // The layout of bbolt's pages (go.etcd.io/bbolt/internal/common): a page
 // header of 16 bytes (id, flags, count, overflow), and in the two first
 // pages the meta (magic, version, page size, flags, root bucket, free list
@@ -201,7 +178,10 @@ const (
 	boltVersion  = 2
 	pageHeader   = 16
 	metaSize     = 64
+	branchFlag   = 0x01
+	leafFlag     = 0x02
 	freelistFlag = 0x10
+	bucketFlag   = 0x01 // of a leaf element: the value is a bucket
 )
 
 // meta is what a meta page says.
@@ -229,10 +209,12 @@ func parseMeta(page []byte) (meta, bool) {
 	}, true
 }
 
-// preflight reads the two meta pages and the free list of an existing file
-// with plain reads (no memory map), as bbolt would find them, and says what
-// is wrong: not a bbolt file, both meta pages bad, a file shorter than its
-// meta says (cut short), a meta or free list pointing outside the file.
+// preflight reads the two meta pages, the free list and every page of the
+// tree of an existing file with plain reads (no memory map), as bbolt
+// would find them, and says what is wrong: not a bbolt file, both meta
+// pages bad, a file shorter than its meta says (cut short), a page number
+// outside the file, an element outside its page. What passes, bbolt can
+// read through its memory map without a fault.
 func preflight(path string) *refusal {
 	f, err := os.Open(path)
 	if err != nil {
@@ -247,18 +229,21 @@ func preflight(path string) *refusal {
 	if size < 4096 {
 		return &refusal{path, fmt.Sprintf("is too small to be a database (%d bytes)", size), false}
 	}
-	read := func(off, n int64) []byte {
-		b := make([]byte, n)
+	read := func(b []byte, off, n int64) []byte {
+		if int64(cap(b)) < n {
+			b = make([]byte, n)
+		}
+		b = b[:n]
 		k, err := f.ReadAt(b, off)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil
 		}
 		return b[:k]
 	}
-	m0, _ := parseMeta(read(0, 4096))
+	m0, _ := parseMeta(read(nil, 0, 4096))
 	var m1 meta
 	if m0.valid() {
-		m1, _ = parseMeta(read(int64(m0.pageSize), 4096))
+		m1, _ = parseMeta(read(nil, int64(m0.pageSize), 4096))
 	} else {
 		// The page size is not known: try those bbolt tries.
 		for i := 0; i <= 14; i++ {
@@ -266,7 +251,7 @@ func preflight(path string) *refusal {
 			if pos >= size-1024 {
 				break
 			}
-			if m, ok := parseMeta(read(pos, 4096)); ok && m.valid() {
+			if m, ok := parseMeta(read(nil, pos, 4096)); ok && m.valid() {
 				m1 = m
 				break
 			}
@@ -299,14 +284,123 @@ func preflight(path string) *refusal {
 	if why := checkFreelist(read, m, ps); why != "" {
 		return &refusal{path, "is damaged: its free-page list " + why, true}
 	}
+	w := &walker{read: read, ps: ps, hwm: m.pgid, seen: make([]bool, m.pgid)}
+	w.seen[0], w.seen[1], w.seen[m.freelist] = true, true, true
+	if why := w.page(m.root, 0); why != "" {
+		return &refusal{path, "is damaged: " + why, true}
+	}
 	return nil
+}
+
+// walker checks the pages of the tree with plain reads of the file.
+type walker struct {
+	read func(b []byte, off, n int64) []byte
+	ps   int64
+	hwm  uint64   // the number of pages of the file, from its meta
+	seen []bool   // the pages reached (a page reached twice is a loop)
+	bufs [][]byte // a buffer per depth, reused
+}
+
+// page checks page id and the pages below it.
+func (w *walker) page(id uint64, depth int) string {
+	switch {
+	case id < 2 || id >= w.hwm:
+		return fmt.Sprintf("it refers to page %d, outside its %d pages", id, w.hwm)
+	case depth > 64:
+		return "its tree of pages is too deep (a loop?)"
+	case w.seen[id]:
+		return fmt.Sprintf("page %d is used twice", id)
+	}
+	e := binary.NativeEndian
+	for len(w.bufs) <= depth {
+		w.bufs = append(w.bufs, nil)
+	}
+	h := w.read(w.bufs[depth], int64(id)*w.ps, w.ps)
+	w.bufs[depth] = h
+	if int64(len(h)) < w.ps {
+		return fmt.Sprintf("page %d is unreadable", id)
+	}
+	overflow := uint64(e.Uint32(h[12:]))
+	switch {
+	case e.Uint64(h) != id:
+		return fmt.Sprintf("page %d says it is page %d", id, e.Uint64(h))
+	case id+overflow >= w.hwm:
+		return fmt.Sprintf("page %d runs %d pages past the end", id, id+overflow+1-w.hwm)
+	}
+	for i := id; i <= id+overflow; i++ {
+		if w.seen[i] {
+			return fmt.Sprintf("page %d is used twice", i)
+		}
+		w.seen[i] = true
+	}
+	b := h
+	if overflow > 0 {
+		b = w.read(h, int64(id)*w.ps, int64(overflow+1)*w.ps)
+		w.bufs[depth] = b
+		if int64(len(b)) < int64(overflow+1)*w.ps {
+			return fmt.Sprintf("page %d is unreadable", id)
+		}
+	}
+	return w.elements(b, id, depth)
+}
+
+// elements checks that the elements of page p (page id of the file, or
+// the page of an inline bucket inside a value when id is 0) lie inside it,
+// and the pages they refer to.
+func (w *walker) elements(p []byte, id uint64, depth int) string {
+	e := binary.NativeEndian
+	flags, count := e.Uint16(p[8:]), uint64(e.Uint16(p[10:]))
+	if flags != branchFlag && flags != leafFlag || id == 0 && flags != leafFlag {
+		return fmt.Sprintf("page %d is neither a branch nor a leaf (flags %#x)", id, flags)
+	}
+	if pageHeader+16*count > uint64(len(p)) {
+		return fmt.Sprintf("page %d counts %d elements, more than it holds", id, count)
+	}
+	for i := range count {
+		el := pageHeader + 16*i
+		if flags == branchFlag {
+			pos, ksize := uint64(e.Uint32(p[el:])), uint64(e.Uint32(p[el+4:]))
+			if el+pos+ksize > uint64(len(p)) {
+				return fmt.Sprintf("page %d: element %d lies outside the page", id, i)
+			}
+			if why := w.page(e.Uint64(p[el+8:]), depth+1); why != "" {
+				return why
+			}
+			continue
+		}
+		fl, pos := e.Uint32(p[el:]), uint64(e.Uint32(p[el+4:]))
+		ksize, vsize := uint64(e.Uint32(p[el+8:])), uint64(e.Uint32(p[el+12:]))
+		end := el + pos + ksize + vsize
+		if end > uint64(len(p)) {
+			return fmt.Sprintf("page %d: element %d lies outside the page", id, i)
+		}
+		if fl&bucketFlag == 0 {
+			continue
+		}
+		v := p[end-vsize : end]
+		switch {
+		case len(v) < 16:
+			return fmt.Sprintf("page %d: bucket %d is %d bytes", id, i, len(v))
+		case e.Uint64(v) != 0:
+			if why := w.page(e.Uint64(v), depth+1); why != "" {
+				return why
+			}
+		case id == 0 || len(v) < 16+pageHeader:
+			return fmt.Sprintf("page %d: bucket %d is damaged", id, i)
+		default:
+			if why := w.elements(v[16:], 0, depth+1); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
 }
 
 // checkFreelist checks the free list page of m: its header, that its ids
 // fit in its pages, and that they are pages of the file.
-func checkFreelist(read func(off, n int64) []byte, m meta, ps int64) string {
+func checkFreelist(read func(b []byte, off, n int64) []byte, m meta, ps int64) string {
 	e := binary.NativeEndian
-	h := read(int64(m.freelist)*ps, pageHeader+8)
+	h := read(nil, int64(m.freelist)*ps, pageHeader+8)
 	if len(h) < pageHeader+8 {
 		return "is unreadable"
 	}
@@ -322,7 +416,7 @@ func checkFreelist(read func(off, n int64) []byte, m meta, ps int64) string {
 	if count > (span-pageHeader)/8-first {
 		return fmt.Sprintf("(page %d) counts %d pages, more than it holds", m.freelist, count)
 	}
-	b := read(int64(m.freelist)*ps, int64(span))
+	b := read(nil, int64(m.freelist)*ps, int64(span))
 	if uint64(len(b)) < span {
 		return "is unreadable"
 	}

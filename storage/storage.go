@@ -198,10 +198,14 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// Check verifies the consistency of the whole file (bbolt's Tx.Check,
-// after reading every page): a damaged file gives an error wrapping
-// sessions.ErrDamaged.
+// Check verifies the consistency of the whole file (every page read from
+// the file, then bbolt's Tx.Check): a damaged file gives an error wrapping
+// sessions.ErrDamaged. It reads the file itself first: run it when nothing
+// commits (bot backup checks its copy).
 func (s *Store) Check() error {
+	if r := preflight(s.db.Path()); r != nil {
+		return s.damaged("the whole file", r)
+	}
 	return s.damaged("the whole file", check(s.db))
 }
 
