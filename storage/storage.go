@@ -563,7 +563,7 @@ func decode(v []byte) (*sessions.Record, error) {
 		return nil, damage(fmt.Errorf("bad record: %w", err))
 	}
 	if head.V != sessions.RecordVersion {
-		return nil, fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion)
+		return nil, damage(fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion))
 	}
 	var r sessions.Record
 	if err := json.Unmarshal(v, &r); err != nil {
