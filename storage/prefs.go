@@ -98,7 +98,7 @@ func decodePrefs(v []byte) (prefs, error) {
 		return prefs{}, damage(fmt.Errorf("bad preferences record: %w", err))
 	}
 	if p.V != PrefsVersion {
-		return prefs{}, fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion)
+		return prefs{}, damage(fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion))
 	}
 	return p, nil
 }
