@@ -313,3 +313,45 @@ func TestDamagedLiveRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestDamageWhileRunning: the file is cut short under a running store (a
+// disk error, someone's truncate): the reads that reach past its end fault
+// in bbolt's memory map; each fails with ErrDamaged and the bot goes on.
+func TestDamageWhileRunning(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	if err := os.WriteFile(path, fixture(t), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	s, err := storage.Open(path, storage.Options{Log: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := os.Truncate(path, 3*4096); err != nil {
+		t.Fatal(err)
+	}
+	damaged := 0
+	for range 2 {
+		for i := range 40 {
+			_, err := s.Load(ctx, key(fmt.Sprint("live", i)))
+			if errors.Is(err, sessions.ErrDamaged) {
+				damaged++
+			} else if err != nil {
+				t.Fatalf("Load: %v, want ErrDamaged", err)
+			}
+		}
+	}
+	if _, err := s.Live(ctx); !errors.Is(err, sessions.ErrDamaged) {
+		t.Fatalf("Live: %v, want ErrDamaged", err)
+	}
+	if _, err := s.History(ctx, sessions.HistoryQuery{Platform: "test", User: "u1"}); !errors.Is(err, sessions.ErrDamaged) {
+		t.Fatalf("History: %v, want ErrDamaged", err)
+	}
+	if damaged == 0 {
+		t.Fatal("no Load found the damage")
+	}
+	if n := strings.Count(logs.String(), `key="session test:live0"`); n != 1 {
+		t.Fatalf("the damage of live0 was logged %d times, want once:\n%s", n, logs.String())
+	}
+}
