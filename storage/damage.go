@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -99,6 +100,9 @@ func vet(path string, timeout time.Duration) error {
 	})
 	if errors.Is(err, bbolt.ErrTimeout) {
 		return fmt.Errorf("%w: %s is open in another process (is the bot already running?)", ErrLocked, path)
+	}
+	if errors.Is(err, fs.ErrPermission) {
+		return fmt.Errorf("storage: opening %s: %w", path, err)
 	}
 	if ro != nil {
 		defer ro.Close()
