@@ -42,6 +42,11 @@ var (
 	// ErrBroken: the session's stored record does not replay (a move the
 	// rules now refuse, an unknown game); the log says why.
 	ErrBroken = errors.New("sessions: the session's record does not replay")
+	// ErrDamaged: the store found the data damaged (a record that does not
+	// decode, a bad page of the file): this session or record cannot be
+	// read, the others work. The store logs the damage (once per record).
+	// Stores wrap it too.
+	ErrDamaged = errors.New("sessions: stored data damaged")
 	// ErrStorage: the store failed; nothing changed.
 	ErrStorage = errors.New("sessions: storage failed")
 	// ErrNotFound: the store has no such record (stores wrap it).
@@ -60,7 +65,7 @@ var (
 // Kinds lists every error kind a Service method may return.
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
-	ErrAlreadyOffered, ErrBroken, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback}
+	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's
@@ -95,6 +100,23 @@ func (e *Error) Unwrap() []error {
 
 func errf(kind, cause error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Err: cause, Msg: fmt.Sprintf(format, args...)}
+}
+
+// storeKind is the kind of a failed store call: ErrDamaged when the store
+// found damaged data, ErrStorage otherwise.
+func storeKind(err error) error {
+	if errors.Is(err, ErrDamaged) {
+		return ErrDamaged
+	}
+	return ErrStorage
+}
+
+// storeFailed logs a failed store call, except damage, which the store
+// logs itself, once per record.
+func (s *Service) storeFailed(msg string, err error, args ...any) {
+	if !errors.Is(err, ErrDamaged) {
+		s.log.Error(msg, append(args, "err", err)...)
+	}
 }
 
 // KindOf returns the kind of err: one of the Err variables of this package,

@@ -18,8 +18,8 @@ func (s *Service) Game(ctx context.Context, platform, id string) (*Snapshot, err
 	case errors.Is(err, ErrNotFound):
 		return nil, errf(ErrNoSuchGame, nil, "game %q", id)
 	case err != nil:
-		s.log.Error("reading a game failed", "game", id, "err", err)
-		return nil, errf(ErrStorage, err, "game %q", id)
+		s.storeFailed("reading a game failed", err, "game", id)
+		return nil, errf(storeKind(err), err, "game %q", id)
 	case rec.Key.Platform != platform:
 		return nil, errf(ErrNoSuchGame, nil, "game %q is of another platform", id)
 	}
@@ -70,8 +70,8 @@ func (s *Service) Frames(rec *Record) (views []rules.View, moves []rules.Move, e
 func (s *Service) History(ctx context.Context, q HistoryQuery) ([]*Record, error) {
 	recs, err := s.store.History(ctx, q)
 	if err != nil {
-		s.log.Error("reading the history failed", "err", err)
-		return nil, errf(ErrStorage, err, "history")
+		s.storeFailed("reading the history failed", err)
+		return nil, errf(storeKind(err), err, "history")
 	}
 	return recs, nil
 }
@@ -80,8 +80,8 @@ func (s *Service) History(ctx context.Context, q HistoryQuery) ([]*Record, error
 func (s *Service) Standings(ctx context.Context, platform, userID, game string) ([]Standing, error) {
 	out, err := s.store.Standings(ctx, platform, userID, game)
 	if err != nil {
-		s.log.Error("reading ratings failed", "err", err)
-		return nil, errf(ErrStorage, err, "ratings")
+		s.storeFailed("reading ratings failed", err)
+		return nil, errf(storeKind(err), err, "ratings")
 	}
 	return out, nil
 }
@@ -90,8 +90,8 @@ func (s *Service) Standings(ctx context.Context, platform, userID, game string) 
 func (s *Service) Top(ctx context.Context, q TopQuery) (Ladder, error) {
 	l, err := s.store.Top(ctx, q)
 	if err != nil {
-		s.log.Error("reading the ladder failed", "err", err)
-		return Ladder{}, errf(ErrStorage, err, "ladder")
+		s.storeFailed("reading the ladder failed", err)
+		return Ladder{}, errf(storeKind(err), err, "ladder")
 	}
 	return l, nil
 }
@@ -104,7 +104,7 @@ func (s *Service) FindUser(ctx context.Context, platform, name string) (u User, 
 	case errors.Is(err, ErrNotFound):
 		return User{}, false, nil
 	case err != nil:
-		return User{}, false, errf(ErrStorage, err, "user %q", name)
+		return User{}, false, errf(storeKind(err), err, "user %q", name)
 	}
 	return u, true, nil
 }

@@ -717,8 +717,8 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 	if req.ID != "" {
 		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
 		if err != nil {
-			s.log.Error("reading request ids failed", "session", req.Key.String(), "err", err)
-			return Event{}, &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
+			s.storeFailed("reading request ids failed", err, "session", req.Key.String())
+			return Event{}, &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 		}
 		if seen {
 			return Event{}, &Error{Kind: ErrDuplicate, Msg: "request " + req.ID, Session: e.cur.snapshot()}
@@ -763,8 +763,8 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		if errors.Is(err, ErrDuplicate) {
 			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
 		}
-		s.log.Error("commit failed", "session", e.key.String(), "err", err)
-		return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
+		s.storeFailed("commit failed", err, "session", e.key.String())
+		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 	}
 	if next != nil {
 		ev.Session = next.snapshot()
@@ -828,6 +828,9 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	switch {
 	case errors.Is(err, ErrNotFound):
 		e.cur = nil
+	case errors.Is(err, ErrDamaged):
+		s.release(e) // the store logged the damage
+		return nil, errf(ErrDamaged, err, "loading %s", key)
 	case err != nil:
 		s.release(e)
 		s.log.Error("load failed", "session", key.String(), "err", err)
@@ -863,10 +866,15 @@ func (s *Service) release(e *entry) {
 // returns how many sessions it loaded. Sessions load lazily anyway; Resume
 // finds problems at start rather than at the first command. A session that
 // does not replay is logged and skipped (its channel answers with
-// ErrBroken until the record is repaired); only a failing store is an error.
+// ErrBroken until the record is repaired), and so is a damaged record (the
+// store's ErrDamaged: its channel answers with ErrDamaged); only a failing
+// store is an error.
 func (s *Service) Resume(ctx context.Context) (int, error) {
 	recs, err := s.store.Live(ctx)
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrDamaged):
+		s.log.Error("resuming: damaged sessions skipped", "err", err)
+	case err != nil:
 		return 0, errf(ErrStorage, err, "listing sessions")
 	}
 	n := 0

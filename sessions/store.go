@@ -18,12 +18,15 @@ import (
 // Store keeps sessions and finished games. Package storage implements it on
 // bbolt; NewMemoryStore is an in-memory one for tests.
 type Store interface {
-	// Load returns the live session of key, or an error wrapping ErrNotFound.
+	// Load returns the live session of key, or an error wrapping ErrNotFound
+	// (none) or ErrDamaged (its record is damaged). Any method may fail with
+	// ErrDamaged when the data it reads is damaged.
 	Load(ctx context.Context, key Key) (*Record, error)
 	// Commit applies c in one transaction: all of it or nothing. When
 	// c.Finished is set, the store gives it an ID (Record.ID) on success.
 	Commit(ctx context.Context, c *Change) error
-	// Live returns every live session.
+	// Live returns every live session. When some records are damaged it
+	// returns the others with an error wrapping ErrDamaged.
 	Live(ctx context.Context) ([]*Record, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.

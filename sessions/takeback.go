@@ -106,7 +106,7 @@ func (s *Service) Rematch(ctx context.Context, req Request) (Event, error) {
 		}
 		hist, err := s.store.History(ctx, HistoryQuery{Key: req.Key, Limit: 1})
 		if err != nil {
-			return nil, Event{}, errf(ErrStorage, err, "history of %s", req.Key)
+			return nil, Event{}, errf(storeKind(err), err, "history of %s", req.Key)
 		}
 		if len(hist) == 0 {
 			return nil, Event{}, errf(ErrNoSuchGame, nil, "no finished game at %s", req.Key)

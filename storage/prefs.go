@@ -33,7 +33,7 @@ func (s *Store) SetNotify(ctx context.Context, platform, userID string, on bool)
 		return fmt.Errorf("storage: saving the pings of %s user %s: %w", platform, userID, ErrClosed)
 	default:
 	}
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update("preferences of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bPrefs)
 		p := prefs{V: PrefsVersion}
 		if v := b.Get(k); v != nil {
@@ -65,7 +65,7 @@ func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bo
 	}
 	prefix := []byte(platform + "\x00")
 	out := map[string]bool{}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("preferences of "+platform, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bPrefs).Cursor()
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
 			user := strings.TrimSuffix(string(k[len(prefix):]), "\x00")
@@ -95,10 +95,10 @@ func userKey(platform, userID string) ([]byte, error) {
 func decodePrefs(v []byte) (prefs, error) {
 	var p prefs
 	if err := json.Unmarshal(v, &p); err != nil {
-		return prefs{}, fmt.Errorf("bad preferences record: %w", err)
+		return prefs{}, damage(fmt.Errorf("bad preferences record: %w", err))
 	}
 	if p.V != PrefsVersion {
-		return prefs{}, fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion)
+		return prefs{}, damage(fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion))
 	}
 	return p, nil
 }

@@ -44,7 +44,7 @@ func getStanding(tx *bbolt.Tx, platform string, u sessions.User, game, period st
 	}
 	var sr standingRecord
 	if err := json.Unmarshal(v, &sr); err != nil {
-		return sessions.Standing{}, false, fmt.Errorf("storage: rating of %s in %s %s: %w", u.ID, game, period, err)
+		return sessions.Standing{}, false, fmt.Errorf("storage: rating of %s in %s %s: %w", u.ID, game, period, damage(err))
 	}
 	return sr.Standing, true, nil
 }
@@ -150,7 +150,7 @@ func seeRequest(tx *bbolt.Tx, platform, id string, at time.Time) error {
 // Seen implements sessions.Store.
 func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
 	found := false
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("request ids", func(tx *bbolt.Tx) error {
 		found = tx.Bucket(bSeen).Get([]byte(platform+"\x00"+id)) != nil
 		return nil
 	})
@@ -161,7 +161,7 @@ func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
 // before t, oldest first, through the index by time.
 func (s *Store) Forget(ctx context.Context, before time.Time) error {
 	limit := binary.BigEndian.AppendUint64(nil, uint64(before.UnixNano()))
-	return s.db.Update(func(tx *bbolt.Tx) error {
+	return s.update("request ids", func(tx *bbolt.Tx) error {
 		seen, at := tx.Bucket(bSeen), tx.Bucket(bSeenAt)
 		c := at.Cursor()
 		for k, _ := c.First(); k != nil && bytes.Compare(k[:8], limit) < 0; k, _ = c.First() {
@@ -183,12 +183,12 @@ func (s *Store) Standings(ctx context.Context, platform, userID, game string) ([
 		prefix = append(prefix, game+"\x00"...)
 	}
 	var out []sessions.Standing
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("ratings of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bRatings).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
 			var sr standingRecord
 			if err := json.Unmarshal(v, &sr); err != nil {
-				return fmt.Errorf("storage: rating %q: %w", k, err)
+				return fmt.Errorf("storage: rating %q: %w", k, damage(err))
 			}
 			out = append(out, sr.Standing)
 		}
@@ -203,12 +203,12 @@ func (s *Store) Standings(ctx context.Context, platform, userID, game string) ([
 func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, error) {
 	var l sessions.Ladder
 	prefix := ladderPrefix(q.Platform, q.Game, q.Period)
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("ladder of "+q.Platform+" "+q.Game+" "+q.Period, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bLadder).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && (q.Limit <= 0 || len(l.Rows) < q.Limit); k, v = c.Next() {
 			var sr standingRecord
 			if err := json.Unmarshal(v, &sr); err != nil {
-				return fmt.Errorf("storage: ladder %q: %w", k, err)
+				return fmt.Errorf("storage: ladder %q: %w", k, damage(err))
 			}
 			l.Rows = append(l.Rows, sr.Standing)
 		}
@@ -243,12 +243,15 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 // FindUser implements sessions.Store.
 func (s *Store) FindUser(ctx context.Context, platform, name string) (sessions.User, error) {
 	var u sessions.User
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("user name "+name, func(tx *bbolt.Tx) error {
 		v := tx.Bucket(bNames).Get([]byte(platform + "\x00" + strings.ToLower(strings.TrimPrefix(name, "@"))))
 		if v == nil {
 			return fmt.Errorf("storage: user %q: %w", name, sessions.ErrNotFound)
 		}
-		return json.Unmarshal(v, &u)
+		if err := json.Unmarshal(v, &u); err != nil {
+			return fmt.Errorf("storage: user %q: %w", name, damage(err))
+		}
+		return nil
 	})
 	return u, err
 }
@@ -264,7 +267,7 @@ func (s *Store) Backup(w io.Writer) (int64, error) {
 // write (to send them over a connection with their length first).
 func (s *Store) BackupSized(w io.Writer, size func(n int64) error) (int64, error) {
 	var n int64
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("the whole file (backup)", func(tx *bbolt.Tx) error {
 		if size != nil {
 			if err := size(tx.Size()); err != nil {
 				return err

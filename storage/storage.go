@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,6 +65,8 @@ const (
 	// ModeUpdate: one bbolt Update (one fsync) per change.
 	ModeUpdate
 	// ModeBatch: bbolt's DB.Batch (waits up to MaxBatchDelay to group).
+	// Its transactions run in bbolt's goroutines, out of reach of the
+	// guard against damaged pages: for comparisons of speed only.
 	ModeBatch
 )
 
@@ -78,6 +81,9 @@ type Options struct {
 	MaxBatch int
 	// NoSync skips fsync (tests of speed only: a crash may lose data).
 	NoSync bool
+	// Log receives the damage found in the file, once per record; nil
+	// discards it.
+	Log *slog.Logger
 }
 
 // Store is the bbolt store of sessions and finished games. It implements
@@ -90,6 +96,9 @@ type Store struct {
 	quit     chan struct{}
 	wg       sync.WaitGroup
 	once     sync.Once
+	log      *slog.Logger
+	mu       sync.Mutex
+	logged   map[string]bool // what was found damaged (logged once)
 }
 
 type commitReq struct {
@@ -100,8 +109,10 @@ type commitReq struct {
 }
 
 // Open opens (or creates) the database at path, creating its directory.
-// A file that is not a bot database is left untouched and gives an error
-// wrapping ErrNotBotDB; a file another process holds gives ErrLocked.
+// It never modifies a file it refuses: a file that is not a bot database
+// gives an error wrapping ErrNotBotDB, and one that is damaged (cut short,
+// bad pages: see vet) wraps sessions.ErrDamaged too; a file another
+// process holds gives ErrLocked.
 func Open(path string, o Options) (*Store, error) {
 	if o.Timeout == 0 {
 		o.Timeout = time.Second
@@ -109,29 +120,61 @@ func Open(path string, o Options) (*Store, error) {
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
 	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {
 			return nil, fmt.Errorf("storage: %w", err)
 		}
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 && fi.Size() < 4096 {
-		// bbolt would read past the end of a tiny file; say what it is.
-		return nil, fmt.Errorf("%w: %s is too small to be a database (%d bytes)", ErrNotBotDB, path, fi.Size())
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		if err := vet(path, o.Timeout); err != nil {
+			return nil, err
+		}
 	}
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+	var db *bbolt.DB
+	err := guard(func() (err error) {
+		db, err = bbolt.Open(path, 0o600, &bbolt.Options{Timeout: o.Timeout, NoSync: o.NoSync})
+		return err
+	})
 	switch {
 	case errors.Is(err, bbolt.ErrTimeout):
 		return nil, fmt.Errorf("%w: %s is open in another process (is the bot already running?)", ErrLocked, path)
-	case errors.Is(err, bbolt.ErrInvalid), errors.Is(err, bbolt.ErrVersionMismatch), errors.Is(err, bbolt.ErrChecksum):
-		return nil, fmt.Errorf("%w: %s is not a bbolt database or is damaged (%v); the file was not changed", ErrNotBotDB, path, err)
+	case errors.Is(err, bbolt.ErrInvalid), errors.Is(err, bbolt.ErrVersionMismatch), errors.Is(err, bbolt.ErrChecksum), errors.Is(err, sessions.ErrDamaged):
+		return nil, &refusal{path, fmt.Sprintf("is not a bbolt database or is damaged (%v)", err), errors.Is(err, sessions.ErrDamaged)}
 	case err != nil:
 		return nil, fmt.Errorf("storage: opening %s: %w", path, err)
 	}
-	if err := checkMeta(db, path); err != nil {
+	s := &Store{db: db, mode: o.Mode, maxBatch: o.MaxBatch, commits: make(chan *commitReq), quit: make(chan struct{}),
+		log: o.Log, logged: map[string]bool{}}
+	if err := s.createBuckets(); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
 	}
-	if err := db.Update(func(tx *bbolt.Tx) error {
+	if s.mode == ModeBatch {
+		db.MaxBatchSize = o.MaxBatch
+	}
+	if s.mode == ModeGroup {
+		s.wg.Add(1)
+		go s.loop()
+	}
+	return s, nil
+}
+
+// createBuckets creates the buckets a new database (or one of an older
+// bot) lacks; it writes nothing when they are all there.
+func (s *Store) createBuckets() error {
+	missing := false
+	if err := s.view("buckets", func(tx *bbolt.Tx) error {
+		for _, b := range buckets {
+			missing = missing || tx.Bucket(b) == nil
+		}
+		return nil
+	}); err != nil || !missing {
+		return err
+	}
+	return s.update("buckets", func(tx *bbolt.Tx) error {
 		for _, b := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
@@ -145,44 +188,6 @@ func Open(path string, o Options) (*Store, error) {
 			return m.Put([]byte("schema"), []byte(strconv.Itoa(SchemaVersion)))
 		}
 		return nil
-	}); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
-	}
-	s := &Store{db: db, mode: o.Mode, maxBatch: o.MaxBatch, commits: make(chan *commitReq), quit: make(chan struct{})}
-	if s.mode == ModeBatch {
-		db.MaxBatchSize = o.MaxBatch
-	}
-	if s.mode == ModeGroup {
-		s.wg.Add(1)
-		go s.loop()
-	}
-	return s, nil
-}
-
-// checkMeta refuses a bbolt database of another program or of a newer schema.
-func checkMeta(db *bbolt.DB, path string) error {
-	return db.View(func(tx *bbolt.Tx) error {
-		m := tx.Bucket(bMeta)
-		if m == nil {
-			var names []string
-			_ = tx.ForEach(func(name []byte, _ *bbolt.Bucket) error {
-				names = append(names, strconv.Quote(string(name)))
-				return nil
-			})
-			if len(names) > 0 {
-				return fmt.Errorf("%w: %s is a bbolt database of another program (buckets %s); the file was not changed",
-					ErrNotBotDB, path, strings.Join(names, ", "))
-			}
-			return nil
-		}
-		if app := string(m.Get([]byte("app"))); app != App {
-			return fmt.Errorf("%w: %s belongs to %q; the file was not changed", ErrNotBotDB, path, app)
-		}
-		if v, _ := strconv.Atoi(string(m.Get([]byte("schema")))); v > SchemaVersion {
-			return fmt.Errorf("%w: %s has schema %d, newer than this bot's %d", ErrNotBotDB, path, v, SchemaVersion)
-		}
-		return nil
 	})
 }
 
@@ -193,15 +198,15 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// Check verifies the consistency of the whole file (bbolt's Tx.Check).
+// Check verifies the consistency of the whole file (every page read from
+// the file, then bbolt's Tx.Check): a damaged file gives an error wrapping
+// sessions.ErrDamaged. It reads the file itself first: run it when nothing
+// commits (bot backup checks its copy).
 func (s *Store) Check() error {
-	return s.db.View(func(tx *bbolt.Tx) error {
-		var errs []error
-		for err := range tx.Check() {
-			errs = append(errs, err)
-		}
-		return errors.Join(errs...)
-	})
+	if r := preflight(s.db.Path()); r != nil {
+		return s.damaged("the whole file", r)
+	}
+	return s.damaged("the whole file", check(s.db))
 }
 
 // Load implements sessions.Store.
@@ -211,7 +216,7 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 		return nil, err
 	}
 	var rec *sessions.Record
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.view("session "+key.String(), func(tx *bbolt.Tx) error {
 		v := tx.Bucket(bLive).Get(k)
 		if v == nil {
 			return fmt.Errorf("storage: session %s: %w", key, sessions.ErrNotFound)
@@ -225,20 +230,40 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 	return rec, err
 }
 
-// Live implements sessions.Store.
+// Live implements sessions.Store: a record that does not decode is
+// skipped (and logged, once) and the others are returned, with an error
+// wrapping sessions.ErrDamaged.
 func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 	var out []*sessions.Record
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	var damaged []error
+	err := s.view("live sessions", func(tx *bbolt.Tx) error {
 		return tx.Bucket(bLive).ForEach(func(k, v []byte) error {
 			rec, err := decode(v)
-			if err != nil {
-				return fmt.Errorf("storage: session %q: %w", k, err)
+			switch {
+			case errors.Is(err, sessions.ErrDamaged):
+				what := "session " + keyString(k)
+				damaged = append(damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))
+			case err != nil:
+				return fmt.Errorf("storage: session %s: %w", keyString(k), err)
+			default:
+				out = append(out, rec)
 			}
-			out = append(out, rec)
 			return nil
 		})
 	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
 	return out, err
+}
+
+// keyString is the session key of the key bytes k, as Key.String writes it.
+func keyString(k []byte) string {
+	p := strings.SplitN(string(k), "\x00", 3)
+	if len(p) != 3 {
+		return strconv.Quote(string(k))
+	}
+	return sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}.String()
 }
 
 // Finished implements sessions.Store.
@@ -248,7 +273,7 @@ func (s *Store) Finished(ctx context.Context, id string) (*sessions.Record, erro
 		return nil, fmt.Errorf("storage: game %q: %w", id, sessions.ErrNotFound)
 	}
 	var rec *sessions.Record
-	err = s.db.View(func(tx *bbolt.Tx) error {
+	err = s.view("game "+id, func(tx *bbolt.Tx) error {
 		rec, err = getGame(tx, u64(n))
 		if err != nil {
 			return fmt.Errorf("storage: game %q: %w", id, err)
@@ -280,7 +305,7 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 		prefix = append(k, 0)
 	}
 	var out []*sessions.Record
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("history of "+string(bytes.ReplaceAll(prefix, []byte{0}, []byte{'/'})), func(tx *bbolt.Tx) error {
 		c := tx.Bucket(index).Cursor()
 		k, _ := c.Seek(append(bytes.Clone(prefix), 0xff))
 		if k == nil {
@@ -363,14 +388,20 @@ func (s *Store) loop() {
 // commitBatch commits the batch in one transaction; when that fails, it
 // commits each change alone, so that one bad change fails only itself.
 func (s *Store) commitBatch(batch []*commitReq) error {
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	fn := func(tx *bbolt.Tx) error {
 		for _, r := range batch {
 			if err := apply(tx, r); err != nil {
 				return err
 			}
 		}
 		return nil
-	})
+	}
+	var err error
+	if len(batch) == 1 {
+		err = s.update("session "+batch[0].c.Key.String(), fn)
+	} else {
+		err = guard(func() error { return s.db.Update(fn) }) // on failure, each change alone says which
+	}
 	if err != nil && len(batch) > 1 {
 		for _, r := range batch {
 			s.commitBatch([]*commitReq{r})
@@ -486,12 +517,12 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]sessions.Key, error) {
 	prefix := join(platform, userID)
 	var out []sessions.Key
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("live sessions of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bLiveUser).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
 			parts := strings.Split(string(k[len(prefix):]), "\x00")
 			if len(parts) != 3 {
-				return fmt.Errorf("storage: bad index key %q", k)
+				return fmt.Errorf("storage: bad index key %q: %w", k, sessions.ErrDamaged)
 			}
 			out = append(out, sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})
 		}
@@ -529,14 +560,14 @@ func decode(v []byte) (*sessions.Record, error) {
 		V int `json:"v"`
 	}
 	if err := json.Unmarshal(v, &head); err != nil {
-		return nil, fmt.Errorf("bad record: %w", err)
+		return nil, damage(fmt.Errorf("bad record: %w", err))
 	}
 	if head.V != sessions.RecordVersion {
-		return nil, fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion)
+		return nil, damage(fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion))
 	}
 	var r sessions.Record
 	if err := json.Unmarshal(v, &r); err != nil {
-		return nil, fmt.Errorf("bad record: %w", err)
+		return nil, damage(fmt.Errorf("bad record: %w", err))
 	}
 	return &r, nil
 }

@@ -673,6 +673,8 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail("There is no finished game with that id here: /history lists the games with their ids.")
 	case sessions.ErrNoTakeback:
 		return fail("There is no move of yours to take back: only your last move, before the opponent replies. /board shows the game.")
+	case sessions.ErrDamaged:
+		return fail("This record is damaged in the bot's database and cannot be read (the bot's log says where); other games are not affected: /help.")
 	case sessions.ErrBroken:
 		h.log.Error("broken session", "session", m.Key.String(), "err", err)
 		return fail("The game of this channel cannot be loaded (its record does not replay; the bot's log says why): /help.")

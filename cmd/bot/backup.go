@@ -47,7 +47,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return fmt.Errorf("the backup %s would overwrite the database itself", out)
 	}
 	var n int64
-	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: 300 * time.Millisecond})
+	store, err := openStore(c.Storage.Path, storage.Options{Timeout: 300 * time.Millisecond})
 	switch {
 	case err == nil:
 		n, err = store.BackupFile(out)

@@ -44,7 +44,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := os.Stat(*db); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("there is no database at %s", *db)
 	}
-	store, err := storage.Open(*db, storage.Options{Timeout: 300 * time.Millisecond})
+	store, err := openStore(*db, storage.Options{Timeout: 300 * time.Millisecond})
 	if errors.Is(err, storage.ErrLocked) {
 		return fmt.Errorf("%s is in use by the running bot: export from a backup (bot backup copy.db, then bot export --db copy.db %s)", *db, fl.Arg(0))
 	}

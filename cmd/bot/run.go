@@ -54,7 +54,7 @@ type platform struct {
 // pause (restartPause), and the others keep serving meanwhile.
 func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restartPause) error {
 	log := newLogger(c, stderr)
-	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout)})
+	store, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
 	if err != nil {
 		return err
 	}
@@ -218,11 +218,24 @@ func newLogger(c config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, o))
 }
 
+// openStore opens the database; to a file that storage.Open refuses (its
+// one line names the file and says what is wrong) it adds what to do.
+func openStore(path string, o storage.Options) (*storage.Store, error) {
+	s, err := storage.Open(path, o)
+	switch {
+	case errors.Is(err, sessions.ErrDamaged):
+		return nil, fmt.Errorf("%w; restore the copy that bot backup made, or move the file aside to start an empty database", err)
+	case errors.Is(err, storage.ErrNotBotDB):
+		return nil, fmt.Errorf("%w; set storage.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
+	}
+	return s, err
+}
+
 // runConsole opens the database, resumes its games and runs the console
 // until the end of input or until ctx is done.
 func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.Writer, interactive bool) error {
 	log := newLogger(c, stderr)
-	store, err := storage.Open(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout)})
+	store, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
 	if err != nil {
 		return err
 	}

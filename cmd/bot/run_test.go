@@ -249,7 +249,7 @@ func TestOpenFailsOnForeignFile(t *testing.T) {
 	}
 	var out, log bytes.Buffer
 	err := runConsole(context.Background(), consoleConfig(t, db), strings.NewReader(""), &out, &log, false)
-	if err == nil || !strings.Contains(err.Error(), "not a bot database") {
+	if err == nil || !strings.Contains(err.Error(), "is not a bbolt database") {
 		t.Fatalf("got %v", err)
 	}
 	if b, _ := os.ReadFile(db); !bytes.Equal(b, junk) {
