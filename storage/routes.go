@@ -42,7 +42,7 @@ func (s *Store) SaveRoute(ctx context.Context, platform, channel string, key ses
 		return fmt.Errorf("storage: saving the route of %s channel %s: %w", platform, channel, ErrClosed)
 	default:
 	}
-	if err := s.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bRoutes).Put(k, v) }); err != nil {
+	if err := s.update("route of "+platform+" channel "+channel, func(tx *bbolt.Tx) error { return tx.Bucket(bRoutes).Put(k, v) }); err != nil {
 		return fmt.Errorf("storage: saving the route of %s channel %s: %w", platform, channel, err)
 	}
 	return nil
@@ -59,7 +59,7 @@ func (s *Store) DeleteRoute(ctx context.Context, platform, channel string, key s
 		return fmt.Errorf("storage: deleting the route of %s channel %s: %w", platform, channel, ErrClosed)
 	default:
 	}
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update("route of "+platform+" channel "+channel, func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bRoutes)
 		if r, err := decodeRoute(b.Get(k)); err != nil || r.Key != key {
 			return nil // none, routed elsewhere since, or a record Routes skips
@@ -80,7 +80,7 @@ func (s *Store) Routes(ctx context.Context, platform string) (map[string]session
 	}
 	prefix := []byte(platform + "\x00")
 	out := map[string]sessions.Key{}
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.view("routes of "+platform, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bRoutes).Cursor()
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
 			if r, err := decodeRoute(v); err == nil {
@@ -107,10 +107,10 @@ func routeKey(platform, channel string) ([]byte, error) {
 func decodeRoute(v []byte) (route, error) {
 	var r route
 	if err := json.Unmarshal(v, &r); err != nil {
-		return route{}, fmt.Errorf("bad route record: %w", err)
+		return route{}, damage(fmt.Errorf("bad route record: %w", err))
 	}
 	if r.V != RoutesVersion {
-		return route{}, fmt.Errorf("route record version %d, this bot reads %d", r.V, RoutesVersion)
+		return route{}, damage(fmt.Errorf("route record version %d, this bot reads %d", r.V, RoutesVersion))
 	}
 	return r, nil
 }
