@@ -1,0 +1,168 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"strings"
+)
+
+// change runs fn on the session of req.Key under its lock, commits what fn
+// returns in one transaction and only then makes it the session's state.
+// fn must not modify cur; it returns the next session (nil: the session is
+// removed) and the event to report.
+func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*live, Event, error)) (Event, error) {
+	if strings.TrimSpace(req.User.Name) == "" && req.User.ID == "" {
+		return Event{}, errf(ErrNotPlayer, nil, "anonymous request")
+	}
+	e, err := s.acquire(ctx, req.Key)
+	if err != nil {
+		return Event{}, err
+	}
+	defer s.release(e)
+	if req.ID != "" {
+		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
+		if err != nil {
+			s.storeFailed("reading request ids failed", err, "session", req.Key.String())
+			return Event{}, &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
+		}
+		if seen {
+			return Event{}, &Error{Kind: ErrDuplicate, Msg: "request " + req.ID, Session: e.cur.snapshot()}
+		}
+	}
+	next, ev, err := fn(e.cur)
+	if err != nil {
+		var se *Error
+		if errors.As(err, &se) && se.Session == nil && e.cur != nil {
+			se.Session = e.cur.snapshot()
+		}
+		return Event{}, err
+	}
+	ev.By = req.User
+	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
+		return Event{}, err
+	}
+	s.sendNotices(ctx, req.User, ev)
+	return ev, nil
+}
+
+// commit commits next as the session of e (locked), with the clock, the
+// version, the ratings of a finished game and the request id, and only then
+// makes it the session's state. It fills ev.Session.
+func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string, ev *Event) error {
+	now := s.now().UTC()
+	c := &Change{Key: e.key, Request: reqID, At: now}
+	if next != nil {
+		next.rec.Version = 1
+		if e.cur != nil {
+			next.rec.Version = e.cur.rec.Version + 1
+		}
+		s.clock(e.cur, next, now)
+		if next.rec.Result != nil {
+			c.Finished = next.rec
+			c.Rate = rateRequest(next.rec)
+		} else {
+			c.Live = next.rec
+		}
+	}
+	if err := s.store.Commit(ctx, c); err != nil {
+		if errors.Is(err, ErrDuplicate) {
+			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
+		}
+		s.storeFailed("commit failed", err, "session", e.key.String())
+		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
+	}
+	if next != nil {
+		ev.Session = next.snapshot()
+	} else {
+		ev.Session = e.cur.snapshot()
+	}
+	if next != nil && next.rec.Result != nil {
+		next = nil
+	}
+	e.cur = next
+	s.track(e)
+	return nil
+}
+
+func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
+	if s.notify == nil || ev.Session == nil || ev.Session.State == nil {
+		return
+	}
+	snap := ev.Session
+	if ev.Ended() {
+		for _, u := range snap.Record.Seats {
+			if !u.Is(actor) && !u.Computer {
+				s.notify.Notify(ctx, Notice{Kind: NoticeGameOver, Key: snap.Record.Key, To: u, Session: snap})
+			}
+		}
+		return
+	}
+	if ev.Kind == EvResigned && !ev.passed {
+		return // a player left who was not to move: the turn stays where it was
+	}
+	switch ev.Kind {
+	case EvStarted, EvMoved, EvFormed, EvHuffed, EvTakenBack, EvResigned:
+		if t := snap.Turn(); t >= 0 && !snap.Player(t).Is(actor) && !snap.Player(t).Computer {
+			s.notify.Notify(ctx, Notice{Kind: NoticeYourTurn, Key: snap.Record.Key, To: snap.Player(t), Session: snap})
+		}
+	}
+}
+
+// acquire locks the session of key, loading it from the store the first time.
+func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
+	s.mu.Lock()
+	e := s.sessions[key]
+	if e == nil {
+		e = &entry{key: key, lock: make(chan struct{}, 1)}
+		s.sessions[key] = e
+	}
+	e.refs++
+	s.mu.Unlock()
+	select {
+	case e.lock <- struct{}{}:
+	case <-ctx.Done():
+		s.mu.Lock()
+		e.refs--
+		s.mu.Unlock()
+		return nil, errf(ErrStorage, ctx.Err(), "waiting for %s", key)
+	}
+	if e.loaded {
+		return e, nil
+	}
+	rec, err := s.store.Load(ctx, key)
+	switch {
+	case errors.Is(err, ErrNotFound):
+		e.cur = nil
+	case errors.Is(err, ErrDamaged):
+		s.release(e) // the store logged the damage
+		return nil, errf(ErrDamaged, err, "loading %s", key)
+	case err != nil:
+		s.release(e)
+		s.log.Error("load failed", "session", key.String(), "err", err)
+		return nil, errf(ErrStorage, err, "loading %s", key)
+	default:
+		l, err := s.rebuild(rec)
+		if err != nil {
+			s.release(e)
+			s.log.Error("replay failed", "session", key.String(), "err", err)
+			return nil, errf(ErrBroken, err, "replaying %s", key)
+		}
+		e.cur = l
+	}
+	e.loaded = true
+	s.track(e)
+	return e, nil
+}
+
+// release unlocks the session; an entry without a session that nobody
+// holds or waits for leaves the map, so that memory holds only the
+// sessions in play.
+func (s *Service) release(e *entry) {
+	s.mu.Lock()
+	e.refs--
+	if e.refs == 0 && e.loaded && e.cur == nil {
+		delete(s.sessions, e.key)
+	}
+	s.mu.Unlock()
+	<-e.lock
+}

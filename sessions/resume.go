@@ -1,0 +1,116 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// Resume loads every live session from the store and replays it; it
+// returns how many sessions it loaded. Sessions load lazily anyway; Resume
+// finds problems at start rather than at the first command. A session that
+// does not replay is logged and skipped (its channel answers with
+// ErrBroken until the record is repaired), and so is a damaged record (the
+// store's ErrDamaged: its channel answers with ErrDamaged); only a failing
+// store is an error.
+func (s *Service) Resume(ctx context.Context) (int, error) {
+	recs, err := s.store.Live(ctx)
+	switch {
+	case errors.Is(err, ErrDamaged):
+		s.log.Error("resuming: damaged sessions skipped", "err", err)
+	case err != nil:
+		return 0, errf(ErrStorage, err, "listing sessions")
+	}
+	n := 0
+	for _, r := range recs {
+		e, err := s.acquire(ctx, r.Key)
+		if err != nil {
+			continue // acquire logged it
+		}
+		s.release(e)
+		n++
+	}
+	return n, nil
+}
+
+// Replay rebuilds the game state of a record (a live session or a finished
+// game) by playing its actions from the start; it also returns the last move.
+func (s *Service) Replay(rec *Record) (*Snapshot, error) {
+	l, err := s.rebuild(rec)
+	if err != nil {
+		return nil, err
+	}
+	return l.snapshot(), nil
+}
+
+func (s *Service) rebuild(rec *Record) (*live, error) {
+	if rec.V != RecordVersion {
+		return nil, fmt.Errorf("record version %d, want %d", rec.V, RecordVersion)
+	}
+	game, err := s.games(rec.Game, rec.Options)
+	if err != nil {
+		return nil, err
+	}
+	l := &live{rec: rec, game: game}
+	if rec.Phase() == PhaseChallenge {
+		return l, nil
+	}
+	st, err := startState(game, rec)
+	if err != nil {
+		return nil, err
+	}
+	for i, a := range rec.Actions {
+		var m *rules.Move
+		st, m, err = apply(st, a)
+		if err != nil {
+			return nil, fmt.Errorf("action %d (%s %q): %w", i+1, a.Kind, a.Text, err)
+		}
+		if m != nil {
+			l.last = m
+		}
+	}
+	l.state = st
+	return l, nil
+}
+
+func startState(game rules.Game, rec *Record) (rules.State, error) {
+	if rec.Start != "" {
+		return game.Load(rec.Start)
+	}
+	return game.Start(rec.First), nil
+}
+
+func apply(st rules.State, a Action) (rules.State, *rules.Move, error) {
+	switch a.Kind {
+	case ActMove:
+		next, m, err := st.Play(a.Text)
+		if err != nil {
+			return nil, nil, err
+		}
+		return next, &m, nil
+	case ActForm:
+		f, ok := st.(rules.Former)
+		if !ok {
+			return nil, nil, errors.New("no formation step")
+		}
+		next, err := f.Form(a.Seat, a.Text)
+		return next, nil, err
+	case ActHuff:
+		h, ok := st.(rules.Huffer)
+		if !ok {
+			return nil, nil, errors.New("no huffing")
+		}
+		next, err := h.Huff(a.Text)
+		return next, nil, err
+	case ActRetire:
+		r, ok := st.(rules.Retirer)
+		if !ok {
+			return nil, nil, errors.New("no retiring")
+		}
+		next, err := r.Retire(a.Seat)
+		return next, nil, err
+	}
+	return nil, nil, fmt.Errorf("unknown action %q", a.Kind)
+}
