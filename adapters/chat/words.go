@@ -1,0 +1,261 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// count writes n and a noun, made plural with an s unless n is 1: "1
+// move", "3 moves".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// ---- replies to events ----
+
+// player names a seat: "alice (White)", "bob (Player 2, blue)".
+func player(s *sessions.Snapshot, seat int) string {
+	u := s.Player(seat)
+	if u.IsZero() {
+		return "an open seat (" + SeatLabel(s, seat) + ")"
+	}
+	return u.Name + " (" + SeatLabel(s, seat) + ")"
+}
+
+// SeatLabel names a seat for people: its name ("White"), and, where the
+// seats are numbered (Halma's camps), the colour of its pieces in the
+// pictures too ("Player 2, blue").
+func SeatLabel(s *sessions.Snapshot, seat int) string {
+	if c := seatColour(s, seat); c != "" {
+		return s.SeatName(seat) + ", " + c
+	}
+	return s.SeatName(seat)
+}
+
+// seatWords names a seat in running text: "White", "Player 2 (blue)".
+func seatWords(s *sessions.Snapshot, seat int) string {
+	if c := seatColour(s, seat); c != "" {
+		return s.SeatName(seat) + " (" + c + ")"
+	}
+	return s.SeatName(seat)
+}
+
+// seatColour is the colour of a Halma seat's pieces, as render draws
+// them; "" for the other games, whose seats are named by their colours.
+func seatColour(s *sessions.Snapshot, seat int) string {
+	if s == nil || s.Game == nil {
+		return ""
+	}
+	var v rules.View
+	if s.State != nil {
+		v = s.State.View()
+	} else {
+		v = s.Game.Start(s.Record.First).View()
+	}
+	if len(v.Camps) == 0 {
+		return ""
+	}
+	return render.SeatColour(v, seat)
+}
+
+// players lists every seat: "alice (White) vs bob (Black)".
+func players(s *sessions.Snapshot) string {
+	var parts []string
+	for i := range s.Record.Seats {
+		parts = append(parts, player(s, i))
+	}
+	return strings.Join(parts, " vs ")
+}
+
+// gameTitle names the game with the options that differ from what the
+// game would have without them ("Halma (players=4)").
+func gameTitle(s *sessions.Snapshot) string {
+	title := s.Game.Name()
+	var opts []string
+	if info, ok := games.Lookup(s.Game.ID()); ok {
+		for _, o := range info.Options {
+			v := s.Record.Options[o.Key]
+			if v == "" {
+				continue
+			}
+			without := map[string]string{}
+			for k, x := range s.Record.Options {
+				if k != o.Key {
+					without[k] = x
+				}
+			}
+			if g, err := games.New(s.Game.ID(), without); err == nil && g.Options()[o.Key] == v {
+				continue
+			}
+			opts = append(opts, o.Key+"="+v)
+		}
+	}
+	if len(opts) > 0 {
+		title += " (" + strings.Join(opts, " ") + ")"
+	}
+	return title
+}
+
+// status says whose turn it is, or who has to set up.
+func status(s *sessions.Snapshot) string {
+	if p := s.Pending(); len(p) > 0 {
+		var names []string
+		for _, seat := range p {
+			names = append(names, player(s, seat))
+		}
+		return "Set-up step: " + strings.Join(names, " and ") + " to choose a formation: /setup default, or /setup and your squares."
+	}
+	if t := s.Turn(); t >= 0 {
+		if s.Player(t).Computer {
+			return player(s, t) + " is thinking…"
+		}
+		return player(s, t) + " to move: /move <move> (/moves lists them)."
+	}
+	return ""
+}
+
+// ResultLine tells how a game ended, in the words every platform uses:
+// "Game over: alice (White) wins (Black resigned). Saved as game #12."
+func ResultLine(s *sessions.Snapshot) string {
+	line := result(s)
+	if s.Record.ID != "" {
+		line += " Saved as game #" + s.Record.ID + "."
+	}
+	return line
+}
+
+// result tells how a game ended: "Game over: alice (White) wins (Black
+// resigned)."
+func result(s *sessions.Snapshot) string {
+	r := s.Record.Result
+	line := "Game over: "
+	switch {
+	case r.Winner >= 0:
+		line += player(s, r.Winner) + " wins"
+	case drawn(s.Record) && len(s.Record.Seats) > 2:
+		var names []string
+		for seat := range s.Record.Seats {
+			if !s.Record.Retired(seat) {
+				names = append(names, player(s, seat))
+			}
+		}
+		line += "draw between " + andList(names)
+	case drawn(s.Record):
+		line += "draw"
+	default:
+		line += "no winner"
+	}
+	if r.Reason != "" {
+		line += " (" + r.Reason + ")"
+	}
+	return line + "."
+}
+
+// drawn reports whether a finished game ended in a draw: without a winner
+// in a game of two, or by agreement in a game of more (where a game can
+// also end with no winner, when the last person resigns).
+func drawn(rec *sessions.Record) bool {
+	r := rec.Result
+	return r != nil && r.Winner < 0 && (len(rec.Seats) == 2 || strings.HasPrefix(r.Reason, "draw"))
+}
+
+// andList joins names as people do: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// waitingFor names who may still accept a challenge, as me reads it: the
+// invited users without a seat yet (and the challenger who invited
+// themself, until they hold the other seat too, as sessions lets them), and
+// "anyone" for the open seats beyond those; me among them is "you".
+func waitingFor(s *sessions.Snapshot, me sessions.User) string {
+	var names []string
+	open := 0
+	for _, u := range s.Record.Seats {
+		if u.IsZero() {
+			open++
+		}
+	}
+	pending := 0
+	for _, u := range s.Record.Invited {
+		seats := len(s.Record.SeatsOf(u))
+		if seats > 0 && !(u.Is(s.Record.Challenger) && seats < 2) {
+			continue
+		}
+		pending++
+		if u.Is(me) {
+			names = append(names, "you")
+		} else {
+			names = append(names, u.Name)
+		}
+	}
+	if open > pending {
+		names = append(names, "anyone")
+	}
+	if len(names) == 0 {
+		return "nobody"
+	}
+	return strings.Join(names, " or ")
+}
+
+// orList joins words as "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
+
+// sentence makes a rules message a sentence: capital, full stop.
+func sentence(msg string) string {
+	msg = strings.TrimSpace(msg)
+	if msg == "" {
+		return "That is not allowed."
+	}
+	msg = capital(msg)
+	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, "!") {
+		msg += "."
+	}
+	return msg
+}
+
+// asTyped makes msg a sentence like sentence, but leaves its first word
+// as it is when the user typed it (an option "color=purple", a game id, a
+// name): the reply echoes what the user wrote.
+func asTyped(msg, typed string) string {
+	msg = strings.TrimSpace(msg)
+	word, _, _ := strings.Cut(msg, " ")
+	for _, f := range append(strings.Fields(typed), "") {
+		if word != "" && (strings.EqualFold(strings.TrimPrefix(f, "@"), word) || strings.Contains(word, "=")) {
+			if !strings.HasSuffix(msg, ".") {
+				msg += "."
+			}
+			return msg
+		}
+	}
+	return sentence(msg)
+}
+
+// capital capitalizes the first word of s, unless it holds a digit (a
+// square or a move: "e4-d5: ..." stays as written).
+func capital(s string) string {
+	word, _, _ := strings.Cut(s, " ")
+	if strings.ContainsFunc(word, unicode.IsDigit) {
+		return s
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
