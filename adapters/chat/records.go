@@ -285,9 +285,9 @@ func outcome(rec *sessions.Record) string {
 	case r == nil:
 		return "unfinished"
 	case r.Winner >= 0 && r.Winner < len(rec.Seats):
-		return rec.Seats[r.Winner].Name + " won (" + r.Reason + ")"
+		return rec.Seats[r.Winner].Name + " won (" + reasonWords(r, recordSeat(rec)) + ")"
 	}
-	return "drawn (" + r.Reason + ")"
+	return "drawn (" + reasonWords(r, recordSeat(rec)) + ")"
 }
 
 func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {

@@ -155,8 +155,8 @@ func result(s *sessions.Snapshot) string {
 	default:
 		line += "no winner"
 	}
-	if r.Reason != "" {
-		line += " (" + r.Reason + ")"
+	if w := reasonWords(r, s.SeatName); w != "" {
+		line += " (" + w + ")"
 	}
 	return line + "."
 }
@@ -166,7 +166,7 @@ func result(s *sessions.Snapshot) string {
 // also end with no winner, when the last person resigns).
 func drawn(rec *sessions.Record) bool {
 	r := rec.Result
-	return r != nil && r.Winner < 0 && (len(rec.Seats) == 2 || strings.HasPrefix(r.Reason, "draw"))
+	return r != nil && r.Winner < 0 && (len(rec.Seats) == 2 || r.Reason == rules.DrawAgreed)
 }
 
 // andList joins names as people do: "a", "a and b", "a, b and c".
