@@ -28,12 +28,25 @@ type Message struct {
 	Mentions map[string]sessions.User
 	// ID is the platform's id of the update or interaction (may be empty).
 	ID string
+	// Lang is the language the platform reports for the user (Telegram's
+	// language_code, Discord's locale: "es-MX", "de"), or "": the reply is
+	// in that language when it has a catalogue, else in the default.
+	Lang string
+
+	sp Speaker // the reply's language, set by Handle
 }
 
 // Reply is what the bot answers: lines of text, maybe a picture of the
 // board and buttons. A zero Reply means nothing to say.
 type Reply struct {
 	Lines []string
+	// Event is the change the reply answers, as values (its kind, the
+	// acting seat, the move and the session after it: seats, whose turn,
+	// legal moves, clock, offers), for adapters to build captions, buttons,
+	// mentions and pings from; nil for replies that changed nothing.
+	Event *sessions.Event
+	// Lang is the language the reply's lines are in.
+	Lang string
 	// Picture, when set, asks the adapter to show the board.
 	Picture *Picture
 	// Buttons are commands offered as buttons, in order.
@@ -101,12 +114,18 @@ type Config struct {
 	Games func() []games.Info
 	// Log receives unexpected errors; nil discards them.
 	Log *slog.Logger
+	// Lang is the bot's default language (config lang, BOT_LANG); "" is
+	// DefaultLang.
+	Lang string
+	// Words are the catalogues; nil loads the embedded ones.
+	Words *Words
 }
 
 // Handler turns messages into calls of the sessions service and their
 // results into replies. It is safe for concurrent use.
 type Handler struct {
 	svc   *sessions.Service
+	words *Words
 	games func() []games.Info
 	log   *slog.Logger
 	cmds  map[string]*command
@@ -131,7 +150,16 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, games: c.Games, log: c.Log, cmds: map[string]*command{}}
+	h := &Handler{svc: c.Sessions, words: c.Words, games: c.Games, log: c.Log, cmds: map[string]*command{}}
+	if h.words == nil {
+		w, err := NewWords(c.Lang)
+		if err != nil {
+			// The embedded catalogues hold DefaultLang; a bad c.Lang is
+			// refused by the config check before this.
+			w, _ = NewWords(DefaultLang)
+		}
+		h.words = w
+	}
 	if h.games == nil {
 		h.games = games.List
 	}
@@ -167,6 +195,8 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 			reply = fail("Sorry, something went wrong with that command; nothing changed. Try /board.")
 		}
 	}()
+	m.sp = h.words.In(h.words.LangOf(m.Lang))
+	defer func() { reply.Lang = m.sp.Lang }()
 	text := m.Text
 	switch {
 	case len(text) > MaxText:

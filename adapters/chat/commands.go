@@ -69,7 +69,7 @@ func simple(f func(*sessions.Service, context.Context, sessions.Request) (sessio
 		if err != nil {
 			return h.errorReply(name, m, err)
 		}
-		return eventReply(ev)
+		return m.sp.eventReply(ev)
 	}
 }
 
@@ -185,7 +185,7 @@ func (h *Handler) play(ctx context.Context, m Message, args []string) Reply {
 	if err != nil {
 		return h.errorReply("play", m, err)
 	}
-	return eventReply(ev)
+	return m.sp.eventReply(ev)
 }
 
 func (h *Handler) setup(ctx context.Context, m Message, args []string) Reply {
@@ -193,7 +193,7 @@ func (h *Handler) setup(ctx context.Context, m Message, args []string) Reply {
 	if err != nil {
 		return h.errorReply("setup", m, err)
 	}
-	return eventReply(ev)
+	return m.sp.eventReply(ev)
 }
 
 func (h *Handler) move(ctx context.Context, m Message, args []string) Reply {
@@ -201,7 +201,7 @@ func (h *Handler) move(ctx context.Context, m Message, args []string) Reply {
 	if err != nil {
 		return h.errorReply("move", m, err)
 	}
-	return eventReply(ev)
+	return m.sp.eventReply(ev)
 }
 
 func (h *Handler) huff(ctx context.Context, m Message, args []string) Reply {
@@ -209,7 +209,7 @@ func (h *Handler) huff(ctx context.Context, m Message, args []string) Reply {
 	if err != nil {
 		return h.errorReply("huff", m, err)
 	}
-	return eventReply(ev)
+	return m.sp.eventReply(ev)
 }
 
 func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Snapshot, *Reply) {
@@ -219,9 +219,9 @@ func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Sn
 		return nil, &r
 	}
 	if s.Phase() == sessions.PhaseChallenge {
-		r := fail(fmt.Sprintf("%s's challenge to %s (%s) is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), Terms(s), waitingFor(s, m.User)))
+		r := fail(fmt.Sprintf("%s's challenge to %s (%s) is waiting for %s to /accept.", s.Record.Challenger.Name, gameTitle(s), m.sp.terms(s), m.sp.waitingFor(s, m.User)))
 		r.Error = false
-		r.Buttons = challengeButtons
+		r.Buttons = m.sp.challengeButtons()
 		return nil, &r
 	}
 	return s, nil
@@ -232,14 +232,14 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	if r != nil {
 		return *r
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %s played; %s.", gameTitle(s), players(s), count(countMoves(s.Record), "move"), Terms(s))}}
+	out := Reply{Lines: []string{fmt.Sprintf("%s: %s, %s played; %s.", gameTitle(s), m.sp.players(s), count(countMoves(s.Record), "move"), m.sp.terms(s))}}
 	if s.Last != nil {
 		out.Lines = append(out.Lines, "Last move: "+s.Last.Text+".")
 	}
 	if len(s.Record.DrawOffer) > 0 {
 		var names []string
 		for _, seat := range s.Record.DrawOffer {
-			names = append(names, player(s, seat))
+			names = append(names, m.sp.player(s, seat))
 		}
 		verb := " offers"
 		if len(names) > 1 {
@@ -248,9 +248,9 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 		out.Lines = append(out.Lines, strings.Join(names, " and ")+verb+" a draw: /draw or /accept to agree, /decline to refuse.")
 	}
 	for _, seat := range s.Record.Takeback {
-		out.Lines = append(out.Lines, fmt.Sprintf("%s asks to take back their last move: %s, /accept or /decline.", player(s, seat), opponents(s, seat)))
+		out.Lines = append(out.Lines, fmt.Sprintf("%s asks to take back their last move: %s, /accept or /decline.", m.sp.player(s, seat), m.sp.opponents(s, seat)))
 	}
-	if st := status(s); st != "" {
+	if st := m.sp.status(s); st != "" {
 		out.Lines = append(out.Lines, st)
 	}
 	if l := clockLine(s, h.svc.Now()); l != "" {
@@ -258,7 +258,7 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	}
 	out.Lines = append(out.Lines, "FEN: "+s.State.FEN())
 	out.Picture = picture(s, m.User)
-	out.Buttons = gameButtons
+	out.Buttons = m.sp.gameButtons()
 	return out
 }
 
@@ -278,7 +278,7 @@ func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
 		return *r
 	}
 	if len(s.Pending()) > 0 {
-		return Reply{Lines: []string{status(s)}}
+		return Reply{Lines: []string{m.sp.status(s)}}
 	}
 	moves := s.State.Moves()
 	if len(moves) == 0 {
@@ -294,7 +294,7 @@ func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
 		more = fmt.Sprintf(" … and %d more", len(texts)-most)
 		texts = texts[:most]
 	}
-	line := fmt.Sprintf("%s to move, %s: %s%s.", player(s, s.Turn()), count(len(moves), "legal move"), strings.Join(texts, " "), more)
+	line := fmt.Sprintf("%s to move, %s: %s%s.", m.sp.player(s, s.Turn()), count(len(moves), "legal move"), strings.Join(texts, " "), more)
 	out := Reply{Lines: []string{line}}
 	if hf, ok := s.State.(rules.Huffer); ok {
 		if sq := hf.Huffable(); len(sq) > 0 {

@@ -1,23 +1,26 @@
 package chat
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/boardgamebot/bot/sessions"
 )
 
-var (
-	challengeButtons = []Button{{"Accept", "/accept"}, {"Decline", "/decline"}}
-	gameButtons      = []Button{{"Moves", "/moves"}, {"Draw", "/draw"}, {"Resign", "/resign"}}
-)
+// challengeButtons are the buttons under a challenge, a draw offer or a
+// takeback request.
+func (p Speaker) challengeButtons() []Button {
+	return []Button{{p.T("ButtonAccept"), "/accept"}, {p.T("ButtonDecline"), "/decline"}}
+}
+
+// gameButtons are the buttons under a game's reply.
+func (p Speaker) gameButtons() []Button {
+	return []Button{{p.T("ButtonMoves"), "/moves"}, {p.T("ButtonDraw"), "/draw"}, {p.T("ButtonResign"), "/resign"}}
+}
 
 // eventReply turns a committed change into its reply.
-func eventReply(ev sessions.Event) Reply {
+func (p Speaker) eventReply(ev sessions.Event) Reply {
 	s := ev.Session
 	by := ev.By.Name
-	var r Reply
-	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
+	r := Reply{Event: &ev}
+	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	switch ev.Kind {
 	case sessions.EvChallenged:
 		rec := s.Record
@@ -25,30 +28,30 @@ func eventReply(ev sessions.Event) Reply {
 		var who string
 		switch {
 		case len(rec.Invited) == 0:
-			who = "anyone here"
+			who = p.T("AnyoneHere")
 		default:
 			var names []string
 			for _, u := range rec.Invited {
 				names = append(names, u.Name)
 			}
-			who = strings.Join(names, " and ")
+			who = p.andList(names)
 			if len(rec.Invited) < open {
-				who += " and anyone here"
+				who = p.T("AndAnyoneHere", "Names", who)
 			}
 		}
 		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
-			add("%s challenges themselves to %s (a game against yourself is never rated); %s plays %s; %s.", by, gameTitle(s), by, seatWords(s, ev.Seat), clockTerms(s.Record))
-			add("%s: /accept to take the other side too, or /cancel.", by)
-			r.Buttons = challengeButtons
+			add("EventChallengedSelf", "By", by, "Game", gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Clock", p.clockTerms(s.Record))
+			add("EventChallengedSelfHint", "By", by)
+			r.Buttons = p.challengeButtons()
 			return r
 		}
-		add("%s challenges %s to %s; %s plays %s; %s.", by, who, gameTitle(s), by, seatWords(s, ev.Seat), Terms(s))
+		add("EventChallenged", "By", by, "Who", who, "Game", gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Terms", p.terms(s))
 		if open > 1 {
-			add("%d seats to fill: /accept to join, /decline to refuse; %s can /cancel.", open, by)
+			add("EventChallengedSeats", "Count", open, "By", by)
 		} else {
-			add("/accept to play, /decline to refuse; %s can /cancel.", by)
+			add("EventChallengedHint", "By", by)
 		}
-		r.Buttons = challengeButtons
+		r.Buttons = p.challengeButtons()
 		return r
 	case sessions.EvJoined:
 		open := 0
@@ -57,60 +60,60 @@ func eventReply(ev sessions.Event) Reply {
 				open++
 			}
 		}
-		add("%s joins as %s; %d more to /accept.", by, seatWords(s, ev.Seat), open)
-		r.Buttons = challengeButtons
+		add("EventJoined", "By", by, "Seat", p.seatWords(s, ev.Seat), "Count", open)
+		r.Buttons = p.challengeButtons()
 		return r
 	case sessions.EvStarted:
-		add("Game on: %s, %s; %s.", gameTitle(s), players(s), Terms(s))
+		add("EventStarted", "Game", gameTitle(s), "Players", p.players(s), "Terms", p.terms(s))
 	case sessions.EvDeclined:
-		add("%s declines the challenge. /play to start another game.", by)
+		add("EventDeclined", "By", by)
 		return r
 	case sessions.EvCancelled:
-		add("%s withdraws the challenge. /play to start another game.", by)
+		add("EventCancelled", "By", by)
 		return r
 	case sessions.EvFormed:
-		add("%s has chosen a formation.", player(s, ev.Seat))
+		add("EventFormed", "Player", p.player(s, ev.Seat))
 	case sessions.EvMoved:
-		add("%s played %s.", player(s, ev.Seat), ev.Move.Text)
+		add("EventMoved", "Player", p.player(s, ev.Seat), "Move", ev.Move.Text)
 	case sessions.EvHuffed:
-		add("%s huffs the piece on %s; now %s plays a move.", player(s, ev.Seat), s.Record.Actions[len(s.Record.Actions)-1].Text, by)
+		add("EventHuffed", "Player", p.player(s, ev.Seat), "Square", s.Record.Actions[len(s.Record.Actions)-1].Text, "By", by)
 	case sessions.EvDrawOffered:
-		add("%s offers a draw: /draw or /accept to agree, /decline to refuse.", player(s, ev.Seat))
+		add("EventDrawOffered", "Player", p.player(s, ev.Seat))
 		return r
 	case sessions.EvDrawDeclined:
-		add("%s declines the draw; play on.", by)
+		add("EventDrawDeclined", "By", by)
 		return r
 	case sessions.EvDrawAgreed:
-		add("%s accepts the draw.", player(s, ev.Seat))
+		add("EventDrawAgreed", "Player", p.player(s, ev.Seat))
 	case sessions.EvResigned:
 		if !ev.Ended() { // more players: the others play on
-			add("%s resigns and leaves the game; the others play on.", player(s, ev.Seat))
+			add("EventResignedLeaves", "Player", p.player(s, ev.Seat))
 			break
 		}
-		add("%s resigns.", player(s, ev.Seat))
+		add("EventResigned", "Player", p.player(s, ev.Seat))
 	case sessions.EvTakebackAsked:
-		add("%s asks to take back their last move: %s, /accept or /decline.", player(s, ev.Seat), opponents(s, ev.Seat))
-		r.Buttons = challengeButtons
+		add("EventTakebackAsked", "Player", p.player(s, ev.Seat), "Others", p.opponents(s, ev.Seat))
+		r.Buttons = p.challengeButtons()
 		return r
 	case sessions.EvTakebackDeclined:
-		add("%s refuses the takeback; play on.", by)
+		add("EventTakebackDeclined", "By", by)
 		return r
 	case sessions.EvTakenBack:
-		add("%s's last move is taken back.", player(s, ev.Seat))
+		add("EventTakenBack", "Player", p.player(s, ev.Seat))
 	}
 	if ev.Ended() {
-		add("%s", ResultLine(s))
+		r.Lines = append(r.Lines, p.resultLine(s))
 		if l := ratingLine(s); l != "" {
-			add("%s", l)
+			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, ev.By)
-		r.Buttons = []Button{{"Rematch", "/rematch"}}
+		r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
 		return r
 	}
-	if st := status(s); st != "" {
-		add("%s", st)
+	if st := p.status(s); st != "" {
+		r.Lines = append(r.Lines, st)
 	}
 	r.Picture = picture(s, ev.By)
-	r.Buttons = gameButtons
+	r.Buttons = p.gameButtons()
 	return r
 }

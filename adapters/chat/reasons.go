@@ -1,50 +1,58 @@
 package chat
 
 import (
-	"fmt"
-
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// reasonWords words why a game ended; seat names the seats.
-func reasonWords(r *sessions.Result, seat func(int) string) string {
-	switch r.Reason {
+// reasonIDs are the catalogue messages of the reasons a game ends.
+func reasonID(r rules.Reason) string {
+	switch r {
 	case rules.NoPieces:
-		return "no pieces left"
+		return "ReasonNoPieces"
 	case rules.NoMove:
-		return "no legal move"
+		return "ReasonNoMove"
 	case rules.Repetition:
-		return "threefold repetition"
+		return "ReasonRepetition"
 	case rules.KingMoves:
-		return fmt.Sprintf("%d moves with kings only", r.N)
+		return "ReasonKingMoves"
 	case rules.ThreeKings:
-		return fmt.Sprintf("three kings against one for %d moves", r.N)
+		return "ReasonThreeKings"
 	case rules.FewKings:
-		return "kings only, equal and few"
+		return "ReasonFewKings"
 	case rules.QuietPlies:
-		return fmt.Sprintf("%d plies without capture or promotion", r.N)
+		return "ReasonQuietPlies"
 	case rules.CampFilled:
-		return "camp filled"
+		return "ReasonCampFilled"
 	case rules.OthersLeft:
-		return "the others left"
+		return "ReasonOthersLeft"
 	case rules.LeftHome:
-		return fmt.Sprintf("a piece still at home after move %d", r.N)
+		return "ReasonLeftHome"
 	case rules.Resigned:
-		return seat(r.By) + " resigned"
+		return "ReasonResigned"
 	case rules.DrawAgreed:
-		return "draw agreed"
+		return "ReasonDrawAgreed"
 	case rules.Abandoned:
-		return fmt.Sprintf("%s abandoned (%d moves in a row played by the clock)", seat(r.By), r.N)
+		return "ReasonAbandoned"
 	case rules.TargetReached:
-		return "target reached"
+		return "ReasonTargetReached"
 	}
 	return ""
 }
 
+// reason words why a game ended; seat names the seats. "" for no reason
+// (an old record whose phrase was not known).
+func (p Speaker) reason(r *sessions.Result, seat func(int) string) string {
+	id := reasonID(r.Reason)
+	if id == "" {
+		return ""
+	}
+	return p.T(id, "Count", r.N, "Seat", seat(r.By))
+}
+
 // recordSeat names the seats of a stored game by its rules.
-func recordSeat(rec *sessions.Record) func(int) string {
+func (p Speaker) recordSeat(rec *sessions.Record) func(int) string {
 	var names []string
 	if g, err := games.New(rec.Game, rec.Options); err == nil {
 		names = g.Seats()
@@ -53,6 +61,6 @@ func recordSeat(rec *sessions.Record) func(int) string {
 		if seat >= 0 && seat < len(names) {
 			return names[seat]
 		}
-		return "a player"
+		return p.T("APlayer")
 	}
 }

@@ -19,7 +19,7 @@ const (
 )
 
 // opponents names the seats other than seat.
-func opponents(s *sessions.Snapshot, seat int) string {
+func (p Speaker) opponents(s *sessions.Snapshot, seat int) string {
 	var names []string
 	for i, u := range s.Record.Seats {
 		if i != seat && !u.Is(s.Player(seat)) {
@@ -29,7 +29,7 @@ func opponents(s *sessions.Snapshot, seat int) string {
 	if len(names) == 0 {
 		return s.Player(seat).Name
 	}
-	return strings.Join(names, " and ")
+	return p.andList(names)
 }
 
 // ratingLine says what a finished game did to ratings, or why it was not
@@ -61,23 +61,23 @@ func ratingLine(s *sessions.Snapshot) string {
 // whether the game counts for the ratings, "clock 1d per move, rated" or
 // "no clock, unrated". A game is unrated with rated=no, against the
 // computer, against oneself and with more than two players.
-func Terms(s *sessions.Snapshot) string {
+func (p Speaker) terms(s *sessions.Snapshot) string {
 	rec := s.Record
-	clock := clockTerms(rec)
+	clock := p.clockTerms(rec)
 	self := len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) ||
 		len(rec.Seats) == 2 && !rec.Seats[0].IsZero() && rec.Seats[0].Is(rec.Seats[1])
 	if !rec.Play.Rated || len(rec.Seats) != 2 || self || slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) {
-		return clock + ", unrated"
+		return p.T("TermsUnrated", "Clock", clock)
 	}
-	return clock + ", rated"
+	return p.T("TermsRated", "Clock", clock)
 }
 
 // clockTerms says the clock of a game: "clock 1d per move", "no clock".
-func clockTerms(rec *sessions.Record) string {
+func (p Speaker) clockTerms(rec *sessions.Record) string {
 	if rec.Play.Time > 0 {
-		return "clock " + rec.Play.Time.String() + " per move"
+		return p.T("ClockPerMove", "Time", rec.Play.Time.String())
 	}
-	return "no clock"
+	return p.T("NoClock")
 }
 
 // rated says whether a finished game counted for the ratings: never
@@ -141,6 +141,7 @@ func clockLine(s *sessions.Snapshot, now time.Time) string {
 // every platform.
 func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 	s := n.Session
+	p := h.words.In("")
 	var r Reply
 	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
 	if s == nil {
@@ -148,10 +149,10 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 	}
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), players(s))
+		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), p.players(s))
 		return r
 	case sessions.NoticeGameOver:
-		add("%s", ResultLine(s))
+		add("%s", p.resultLine(s))
 		if l := ratingLine(s); l != "" {
 			add("%s", l)
 		}
@@ -172,27 +173,27 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 				streak = s.Record.Auto[n.Seat]
 			}
 			add("%s ran out of time: the computer played %s for them (%d of %d in a row before the game is lost).",
-				player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
+				p.player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
 			if s.Record.Retired(n.Seat) && s.Record.Result == nil {
-				add("%s has abandoned the game and leaves it; the others play on.", player(s, n.Seat))
+				add("%s has abandoned the game and leaves it; the others play on.", p.player(s, n.Seat))
 			} else if s.Record.Retired(n.Seat) {
-				add("%s has abandoned the game and leaves it.", player(s, n.Seat))
+				add("%s has abandoned the game and leaves it.", p.player(s, n.Seat))
 			}
 		case n.Auto:
 			add("Time ran out for the formation: the usual one was taken.")
 		default:
 			if sq := computerHuff(s, n); sq != "" {
-				add("%s huffed the piece on %s (it should have captured).", player(s, n.Seat), sq)
+				add("%s huffed the piece on %s (it should have captured).", p.player(s, n.Seat), sq)
 			}
 			if n.Move != nil {
-				add("%s played %s.", player(s, n.Seat), n.Move.Text)
+				add("%s played %s.", p.player(s, n.Seat), n.Move.Text)
 			} else if computerHuff(s, n) == "" {
-				add("%s has chosen a formation.", player(s, n.Seat))
+				add("%s has chosen a formation.", p.player(s, n.Seat))
 			}
 		}
 	}
 	if s.Record.Result != nil {
-		add("%s", ResultLine(s))
+		add("%s", p.resultLine(s))
 		if l := ratingLine(s); l != "" {
 			add("%s", l)
 		}
@@ -200,11 +201,11 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 		r.Buttons = []Button{{"Rematch", "/rematch"}}
 		return r
 	}
-	if st := status(s); st != "" {
+	if st := p.status(s); st != "" {
 		add("%s", st)
 	}
 	r.Picture = picture(s, sessions.User{})
-	r.Buttons = gameButtons
+	r.Buttons = p.gameButtons()
 	return r
 }
 
@@ -279,15 +280,15 @@ func (h *Handler) whoAndGame(ctx context.Context, m Message, args []string, cmd 
 }
 
 // outcome is a finished game's result in a few words.
-func outcome(rec *sessions.Record) string {
+func (p Speaker) outcome(rec *sessions.Record) string {
 	r := rec.Result
 	switch {
 	case r == nil:
 		return "unfinished"
 	case r.Winner >= 0 && r.Winner < len(rec.Seats):
-		return rec.Seats[r.Winner].Name + " won (" + reasonWords(r, recordSeat(rec)) + ")"
+		return rec.Seats[r.Winner].Name + " won (" + p.reason(r, p.recordSeat(rec)) + ")"
 	}
-	return "drawn (" + reasonWords(r, recordSeat(rec)) + ")"
+	return "drawn (" + p.reason(r, p.recordSeat(rec)) + ")"
 }
 
 func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
@@ -309,7 +310,7 @@ func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
 			names = append(names, u.Name)
 		}
 		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %s.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
-			rec.Game, strings.Join(names, " vs "), outcome(rec), count(countMoves(rec), "move")))
+			rec.Game, strings.Join(names, " vs "), m.sp.outcome(rec), count(countMoves(rec), "move")))
 	}
 	return out
 }
@@ -337,10 +338,10 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	}
 	rec := s.Record
 	out := Reply{Lines: []string{
-		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
+		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), m.sp.players(s)),
 		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
 			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
-		result(s),
+		m.sp.result(s),
 	}}
 	if l := ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)
@@ -360,7 +361,7 @@ func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("replay", m, err)
 	}
 	return Reply{
-		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, gameTitle(s), players(s), count(len(moves), "move"))},
+		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, gameTitle(s), m.sp.players(s), count(len(moves), "move"))},
 		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
 	}
 }
@@ -399,7 +400,7 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 	} else {
 		doc.Data = []byte(moveList(s, meta))
 	}
-	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s))}, Document: doc}
+	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), m.sp.players(s))}, Document: doc}
 }
 
 // moveList writes a game that has no record format of its own: tags, then

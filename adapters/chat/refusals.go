@@ -16,6 +16,9 @@ import (
 // errorReply turns an error of the sessions service into one line that ends
 // with the command that helps.
 func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
+	if m.sp.loc == nil { // called outside Handle
+		m.sp = h.words.In(h.words.LangOf(m.Lang))
+	}
 	var se *sessions.Error
 	if !errors.As(err, &se) {
 		h.log.Error("unexpected error", "command", cmd, "session", m.Key.String(), "err", err)
@@ -34,9 +37,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail("No game is being played here: /play <game> @user starts one (/games lists the games).")
 	case sessions.ErrNotStarted:
 		if isChallenger {
-			return fail("The game has not started: waiting for " + waitingFor(s, me) + " to /accept (you can /cancel).")
+			return fail("The game has not started: waiting for " + m.sp.waitingFor(s, me) + " to /accept (you can /cancel).")
 		}
-		return fail("The game has not started: waiting for " + waitingFor(s, me) + " to /accept.")
+		return fail("The game has not started: waiting for " + m.sp.waitingFor(s, me) + " to /accept.")
 	case sessions.ErrGameRunning:
 		if s.Phase() == sessions.PhaseChallenge {
 			return fail(fmt.Sprintf("%s has a challenge open here (%s): /accept it, or %s can /cancel it.", s.Record.Challenger.Name, gameTitle(s), s.Record.Challenger.Name))
@@ -44,7 +47,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if cmd == "cancel" {
 			return fail("The game has started, so it cannot be cancelled: /resign ends it, /draw offers a draw.")
 		}
-		return fail(fmt.Sprintf("A game is running here (%s, %s): finish it first; /board shows it.", gameTitle(s), players(s)))
+		return fail(fmt.Sprintf("A game is running here (%s, %s): finish it first; /board shows it.", gameTitle(s), m.sp.players(s)))
 	case sessions.ErrNoChallenge:
 		if s != nil && s.Phase() == sessions.PhasePlaying {
 			return fail("There is no challenge or draw offer to answer here: /board shows the game, /draw offers a draw.")
@@ -57,12 +60,12 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if cmd == "decline" && len(s.Record.Invited) == 0 {
 			return fail("This challenge is open to anyone; you need not answer it (/accept to play).")
 		}
-		return fail("This challenge is for " + waitingFor(s, me) + ", not for you: /play your own game when this one is over.")
+		return fail("This challenge is for " + m.sp.waitingFor(s, me) + ", not for you: /play your own game when this one is over.")
 	case sessions.ErrAlreadyJoined:
 		if isChallenger {
-			return fail("You opened this challenge: waiting for " + waitingFor(s, me) + " to /accept (or /cancel it).")
+			return fail("You opened this challenge: waiting for " + m.sp.waitingFor(s, me) + " to /accept (or /cancel it).")
 		}
-		return fail("You already have a seat: waiting for " + waitingFor(s, me) + " to /accept.")
+		return fail("You already have a seat: waiting for " + m.sp.waitingFor(s, me) + " to /accept.")
 	case sessions.ErrNotChallenger:
 		return fail(fmt.Sprintf("Only %s, who opened the challenge, can cancel it: /decline refuses it.", s.Record.Challenger.Name))
 	case sessions.ErrNotPlayer:
@@ -75,9 +78,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if s.Phase() == sessions.PhasePlaying && len(s.Record.SeatsOf(me)) > 0 {
 			return fail("You have left this game; the others play on without you: /board shows it.")
 		}
-		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", players(s)))
+		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", m.sp.players(s)))
 	case sessions.ErrNotYourTurn:
-		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, SeatLabel(s, s.Turn())))
+		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, m.sp.seatLabel(s, s.Turn())))
 	case sessions.ErrIllegalMove:
 		if cmd == "huff" {
 			return fail(sentence(rulesMsg) + " " + huffHint(s))
@@ -105,7 +108,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		var bv *sessions.BadValue
 		if errors.As(err, &bv) {
 			return fail(fmt.Sprintf("%s=%s is not allowed (choose %s). /games lists the games and their options.",
-				bv.Key, clip(bv.Value, 20), orList(bv.Choices)))
+				bv.Key, clip(bv.Value, 20), m.sp.orList(bv.Choices)))
 		}
 		if rulesMsg == "" {
 			rulesMsg = se.Msg
@@ -115,7 +118,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if cmd == "takeback" {
 			who := "the other side"
 			if s != nil && len(s.Record.Takeback) > 0 {
-				who = opponents(s, s.Record.Takeback[0])
+				who = m.sp.opponents(s, s.Record.Takeback[0])
 			}
 			return fail("You have asked already to take your last move back: waiting for " + who + " to /accept or /decline it.")
 		}

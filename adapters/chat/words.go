@@ -24,28 +24,28 @@ func count(n int, noun string) string {
 // ---- replies to events ----
 
 // player names a seat: "alice (White)", "bob (Player 2, blue)".
-func player(s *sessions.Snapshot, seat int) string {
+func (p Speaker) player(s *sessions.Snapshot, seat int) string {
 	u := s.Player(seat)
 	if u.IsZero() {
-		return "an open seat (" + SeatLabel(s, seat) + ")"
+		return p.T("PlayerOpen", "Seat", p.seatLabel(s, seat))
 	}
-	return u.Name + " (" + SeatLabel(s, seat) + ")"
+	return p.T("Player", "Name", u.Name, "Seat", p.seatLabel(s, seat))
 }
 
-// SeatLabel names a seat for people: its name ("White"), and, where the
+// seatLabel names a seat for people: its name ("White"), and, where the
 // seats are numbered (Halma's camps), the colour of its pieces in the
 // pictures too ("Player 2, blue").
-func SeatLabel(s *sessions.Snapshot, seat int) string {
+func (p Speaker) seatLabel(s *sessions.Snapshot, seat int) string {
 	if c := seatColour(s, seat); c != "" {
-		return s.SeatName(seat) + ", " + c
+		return p.T("SeatColour", "Seat", s.SeatName(seat), "Colour", c)
 	}
 	return s.SeatName(seat)
 }
 
 // seatWords names a seat in running text: "White", "Player 2 (blue)".
-func seatWords(s *sessions.Snapshot, seat int) string {
+func (p Speaker) seatWords(s *sessions.Snapshot, seat int) string {
 	if c := seatColour(s, seat); c != "" {
-		return s.SeatName(seat) + " (" + c + ")"
+		return p.T("SeatColourWords", "Seat", s.SeatName(seat), "Colour", c)
 	}
 	return s.SeatName(seat)
 }
@@ -69,12 +69,16 @@ func seatColour(s *sessions.Snapshot, seat int) string {
 }
 
 // players lists every seat: "alice (White) vs bob (Black)".
-func players(s *sessions.Snapshot) string {
-	var parts []string
+func (p Speaker) players(s *sessions.Snapshot) string {
+	line := ""
 	for i := range s.Record.Seats {
-		parts = append(parts, player(s, i))
+		if i == 0 {
+			line = p.player(s, i)
+		} else {
+			line = p.T("Versus", "A", line, "B", p.player(s, i))
+		}
 	}
-	return strings.Join(parts, " vs ")
+	return line
 }
 
 // gameTitle names the game with the options that differ from what the
@@ -107,58 +111,59 @@ func gameTitle(s *sessions.Snapshot) string {
 }
 
 // status says whose turn it is, or who has to set up.
-func status(s *sessions.Snapshot) string {
-	if p := s.Pending(); len(p) > 0 {
+func (p Speaker) status(s *sessions.Snapshot) string {
+	if pend := s.Pending(); len(pend) > 0 {
 		var names []string
-		for _, seat := range p {
-			names = append(names, player(s, seat))
+		for _, seat := range pend {
+			names = append(names, p.player(s, seat))
 		}
-		return "Set-up step: " + strings.Join(names, " and ") + " to choose a formation: /setup default, or /setup and your squares."
+		return p.T("SetupStep", "Players", p.andList(names))
 	}
 	if t := s.Turn(); t >= 0 {
 		if s.Player(t).Computer {
-			return player(s, t) + " is thinking…"
+			return p.T("Thinking", "Player", p.player(s, t))
 		}
-		return player(s, t) + " to move: /move <move> (/moves lists them)."
+		return p.T("ToMove", "Player", p.player(s, t))
 	}
 	return ""
 }
 
-// ResultLine tells how a game ended, in the words every platform uses:
-// "Game over: alice (White) wins (Black resigned). Saved as game #12."
-func ResultLine(s *sessions.Snapshot) string {
-	line := result(s)
+// resultLine tells how a game ended: "Game over: alice (White) wins
+// (Black resigned). Saved as game #12."
+func (p Speaker) resultLine(s *sessions.Snapshot) string {
+	line := p.result(s)
 	if s.Record.ID != "" {
-		line += " Saved as game #" + s.Record.ID + "."
+		line += " " + p.T("SavedAs", "ID", s.Record.ID)
 	}
 	return line
 }
 
 // result tells how a game ended: "Game over: alice (White) wins (Black
 // resigned)."
-func result(s *sessions.Snapshot) string {
+func (p Speaker) result(s *sessions.Snapshot) string {
 	r := s.Record.Result
-	line := "Game over: "
+	why := p.reason(r, s.SeatName)
+	pick := func(id string, kv ...any) string {
+		if why != "" {
+			return p.T(id+"Why", append(kv, "Why", why)...)
+		}
+		return p.T(id, kv...)
+	}
 	switch {
 	case r.Winner >= 0:
-		line += player(s, r.Winner) + " wins"
+		return pick("GameOverWins", "Player", p.player(s, r.Winner))
 	case drawn(s.Record) && len(s.Record.Seats) > 2:
 		var names []string
 		for seat := range s.Record.Seats {
 			if !s.Record.Retired(seat) {
-				names = append(names, player(s, seat))
+				names = append(names, p.player(s, seat))
 			}
 		}
-		line += "draw between " + andList(names)
+		return pick("GameOverDrawBetween", "Players", p.andList(names))
 	case drawn(s.Record):
-		line += "draw"
-	default:
-		line += "no winner"
+		return pick("GameOverDraw")
 	}
-	if w := reasonWords(r, s.SeatName); w != "" {
-		line += " (" + w + ")"
-	}
-	return line + "."
+	return pick("GameOverNoWinner")
 }
 
 // drawn reports whether a finished game ended in a draw: without a winner
@@ -170,18 +175,18 @@ func drawn(rec *sessions.Record) bool {
 }
 
 // andList joins names as people do: "a", "a and b", "a, b and c".
-func andList(names []string) string {
+func (p Speaker) andList(names []string) string {
 	if len(names) <= 1 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return p.T("And", "Rest", strings.Join(names[:len(names)-1], ", "), "Last", names[len(names)-1])
 }
 
 // waitingFor names who may still accept a challenge, as me reads it: the
 // invited users without a seat yet (and the challenger who invited
 // themself, until they hold the other seat too, as sessions lets them), and
 // "anyone" for the open seats beyond those; me among them is "you".
-func waitingFor(s *sessions.Snapshot, me sessions.User) string {
+func (p Speaker) waitingFor(s *sessions.Snapshot, me sessions.User) string {
 	var names []string
 	open := 0
 	for _, u := range s.Record.Seats {
@@ -197,26 +202,26 @@ func waitingFor(s *sessions.Snapshot, me sessions.User) string {
 		}
 		pending++
 		if u.Is(me) {
-			names = append(names, "you")
+			names = append(names, p.T("You"))
 		} else {
 			names = append(names, u.Name)
 		}
 	}
 	if open > pending {
-		names = append(names, "anyone")
+		names = append(names, p.T("Anyone"))
 	}
 	if len(names) == 0 {
-		return "nobody"
+		return p.T("Nobody")
 	}
-	return strings.Join(names, " or ")
+	return p.orList(names)
 }
 
 // orList joins words as "a, b or c".
-func orList(words []string) string {
+func (p Speaker) orList(words []string) string {
 	if len(words) < 2 {
 		return strings.Join(words, "")
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return p.T("Or", "Rest", strings.Join(words[:len(words)-1], ", "), "Last", words[len(words)-1])
 }
 
 // sentence makes a rules message a sentence: capital, full stop.

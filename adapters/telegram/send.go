@@ -459,7 +459,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	case sessions.NoticeGameOver:
 		text = fmt.Sprintf("Your game of %s in %s is over.", game, place)
 		if s.Record.Result != nil {
-			text += " " + esc(chat.ResultLine(s))
+			text += " " + esc(b.h.ResultLine(s))
 		}
 	default:
 		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
