@@ -103,7 +103,7 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 	}
 	if ev.Ended() {
 		r.Lines = append(r.Lines, p.resultLine(s))
-		if l := ratingLine(s); l != "" {
+		if l := p.ratingLine(s); l != "" {
 			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, ev.By)

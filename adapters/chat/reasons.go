@@ -6,7 +6,16 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// reasonIDs are the catalogue messages of the reasons a game ends.
+// reasonIDs lists the catalogue messages of every reason.
+func reasonIDs() []string {
+	var out []string
+	for _, r := range rules.Reasons() {
+		out = append(out, reasonID(r))
+	}
+	return out
+}
+
+// reasonID is the catalogue message of the reason a game ended.
 func reasonID(r rules.Reason) string {
 	switch r {
 	case rules.NoPieces:

@@ -34,27 +34,26 @@ func (p Speaker) opponents(s *sessions.Snapshot, seat int) string {
 
 // ratingLine says what a finished game did to ratings, or why it was not
 // rated; empty for games that are never rated.
-func ratingLine(s *sessions.Snapshot) string {
+func (p Speaker) ratingLine(s *sessions.Snapshot) string {
 	rec := s.Record
 	if len(rec.Ratings) == 0 {
 		if len(rec.Seats) == 2 && rec.Play.Rated && !slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) &&
 			!rec.Seats[0].Is(rec.Seats[1]) {
 			if rec.Result != nil && rec.Result.Winner < 0 {
-				return fmt.Sprintf("Not rated: a draw counts once each player made more than %d moves.", sessions.MinRatedMoves)
+				return p.T("NotRatedDraw", "Count", sessions.MinRatedMoves)
 			}
-			return fmt.Sprintf("Not rated: the game ended before the winner made more than %d moves.", sessions.MinRatedMoves)
+			return p.T("NotRatedShort", "Count", sessions.MinRatedMoves)
 		}
 		return ""
 	}
 	var parts []string
 	for _, c := range rec.Ratings {
-		parts = append(parts, fmt.Sprintf("%s %d → %d (%s)", c.User.Name, c.Before, c.After, signed(c.After-c.Before)))
+		parts = append(parts, p.T("RatingChange", "Name", c.User.Name, "Before", c.Before, "After", c.After, "Change", signed(c.After-c.Before)))
 	}
 	if !rec.Ratings[0].Rated {
-		return fmt.Sprintf("Not rated (the winner made %d moves or fewer), but abandoning costs %d: %s.",
-			sessions.MinRatedMoves, sessions.AbandonPenalty, strings.Join(parts, ", "))
+		return p.T("NotRatedAbandoned", "Count", sessions.MinRatedMoves, "Penalty", sessions.AbandonPenalty, "Changes", strings.Join(parts, ", "))
 	}
-	return "Ratings: " + strings.Join(parts, ", ") + "."
+	return p.T("Ratings", "Changes", strings.Join(parts, ", "))
 }
 
 // Terms says what the one who accepts a challenge agrees to: the clock and
@@ -153,7 +152,7 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 		return r
 	case sessions.NoticeGameOver:
 		add("%s", p.resultLine(s))
-		if l := ratingLine(s); l != "" {
+		if l := p.ratingLine(s); l != "" {
 			add("%s", l)
 		}
 		return r
@@ -194,7 +193,7 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 	}
 	if s.Record.Result != nil {
 		add("%s", p.resultLine(s))
-		if l := ratingLine(s); l != "" {
+		if l := p.ratingLine(s); l != "" {
 			add("%s", l)
 		}
 		r.Picture = picture(s, sessions.User{})
@@ -343,7 +342,7 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
 		m.sp.result(s),
 	}}
-	if l := ratingLine(s); l != "" {
+	if l := m.sp.ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)
 	}
 	out.Picture = picture(s, m.User)
