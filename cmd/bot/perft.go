@@ -171,6 +171,13 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !ok {
 		return fmt.Errorf("game %s cannot count perft", st.Game().ID())
 	}
+	if c, ok := p.(perftCounter); ok {
+		// One traversal counts every depth.
+		for d, n := range c.PerftCounts(*depth)[1:] {
+			fmt.Fprintf(stdout, "%d %d\n", d+1, n)
+		}
+		return nil
+	}
 	for d := 1; d <= *depth; d++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -178,6 +185,11 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%d %d\n", d, p.Perft(d))
 	}
 	return nil
+}
+
+// perftCounter is a state that counts every depth's perft in one traversal.
+type perftCounter interface {
+	PerftCounts(depth int) []uint64
 }
 
 // cmdMoves prints the legal moves, sorted, one a line. A game with a

@@ -57,6 +57,7 @@ func applyRel(p rel, m Move) rel {
 type gen struct {
 	flying, landNext, quality bool
 	all                       bool // keep every series (witness paths), not one per move
+	noPath                    bool // leave Path empty (perft needs no routes)
 	loose                     bool // keep every complete capture series, ignoring precedence
 	us, them, kings, empty    uint32
 	buf                       []Move
@@ -222,25 +223,6 @@ func (g *gen) addPlain(from, to Field) {
 	g.buf = append(g.buf, m)
 }
 
-// countPlain counts the moves that do not capture.
-func (g *gen) countPlain() int {
-	men := g.us &^ g.kings
-	n := bits.OnesCount32(shiftUL(men)&g.empty) + bits.OnesCount32(shiftUR(men)&g.empty)
-	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
-		for d := 0; d < 4; d++ {
-			r := &rays[f][d]
-			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
-				n++
-				if !g.flying {
-					break
-				}
-			}
-		}
-	}
-	return n
-}
-
 // moves appends the legal moves of p (mover's view) to g.buf.
 func (g *gen) moves(p rel) {
 	g.set(p)
@@ -326,62 +308,4 @@ func (v Variant) Apply(p Position, m Move) Position {
 	}
 	q.ToMove = p.ToMove.Other()
 	return q
-}
-
-// Perft counts the move paths of the given depth from p (depth 0 is 1).
-func (v Variant) Perft(p Position, depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	g := v.newGen(make([]Move, 0, 64*depth))
-	return g.perft(toRel(p), depth)
-}
-
-func (g *gen) perft(p rel, depth int) uint64 {
-	g.set(p)
-	g.start = len(g.buf)
-	if depth == 1 {
-		if g.captures() {
-			n := len(g.buf) - g.start
-			if g.loose {
-				n += g.countPlain()
-			}
-			g.buf = g.buf[:g.start]
-			return uint64(n)
-		}
-		return uint64(g.countPlain())
-	}
-	start := g.start
-	if !g.captures() || g.loose {
-		g.plain()
-	}
-	end := len(g.buf)
-	var n uint64
-	if depth == 2 && !g.loose {
-		// Count the replies without turning the board when the opponent
-		// has only men and no capture: the common case.
-		men := p.them &^ p.kings
-		for i := start; i < end; i++ {
-			m := &g.buf[i]
-			opp := p.them &^ m.Captured
-			if opp&men != opp {
-				n += g.perft(applyRel(p, *m), 1)
-				continue
-			}
-			us := p.us&^(1<<m.From) | 1<<m.To
-			empty := ^(us | opp)
-			if opp&(shiftUR(us&shiftUR(empty))|shiftUL(us&shiftUL(empty))) != 0 {
-				n += g.perft(applyRel(p, *m), 1)
-				continue
-			}
-			n += uint64(bits.OnesCount32(shiftDL(opp)&empty) + bits.OnesCount32(shiftDR(opp)&empty))
-		}
-		g.buf = g.buf[:start]
-		return n
-	}
-	for i := start; i < end; i++ {
-		n += g.perft(applyRel(p, g.buf[i]), depth-1)
-	}
-	g.buf = g.buf[:start]
-	return n
 }

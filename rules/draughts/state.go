@@ -147,6 +147,10 @@ func (s State) Outcome() rules.Outcome { return s.g.Outcome() }
 // Perft counts the move paths of the given depth from the current position.
 func (s State) Perft(depth int) uint64 { return s.g.v.Perft(s.g.cur, depth) }
 
+// PerftCounts counts the move paths of every depth from 0 to depth from
+// the current position in one traversal.
+func (s State) PerftCounts(depth int) []uint64 { return s.g.v.PerftCounts(s.g.cur, depth) }
+
 // Record writes the whole game as PDN.
 func (s State) Record(meta rules.Meta) string { return s.g.PDN(meta) }
 

@@ -1,0 +1,202 @@
+package draughts
+
+import "math/bits"
+
+// The perft walker counts every depth in one traversal. Plain moves are
+// played straight from the bitboards (no move list); captures, which need
+// the precedence filter, are listed by gen on its shared stack. The
+// replies of the last ply are counted from the mover's view without
+// turning the board when the opponent has no capture.
+
+// rayMask[f][d] is the ray from f in direction d as a bitboard; step[f][d]
+// is its first field.
+var rayMask, stepMask = func() (r, s [32][4]uint32) {
+	for f := range rays {
+		for d := range rays[f] {
+			ry := &rays[f][d]
+			for j := 0; j < ry.n; j++ {
+				r[f][d] |= 1 << ry.f[j]
+			}
+			if ry.n > 0 {
+				s[f][d] = 1 << ry.f[0]
+			}
+		}
+	}
+	return r, s
+}()
+
+// shiftDir steps every bit of b once in direction d.
+func shiftDir(b uint32, d int) uint32 {
+	switch d {
+	case upLeft:
+		return shiftUL(b)
+	case upRight:
+		return shiftUR(b)
+	case downLeft:
+		return shiftDL(b)
+	}
+	return shiftDR(b)
+}
+
+// nearest returns the blocker nearest to the start of a ray in direction
+// d among blockers (not 0): rays up the board run to higher fields.
+func nearest(blockers uint32, d int) uint32 {
+	if d < downLeft {
+		return blockers & -blockers
+	}
+	return 1 << (31 - bits.LeadingZeros32(blockers))
+}
+
+// kingTargets returns the empty fields a king on f reaches by plain moves.
+func kingTargets(f Field, empty uint32, flying bool) uint32 {
+	if !flying {
+		s := &stepMask[f]
+		return (s[0] | s[1] | s[2] | s[3]) & empty
+	}
+	var t uint32
+	for d := 0; d < 4; d++ {
+		r := rayMask[f][d]
+		if b := r &^ empty; b != 0 {
+			if d < downLeft {
+				r &= b&-b - 1
+			} else {
+				r &^= 1<<(32-bits.LeadingZeros32(b)) - 1
+			}
+		}
+		t |= r
+	}
+	return t
+}
+
+// kingCanTake reports whether a king on f can capture a piece of prey.
+func kingCanTake(f Field, prey, empty uint32, flying bool) bool {
+	for d := 0; d < 4; d++ {
+		var victim uint32
+		if flying {
+			b := rayMask[f][d] &^ empty
+			if b == 0 {
+				continue
+			}
+			victim = nearest(b, d)
+		} else {
+			victim = stepMask[f][d] &^ empty
+		}
+		if victim&prey != 0 && shiftDir(victim, d)&empty != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// walker counts the nodes of every ply below a position.
+type walker struct {
+	g gen
+	n []uint64 // n[ply] is the number of nodes at that ply
+}
+
+// PerftCounts counts the move paths from p for every depth from 0 to
+// depth in one traversal: the result's element d is Perft(p, d).
+func (v Variant) PerftCounts(p Position, depth int) []uint64 {
+	n := make([]uint64, max(depth, 0)+1)
+	n[0] = 1
+	if depth >= 1 {
+		w := walker{g: v.newGen(make([]Move, 0, 64*depth)), n: n}
+		w.g.noPath = true
+		w.walk(toRel(p), 0, depth)
+	}
+	return n
+}
+
+// Perft counts the move paths of the given depth from p (depth 0 is 1).
+func (v Variant) Perft(p Position, depth int) uint64 {
+	return v.PerftCounts(p, depth)[max(depth, 0)]
+}
+
+// walk counts the nodes of the left plies below p (mover's view), which is
+// at ply.
+func (w *walker) walk(p rel, ply, left int) {
+	g := &w.g
+	g.set(p)
+	start := len(g.buf)
+	g.start = start
+	if g.captures() {
+		end := len(g.buf)
+		w.n[ply+1] += uint64(end - start)
+		if left > 1 {
+			for i := start; i < end; i++ {
+				m := &g.buf[i]
+				w.child(p, 1<<m.From, 1<<m.To, m.Captured, ply+1, left-1)
+			}
+		}
+		g.buf = g.buf[:start]
+		if !g.loose {
+			return
+		}
+	}
+	empty := ^(p.us | p.them)
+	men := p.us &^ p.kings
+	ul, ur := shiftUL(men)&empty, shiftUR(men)&empty
+	flying := g.flying
+	if left == 1 {
+		n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
+		for b := p.us & p.kings; b != 0; b &= b - 1 {
+			n += bits.OnesCount32(kingTargets(Field(bits.TrailingZeros32(b)), empty, flying))
+		}
+		w.n[ply+1] += uint64(n)
+		return
+	}
+	n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
+	for b := ul; b != 0; b &= b - 1 {
+		to := b & -b
+		w.child(p, shiftDR(to), to, 0, ply+1, left-1)
+	}
+	for b := ur; b != 0; b &= b - 1 {
+		to := b & -b
+		w.child(p, shiftDL(to), to, 0, ply+1, left-1)
+	}
+	for b := p.us & p.kings; b != 0; b &= b - 1 {
+		from := b & -b
+		t := kingTargets(Field(bits.TrailingZeros32(b)), empty, flying)
+		n += bits.OnesCount32(t)
+		for ; t != 0; t &= t - 1 {
+			w.child(p, from, t&-t, 0, ply+1, left-1)
+		}
+	}
+	w.n[ply+1] += uint64(n)
+}
+
+// child plays from-to capturing capt in p and counts the left plies below
+// the position it reaches, at ply.
+func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
+	us := p.us&^from | to
+	them := p.them &^ capt
+	kings := p.kings &^ capt
+	if kings&from != 0 {
+		kings = kings&^from | to
+	} else {
+		kings |= to & topRank
+	}
+	if left == 1 {
+		// The opponent's replies, counted from this side of the board
+		// when none of them captures.
+		empty := ^(us | them)
+		om := them &^ kings
+		if om&(shiftUR(us&shiftUR(empty))|shiftUL(us&shiftUL(empty))) == 0 {
+			n := bits.OnesCount32(shiftDL(om)&empty) + bits.OnesCount32(shiftDR(om)&empty)
+			ok := true
+			for b := them & kings; b != 0; b &= b - 1 {
+				f := Field(bits.TrailingZeros32(b))
+				if kingCanTake(f, us, empty, w.g.flying) {
+					ok = false
+					break
+				}
+				n += bits.OnesCount32(kingTargets(f, empty, w.g.flying))
+			}
+			if ok {
+				w.n[ply+1] += uint64(n)
+				return
+			}
+		}
+	}
+	w.walk(rel{rotate(them), rotate(us), rotate(kings)}, ply, left)
+}
