@@ -92,6 +92,10 @@ func kingCanTake(f Field, prey, empty uint32, flying bool) bool {
 type walker struct {
 	g gen
 	n []uint64 // n[ply] is the number of nodes at that ply
+	// The men's capture series counted by countManCaptures: the best
+	// score, how many series reach it, and the kings that score counts.
+	best, count int
+	kings       uint32
 }
 
 // PerftCounts counts the move paths from p for every depth from 0 to
@@ -116,6 +120,10 @@ func (v Variant) Perft(p Position, depth int) uint64 {
 // at ply.
 func (w *walker) walk(p rel, ply, left int) {
 	g := &w.g
+	if left == 1 && p.us&p.kings == 0 {
+		w.n[ply+1] += uint64(w.countMen(p))
+		return
+	}
 	g.set(p)
 	start := len(g.buf)
 	g.start = start
@@ -178,10 +186,15 @@ func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
 	}
 	if left == 1 {
 		// The opponent's replies, counted from this side of the board
-		// when none of them captures.
+		// unless the opponent has a king that may capture.
 		empty := ^(us | them)
 		om := them &^ kings
-		if om&(shiftUR(us&shiftUR(empty))|shiftUL(us&shiftUL(empty))) == 0 {
+		jumpers := om & (shiftUR(us&shiftUR(empty)) | shiftUL(us&shiftUL(empty)))
+		if them&kings == 0 {
+			w.n[ply+1] += uint64(w.countMenDown(om, us, kings, empty, jumpers))
+			return
+		}
+		if jumpers == 0 {
 			n := bits.OnesCount32(shiftDL(om)&empty) + bits.OnesCount32(shiftDR(om)&empty)
 			ok := true
 			for b := them & kings; b != 0; b &= b - 1 {
@@ -199,4 +212,102 @@ func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
 		}
 	}
 	w.walk(rel{rotate(them), rotate(us), rotate(kings)}, ply, left)
+}
+
+// countMen counts the moves of p (mover's view), whose mover has no king,
+// without listing them.
+func (w *walker) countMen(p rel) int {
+	empty := ^(p.us | p.them)
+	men := p.us
+	n := 0
+	if jumpers := men & (shiftDR(p.them&shiftDR(empty)) | shiftDL(p.them&shiftDL(empty))); jumpers != 0 {
+		w.best, w.count, w.kings = 0, 0, p.kings
+		for b := jumpers; b != 0; b &= b - 1 {
+			at := b & -b
+			w.manSeries(at, p.them, empty|at, 0)
+		}
+		if !w.g.loose {
+			return w.count
+		}
+		n = w.count
+	}
+	return n + bits.OnesCount32(shiftUL(men)&empty) + bits.OnesCount32(shiftUR(men)&empty)
+}
+
+// manSeries counts the complete capture series of a man on at that has
+// taken capt, the precedence applied unless huffing is allowed. A man's
+// series never repeats a move: each jump climbs two ranks.
+func (w *walker) manSeries(at, them, empty, capt uint32) {
+	found := false
+	if v := shiftUL(at) & them; v != 0 {
+		if l := shiftUL(v) & empty; l != 0 {
+			found = true
+			w.manSeries(l, them&^v, empty, capt|v)
+		}
+	}
+	if v := shiftUR(at) & them; v != 0 {
+		if l := shiftUR(v) & empty; l != 0 {
+			found = true
+			w.manSeries(l, them&^v, empty, capt|v)
+		}
+	}
+	if !found && capt != 0 {
+		w.score(capt)
+	}
+}
+
+// countMenDown counts the moves of men that move down the board, taking
+// prey, jumpers being those of men that can capture.
+func (w *walker) countMenDown(men, prey, kings, empty, jumpers uint32) int {
+	n := 0
+	if jumpers != 0 {
+		w.best, w.count, w.kings = 0, 0, kings
+		for b := jumpers; b != 0; b &= b - 1 {
+			at := b & -b
+			w.manSeriesDown(at, prey, empty|at, 0)
+		}
+		if !w.g.loose {
+			return w.count
+		}
+		n = w.count
+	}
+	return n + bits.OnesCount32(shiftDL(men)&empty) + bits.OnesCount32(shiftDR(men)&empty)
+}
+
+// manSeriesDown is manSeries for a man that moves down the board.
+func (w *walker) manSeriesDown(at, them, empty, capt uint32) {
+	found := false
+	if v := shiftDL(at) & them; v != 0 {
+		if l := shiftDL(v) & empty; l != 0 {
+			found = true
+			w.manSeriesDown(l, them&^v, empty, capt|v)
+		}
+	}
+	if v := shiftDR(at) & them; v != 0 {
+		if l := shiftDR(v) & empty; l != 0 {
+			found = true
+			w.manSeriesDown(l, them&^v, empty, capt|v)
+		}
+	}
+	if !found && capt != 0 {
+		w.score(capt)
+	}
+}
+
+// score counts a complete series that took capt.
+func (w *walker) score(capt uint32) {
+	if w.g.loose {
+		w.count++
+		return
+	}
+	score := bits.OnesCount32(capt)
+	if w.g.quality {
+		score = score<<5 + bits.OnesCount32(capt&w.kings)
+	}
+	switch {
+	case score > w.best:
+		w.best, w.count = score, 1
+	case score == w.best:
+		w.count++
+	}
 }
