@@ -221,6 +221,20 @@ func (w *walker) countMen(p rel) int {
 	men := p.us
 	n := 0
 	if jumpers := men & (shiftDR(p.them&shiftDR(empty)) | shiftDL(p.them&shiftDL(empty))); jumpers != 0 {
+		// Most often every capture is a single jump: the landings of all
+		// the jumpers at once, and none can jump again.
+		ul := shiftUL(shiftUL(jumpers)&p.them) & empty
+		ur := shiftUR(shiftUR(jumpers)&p.them) & empty
+		if (ul|ur)&(shiftDR(p.them&shiftDR(empty))|shiftDL(p.them&shiftDL(empty))) == 0 {
+			n = bits.OnesCount32(ul) + bits.OnesCount32(ur)
+			if !w.g.loose {
+				if k := bits.OnesCount32(shiftDR(ul)&p.kings) + bits.OnesCount32(shiftDL(ur)&p.kings); k > 0 && w.g.quality {
+					return k
+				}
+				return n
+			}
+			return n + bits.OnesCount32(shiftUL(men)&empty) + bits.OnesCount32(shiftUR(men)&empty)
+		}
 		w.best, w.count, w.kings = 0, 0, p.kings
 		for b := jumpers; b != 0; b &= b - 1 {
 			at := b & -b
@@ -261,6 +275,18 @@ func (w *walker) manSeries(at, them, empty, capt uint32) {
 func (w *walker) countMenDown(men, prey, kings, empty, jumpers uint32) int {
 	n := 0
 	if jumpers != 0 {
+		dl := shiftDL(shiftDL(jumpers)&prey) & empty
+		dr := shiftDR(shiftDR(jumpers)&prey) & empty
+		if (dl|dr)&(shiftUR(prey&shiftUR(empty))|shiftUL(prey&shiftUL(empty))) == 0 {
+			n = bits.OnesCount32(dl) + bits.OnesCount32(dr)
+			if !w.g.loose {
+				if k := bits.OnesCount32(shiftUR(dl)&kings) + bits.OnesCount32(shiftUL(dr)&kings); k > 0 && w.g.quality {
+					return k
+				}
+				return n
+			}
+			return n + bits.OnesCount32(shiftDL(men)&empty) + bits.OnesCount32(shiftDR(men)&empty)
+		}
 		w.best, w.count, w.kings = 0, 0, kings
 		for b := jumpers; b != 0; b &= b - 1 {
 			at := b & -b
