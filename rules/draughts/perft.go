@@ -119,11 +119,60 @@ func (v Variant) Perft(p Position, depth int) uint64 {
 // walk counts the nodes of the left plies below p (mover's view), which is
 // at ply.
 func (w *walker) walk(p rel, ply, left int) {
-	g := &w.g
 	if left == 1 && p.us&p.kings == 0 {
 		w.n[ply+1] += uint64(w.countMen(p))
 		return
 	}
+	if p.us&p.kings == 0 {
+		if done := w.menJumps(p, ply, left); done {
+			return
+		}
+	} else if w.listCaptures(p, ply, left) {
+		return
+	}
+	w.plain(p, ply, left)
+}
+
+// menJumps counts the captures of p (mover's view) when the mover has men
+// only; it reports whether the node is done (captures are obligatory).
+func (w *walker) menJumps(p rel, ply, left int) bool {
+	empty := ^(p.us | p.them)
+	jumpers := p.us & (shiftDR(p.them&shiftDR(empty)) | shiftDL(p.them&shiftDL(empty)))
+	if jumpers == 0 {
+		return false
+	}
+	ul := shiftUL(shiftUL(jumpers)&p.them) & empty
+	ur := shiftUR(shiftUR(jumpers)&p.them) & empty
+	if (ul|ur)&(shiftDR(p.them&shiftDR(empty))|shiftDL(p.them&shiftDL(empty))) != 0 {
+		return w.listCaptures(p, ply, left)
+	}
+	// Every capture is a single jump.
+	if w.g.quality && !w.g.loose {
+		kul, kur := shiftUL(shiftDR(ul)&p.kings), shiftUR(shiftDL(ur)&p.kings)
+		if kul|kur != 0 {
+			ul, ur = kul, kur
+		}
+	}
+	w.n[ply+1] += uint64(bits.OnesCount32(ul) + bits.OnesCount32(ur))
+	if left > 1 {
+		for b := ul; b != 0; b &= b - 1 {
+			to := b & -b
+			v := shiftDR(to)
+			w.child(p, shiftDR(v), to, v, ply+1, left-1)
+		}
+		for b := ur; b != 0; b &= b - 1 {
+			to := b & -b
+			v := shiftDL(to)
+			w.child(p, shiftDL(v), to, v, ply+1, left-1)
+		}
+	}
+	return !w.g.loose
+}
+
+// listCaptures lists the captures of p (mover's view) with gen and counts
+// below them; it reports whether the node is done.
+func (w *walker) listCaptures(p rel, ply, left int) bool {
+	g := &w.g
 	g.set(p)
 	start := len(g.buf)
 	g.start = start
@@ -137,14 +186,17 @@ func (w *walker) walk(p rel, ply, left int) {
 			}
 		}
 		g.buf = g.buf[:start]
-		if !g.loose {
-			return
-		}
+		return !g.loose
 	}
+	return false
+}
+
+// plain counts the plain moves of p (mover's view) and below them.
+func (w *walker) plain(p rel, ply, left int) {
 	empty := ^(p.us | p.them)
 	men := p.us &^ p.kings
 	ul, ur := shiftUL(men)&empty, shiftUR(men)&empty
-	flying := g.flying
+	flying := w.g.flying
 	if left == 1 {
 		n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
 		for b := p.us & p.kings; b != 0; b &= b - 1 {
