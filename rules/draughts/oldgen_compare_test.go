@@ -56,10 +56,10 @@ func TestGeneratorMatchesOld(t *testing.T) {
 			if got, want := sortedMoves(v.allCaptures(p)), sortedMoves(v.oldAllCaptures(p)); !slices.Equal(got, want) {
 				t.Fatalf("%s %v %s: allCaptures %v, old %v", v.ID, v.Options(), v.FEN(p), got, want)
 			}
-			counts := v.PerftCounts(p, depth)
+			counts, made := v.PerftCounts(p, depth), v.perftCounts(p, depth, false)
 			for d := 0; d <= depth; d++ {
-				if want := v.oldPerft(p, d); counts[d] != want || v.Perft(p, d) != want {
-					t.Fatalf("%s %v %s: perft(%d) = %d, counts %v, old %d", v.ID, v.Options(), v.FEN(p), d, v.Perft(p, d), counts, want)
+				if want := v.oldPerft(p, d); counts[d] != want || made[d] != want || v.Perft(p, d) != want {
+					t.Fatalf("%s %v %s: perft(%d) = %d, counts %v, without bulk %v, old %d", v.ID, v.Options(), v.FEN(p), d, v.Perft(p, d), counts, made, want)
 				}
 			}
 		}
@@ -84,4 +84,42 @@ func TestPerftCountsInitial(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkPerftOld is BenchmarkPerft with the generator the fast one
+// replaced: the before of the before/after table, in the same run.
+func BenchmarkPerftOld(b *testing.B) {
+	for _, c := range perftBenches {
+		p := Initial
+		if c.fen != "" {
+			p = mustFEN(b, c.v, c.fen)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var n uint64
+			for b.Loop() {
+				n += c.v.oldPerft(p, c.depth)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
+	}
+	b.Run("spanish-nobulk", func(b *testing.B) {
+		var n uint64
+		for b.Loop() {
+			n += oldPerftNoBulk(Spanish, Initial, 9, make([][]Move, 9))
+		}
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+	})
+}
+
+// oldPerftNoBulk is perft with the old generator making every leaf.
+func oldPerftNoBulk(v Variant, p Position, depth int, bufs [][]Move) uint64 {
+	if depth == 0 {
+		return 1
+	}
+	var n uint64
+	bufs[depth-1] = v.oldGenerate(bufs[depth-1][:0], p, false, false)
+	for _, m := range bufs[depth-1] {
+		n += oldPerftNoBulk(v, v.Apply(p, m), depth-1, bufs)
+	}
+	return n
 }

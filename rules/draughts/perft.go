@@ -96,15 +96,22 @@ type walker struct {
 	// score, how many series reach it, and the kings that score counts.
 	best, count int
 	kings       uint32
+	// bulk counts the last ply's moves without playing them; without it
+	// every leaf is made (for benchmarks against other engines).
+	bulk bool
 }
 
 // PerftCounts counts the move paths from p for every depth from 0 to
 // depth in one traversal: the result's element d is Perft(p, d).
 func (v Variant) PerftCounts(p Position, depth int) []uint64 {
+	return v.perftCounts(p, depth, true)
+}
+
+func (v Variant) perftCounts(p Position, depth int, bulk bool) []uint64 {
 	n := make([]uint64, max(depth, 0)+1)
 	n[0] = 1
 	if depth >= 1 {
-		w := walker{g: v.newGen(make([]Move, 0, 64*depth)), n: n}
+		w := walker{g: v.newGen(make([]Move, 0, 64*depth)), n: n, bulk: bulk}
 		w.g.noPath = true
 		w.walk(toRel(p), 0, depth)
 	}
@@ -119,7 +126,10 @@ func (v Variant) Perft(p Position, depth int) uint64 {
 // walk counts the nodes of the left plies below p (mover's view), which is
 // at ply.
 func (w *walker) walk(p rel, ply, left int) {
-	if left == 1 && p.us&p.kings == 0 {
+	if left == 0 {
+		return
+	}
+	if left == 1 && w.bulk && p.us&p.kings == 0 {
 		w.n[ply+1] += uint64(w.countMen(p))
 		return
 	}
@@ -154,7 +164,7 @@ func (w *walker) menJumps(p rel, ply, left int) bool {
 		}
 	}
 	w.n[ply+1] += uint64(bits.OnesCount32(ul) + bits.OnesCount32(ur))
-	if left > 1 {
+	if left > 1 || !w.bulk {
 		for b := ul; b != 0; b &= b - 1 {
 			to := b & -b
 			v := shiftDR(to)
@@ -179,7 +189,7 @@ func (w *walker) listCaptures(p rel, ply, left int) bool {
 	if g.captures() {
 		end := len(g.buf)
 		w.n[ply+1] += uint64(end - start)
-		if left > 1 {
+		if left > 1 || !w.bulk {
 			for i := start; i < end; i++ {
 				m := &g.buf[i]
 				w.child(p, 1<<m.From, 1<<m.To, m.Captured, ply+1, left-1)
@@ -197,7 +207,7 @@ func (w *walker) plain(p rel, ply, left int) {
 	men := p.us &^ p.kings
 	ul, ur := shiftUL(men)&empty, shiftUR(men)&empty
 	flying := w.g.flying
-	if left == 1 {
+	if left == 1 && w.bulk {
 		n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
 		for b := p.us & p.kings; b != 0; b &= b - 1 {
 			n += bits.OnesCount32(kingTargets(Field(bits.TrailingZeros32(b)), empty, flying))
@@ -236,7 +246,7 @@ func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
 	} else {
 		kings |= to & topRank
 	}
-	if left == 1 {
+	if left == 1 && w.bulk {
 		// The opponent's replies, counted from this side of the board
 		// unless the opponent has a king that may capture.
 		empty := ^(us | them)
