@@ -58,6 +58,7 @@ type gen struct {
 	flying, landNext, quality bool
 	all                       bool // keep every series (witness paths), not one per move
 	noPath                    bool // leave Path empty (perft needs no routes)
+	flip                      bool // write the moves on the board, turned back from the mover's view
 	loose                     bool // keep every complete capture series, ignoring precedence
 	us, them, kings, empty    uint32
 	buf                       []Move
@@ -181,6 +182,9 @@ func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 			g.buf = g.buf[:g.start]
 		}
 	}
+	if g.flip {
+		from, to, capt = 31-from, 31-to, rotate(capt)
+	}
 	if dedupe && !g.all {
 		for i := g.start; i < len(g.buf); i++ {
 			if m := &g.buf[i]; m.From == from && m.To == to && m.Captured == capt {
@@ -188,8 +192,16 @@ func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 			}
 		}
 	}
-	m := Move{From: from, To: to, N: uint8(n), Path: g.path, Captured: capt}
-	g.buf = append(g.buf, m)
+	g.buf = append(g.buf, Move{From: from, To: to, N: uint8(n), Captured: capt})
+	if !g.noPath {
+		m := &g.buf[len(g.buf)-1]
+		m.Path = g.path
+		if g.flip {
+			for i := range m.Path[:n] {
+				m.Path[i] = 31 - m.Path[i]
+			}
+		}
+	}
 }
 
 // plain appends the moves that do not capture.
@@ -218,6 +230,9 @@ func (g *gen) plain() {
 }
 
 func (g *gen) addPlain(from, to Field) {
+	if g.flip {
+		from, to = 31-from, 31-to
+	}
 	m := Move{From: from, To: to, N: 1}
 	m.Path[0] = to
 	g.buf = append(g.buf, m)
@@ -233,26 +248,12 @@ func (g *gen) moves(p rel) {
 	g.plain()
 }
 
-// fromRel turns a move of a rotated (Black) position back to the board.
-func fromRel(m Move) Move {
-	m.From, m.To = 31-m.From, 31-m.To
-	for i := 0; i < int(m.N); i++ {
-		m.Path[i] = 31 - m.Path[i]
-	}
-	m.Captured = rotate(m.Captured)
-	return m
-}
-
 func (v Variant) generate(buf []Move, p Position, all, loose bool) []Move {
 	g := v.newGen(buf)
 	g.all = all
 	g.loose = g.loose || loose
+	g.flip = p.ToMove == Black
 	g.moves(toRel(p))
-	if p.ToMove == Black {
-		for i := g.start; i < len(g.buf); i++ {
-			g.buf[i] = fromRel(g.buf[i])
-		}
-	}
 	return g.buf
 }
 
@@ -276,13 +277,9 @@ func (v Variant) series(p Position) []Move { return v.generate(nil, p, true, fal
 func (v Variant) allCaptures(p Position) []Move {
 	g := v.newGen(nil)
 	g.all, g.loose = true, true
+	g.flip = p.ToMove == Black
 	g.set(toRel(p))
 	g.captures()
-	if p.ToMove == Black {
-		for i := range g.buf {
-			g.buf[i] = fromRel(g.buf[i])
-		}
-	}
 	return g.buf
 }
 
