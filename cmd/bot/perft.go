@@ -173,7 +173,11 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if c, ok := p.(perftCounter); ok {
 		// One traversal counts every depth.
-		for d, n := range c.PerftCounts(*depth)[1:] {
+		counts, err := c.PerftCounts(ctx, *depth)
+		if err != nil {
+			return err
+		}
+		for d, n := range counts[1:] {
 			fmt.Fprintf(stdout, "%d %d\n", d+1, n)
 		}
 		return nil
@@ -189,7 +193,7 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // perftCounter is a state that counts every depth's perft in one traversal.
 type perftCounter interface {
-	PerftCounts(depth int) []uint64
+	PerftCounts(ctx context.Context, depth int) ([]uint64, error)
 }
 
 // cmdMoves prints the legal moves, sorted, one a line. A game with a

@@ -2,6 +2,7 @@ package draughts
 
 import (
 	"cmp"
+	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -56,7 +57,8 @@ func TestGeneratorMatchesOld(t *testing.T) {
 			if got, want := sortedMoves(v.allCaptures(p)), sortedMoves(v.oldAllCaptures(p)); !slices.Equal(got, want) {
 				t.Fatalf("%s %v %s: allCaptures %v, old %v", v.ID, v.Options(), v.FEN(p), got, want)
 			}
-			counts, made := v.PerftCounts(p, depth), v.perftCounts(p, depth, false)
+			counts, _ := v.PerftCounts(context.Background(), p, depth)
+			made, _ := v.perftCounts(context.Background(), p, depth, false)
 			for d := 0; d <= depth; d++ {
 				if want := v.oldPerft(p, d); counts[d] != want || made[d] != want || v.Perft(p, d) != want {
 					t.Fatalf("%s %v %s: perft(%d) = %d, counts %v, without bulk %v, old %d", v.ID, v.Options(), v.FEN(p), d, v.Perft(p, d), counts, made, want)
@@ -71,13 +73,13 @@ func TestGeneratorMatchesOld(t *testing.T) {
 func TestPerftCountsInitial(t *testing.T) {
 	depth := perftDepth()
 	for _, v := range []Variant{Spanish, Dame} {
-		got := v.PerftCounts(Initial, depth)
+		got, _ := v.PerftCounts(context.Background(), Initial, depth)
 		if !slices.Equal(got, spanishPerft[:depth+1]) {
 			t.Errorf("%s PerftCounts(%d) = %v, want %v", v.ID, depth, got, spanishPerft[:depth+1])
 		}
 	}
 	for _, v := range []Variant{Damas, DamasHuff, DameShort} {
-		got := v.PerftCounts(Initial, 8)
+		got, _ := v.PerftCounts(context.Background(), Initial, 8)
 		for d := range got {
 			if want := v.oldPerft(Initial, d); got[d] != want {
 				t.Errorf("%s %v perft(%d) = %d, old %d", v.ID, v.Options(), d, got[d], want)

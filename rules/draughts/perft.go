@@ -1,6 +1,9 @@
 package draughts
 
-import "math/bits"
+import (
+	"context"
+	"math/bits"
+)
 
 // The perft walker counts every depth in one traversal. Plain moves are
 // played straight from the bitboards (no move list); captures, which need
@@ -99,35 +102,53 @@ type walker struct {
 	// bulk counts the last ply's moves without playing them; without it
 	// every leaf is made (for benchmarks against other engines).
 	bulk bool
+	// ctx is polled at the nodes with pollLeft plies or more below them;
+	// err is its error once it is done, and the walk then unwinds.
+	ctx context.Context
+	err error
 }
+
+// pollLeft: the walk polls its context at nodes this many plies or more
+// from the leaves, a few thousand leaves apart or more.
+const pollLeft = 6
 
 // PerftCounts counts the move paths from p for every depth from 0 to
-// depth in one traversal: the result's element d is Perft(p, d).
-func (v Variant) PerftCounts(p Position, depth int) []uint64 {
-	return v.perftCounts(p, depth, true)
+// depth in one traversal: the result's element d is Perft(p, d). It
+// stops with ctx's error when ctx is done.
+func (v Variant) PerftCounts(ctx context.Context, p Position, depth int) ([]uint64, error) {
+	return v.perftCounts(ctx, p, depth, true)
 }
 
-func (v Variant) perftCounts(p Position, depth int, bulk bool) []uint64 {
+func (v Variant) perftCounts(ctx context.Context, p Position, depth int, bulk bool) ([]uint64, error) {
 	n := make([]uint64, max(depth, 0)+1)
 	n[0] = 1
 	if depth >= 1 {
-		w := walker{g: v.newGen(make([]Move, 0, 64*depth)), n: n, bulk: bulk}
+		w := walker{g: v.newGen(make([]Move, 0, 64*depth)), n: n, bulk: bulk, ctx: ctx}
 		w.g.noPath = true
 		w.walk(toRel(p), 0, depth)
+		if w.err != nil {
+			return nil, w.err
+		}
 	}
-	return n
+	return n, nil
 }
 
 // Perft counts the move paths of the given depth from p (depth 0 is 1).
 func (v Variant) Perft(p Position, depth int) uint64 {
-	return v.PerftCounts(p, depth)[max(depth, 0)]
+	n, _ := v.PerftCounts(context.Background(), p, depth)
+	return n[max(depth, 0)]
 }
 
 // walk counts the nodes of the left plies below p (mover's view), which is
 // at ply.
 func (w *walker) walk(p rel, ply, left int) {
-	if left == 0 {
+	if left == 0 || w.err != nil {
 		return
+	}
+	if left >= pollLeft {
+		if w.err = w.ctx.Err(); w.err != nil {
+			return
+		}
 	}
 	if left == 1 && w.bulk && p.us&p.kings == 0 {
 		w.n[ply+1] += uint64(w.countMen(p))

@@ -1,6 +1,10 @@
 package draughts
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 // Spanish draughts perft from the initial position, from the DCTL engine's
 // test tables (damforum thread "perft for all recognized draughts
@@ -80,7 +84,8 @@ func BenchmarkPerft(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			var n uint64
 			for b.Loop() {
-				n += c.v.PerftCounts(p, c.depth)[c.depth]
+				counts, _ := c.v.PerftCounts(context.Background(), p, c.depth)
+				n += counts[c.depth]
 			}
 			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
 		})
@@ -88,8 +93,18 @@ func BenchmarkPerft(b *testing.B) {
 	b.Run("spanish-nobulk", func(b *testing.B) {
 		var n uint64
 		for b.Loop() {
-			n += Spanish.perftCounts(Initial, 9, false)[9]
+			counts, _ := Spanish.perftCounts(context.Background(), Initial, 9, false)
+			n += counts[9]
 		}
 		b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
 	})
+}
+
+// A perft stops when its context is done, with the context's error.
+func TestPerftCountsCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := Spanish.PerftCounts(ctx, Initial, 12); !errors.Is(err, context.Canceled) || n != nil {
+		t.Errorf("PerftCounts(canceled, 12) = %v, %v; want nil, context.Canceled", n, err)
+	}
 }
