@@ -106,6 +106,9 @@ type walker struct {
 	// err is its error once it is done, and the walk then unwinds.
 	ctx context.Context
 	err error
+	// leaf is the last leaf made without bulk counting, seen from the
+	// side that moved into it.
+	leaf rel
 }
 
 // pollLeft: the walk polls its context at nodes this many plies or more
@@ -293,6 +296,10 @@ func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
 				return
 			}
 		}
+	}
+	if left == 0 {
+		w.leaf = rel{us, them, kings} // made, from the mover's side
+		return
 	}
 	w.walk(rel{rotate(them), rotate(us), rotate(kings)}, ply, left)
 }
