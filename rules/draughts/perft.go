@@ -240,13 +240,17 @@ func (w *walker) plain(p rel, ply, left int) {
 		return
 	}
 	n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
-	for b := ul; b != 0; b &= b - 1 {
-		to := b & -b
-		w.child(p, shiftDR(to), to, 0, ply+1, left-1)
-	}
-	for b := ur; b != 0; b &= b - 1 {
-		to := b & -b
-		w.child(p, shiftDL(to), to, 0, ply+1, left-1)
+	if left == 2 && w.bulk && p.them&p.kings == 0 {
+		w.n[ply+2] += w.menReplies(p, empty, ul, false) + w.menReplies(p, empty, ur, true)
+	} else {
+		for b := ul; b != 0; b &= b - 1 {
+			to := b & -b
+			w.child(p, shiftDR(to), to, 0, ply+1, left-1)
+		}
+		for b := ur; b != 0; b &= b - 1 {
+			to := b & -b
+			w.child(p, shiftDL(to), to, 0, ply+1, left-1)
+		}
 	}
 	for b := p.us & p.kings; b != 0; b &= b - 1 {
 		from := b & -b
@@ -426,4 +430,29 @@ func (w *walker) score(capt uint32) {
 	case score == w.best:
 		w.count++
 	}
+}
+
+// menReplies counts the replies to the plain moves of men of p (mover's
+// view) to the fields of targets, up-right ones when right and up-left
+// ones otherwise, when the opponent has men only: the last two plies of a
+// walk, counted without making the positions.
+func (w *walker) menReplies(p rel, empty, targets uint32, right bool) uint64 {
+	om := p.them
+	dl, dr := shiftDL(om), shiftDR(om)
+	var n uint64
+	for b := targets; b != 0; b &= b - 1 {
+		to := b & -b
+		from := shiftDR(to)
+		if right {
+			from = shiftDL(to)
+		}
+		ft := from | to
+		us, e := p.us^ft, empty^ft
+		if j := om & (shiftUR(us&shiftUR(e)) | shiftUL(us&shiftUL(e))); j != 0 {
+			n += uint64(w.countMenDown(om, us, p.kings|to&topRank, e, j))
+			continue
+		}
+		n += uint64(bits.OnesCount32(dl&e) + bits.OnesCount32(dr&e))
+	}
+	return n
 }
