@@ -91,6 +91,9 @@ func (g *gen) captures() bool {
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
 		f := Field(bits.TrailingZeros32(b))
+		if !kingCanTake(f, g.them, e, g.flying) {
+			continue
+		}
 		g.empty = e | 1<<f
 		g.kingJump(f, f, 0, 0)
 	}

@@ -161,7 +161,7 @@ func (w *walker) walk(p rel, ply, left int) {
 		if done := w.menJumps(p, ply, left); done {
 			return
 		}
-	} else if w.listCaptures(p, ply, left) {
+	} else if w.canCapture(p) && w.listCaptures(p, ply, left) {
 		return
 	}
 	w.plain(p, ply, left)
@@ -455,4 +455,18 @@ func (w *walker) menReplies(p rel, empty, targets uint32, right bool) uint64 {
 		n += uint64(bits.OnesCount32(dl&e) + bits.OnesCount32(dr&e))
 	}
 	return n
+}
+
+// canCapture reports whether the mover of p (mover's view) has a capture.
+func (w *walker) canCapture(p rel) bool {
+	empty := ^(p.us | p.them)
+	if p.us&^p.kings&(shiftDR(p.them&shiftDR(empty))|shiftDL(p.them&shiftDL(empty))) != 0 {
+		return true
+	}
+	for b := p.us & p.kings; b != 0; b &= b - 1 {
+		if kingCanTake(Field(bits.TrailingZeros32(b)), p.them, empty, w.g.flying) {
+			return true
+		}
+	}
+	return false
 }
