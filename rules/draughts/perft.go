@@ -6,10 +6,12 @@ import (
 )
 
 // The perft walker counts every depth in one traversal. Plain moves are
-// played straight from the bitboards (no move list); captures, which need
+// played straight from the bitboards (no move list), and so are the men's
+// captures when every one is a single jump; other captures, which need
 // the precedence filter, are listed by gen on its shared stack. The
 // replies of the last ply are counted from the mover's view without
-// turning the board when the opponent has no capture.
+// turning the board (popcounts, and the men's capture series counted
+// without listing them) unless a king of the opponent can capture.
 
 // rayMask[f][d] is the ray from f in direction d as a bitboard; step[f][d]
 // is its first field.
@@ -95,8 +97,8 @@ func kingCanTake(f Field, prey, empty uint32, flying bool) bool {
 type walker struct {
 	g gen
 	n []uint64 // n[ply] is the number of nodes at that ply
-	// The men's capture series counted by countManCaptures: the best
-	// score, how many series reach it, and the kings that score counts.
+	// The men's capture series counted by countMen and countMenDown: the
+	// best score, how many series reach it, and the kings that score counts.
 	best, count int
 	kings       uint32
 	// bulk counts the last ply's moves without playing them; without it
