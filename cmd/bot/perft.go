@@ -154,6 +154,17 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !ok {
 		return fmt.Errorf("game %s cannot count perft", st.Game().ID())
 	}
+	if c, ok := p.(perftCounter); ok {
+		// One traversal counts every depth.
+		counts, err := c.PerftCounts(ctx, *depth)
+		if err != nil {
+			return err
+		}
+		for d, n := range counts[1:] {
+			fmt.Fprintf(stdout, "%d %d\n", d+1, n)
+		}
+		return nil
+	}
 	for d := 1; d <= *depth; d++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -161,6 +172,11 @@ func cmdPerft(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "%d %d\n", d, p.Perft(d))
 	}
 	return nil
+}
+
+// perftCounter is a state that counts every depth's perft in one traversal.
+type perftCounter interface {
+	PerftCounts(ctx context.Context, depth int) ([]uint64, error)
 }
 
 // cmdMoves prints the legal moves, sorted, one a line. A game with a

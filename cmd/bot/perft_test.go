@@ -150,3 +150,14 @@ func TestToolHelp(t *testing.T) {
 		}
 	}
 }
+
+// An interrupted perft prints nothing and fails: the deep count stops.
+func TestPerftToolCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := runMain(ctx, []string{"perft", "--game", "spanish", "--depth", "14"}, &out, &errb)
+	if code == 0 || out.Len() != 0 || !strings.Contains(errb.String(), "canceled") {
+		t.Errorf("exit %d, output %q, errors %q", code, out.String(), errb.String())
+	}
+}

@@ -60,3 +60,33 @@ func BenchmarkOpening(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLevel5 reports the depth level 5 reaches in its budget
+// (Config.MaxTime 1 s) and the nodes it searches per second, from the
+// Spanish starting position and from middleGame.
+//
+//	go test -run XXX -bench Level5 -benchtime 3x -cpu 1 ./rules/ai
+func BenchmarkLevel5(b *testing.B) {
+	p := New(Config{})
+	for _, c := range []struct{ name, fen string }{{"opening", ""}, {"middle", middleGame}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := start(b, newGame(b, "spanish", nil), 0)
+			if c.fen != "" {
+				s = load(b, "spanish", nil, c.fen)
+			}
+			var depth, n int
+			var nodes int64
+			for b.Loop() {
+				r, err := p.Search(context.Background(), s, Options{Level: MaxLevel, Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				depth += r.Depth
+				nodes += r.Nodes
+				n++
+			}
+			b.ReportMetric(float64(depth)/float64(n), "plies")
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+		})
+	}
+}

@@ -81,7 +81,7 @@ func newDraughtsEngine(v draughts.Variant) draughtsEngine {
 }
 
 func (e draughtsEngine) moves(p *draughts.Position, buf []draughts.Move) []draughts.Move {
-	return e.v.Moves(*p) // a fresh slice; buf is not needed
+	return e.v.AppendMoves(buf[:0], *p)
 }
 
 func (e draughtsEngine) apply(p *draughts.Position, m *draughts.Move) draughts.Position {

@@ -12,6 +12,12 @@
 //     Two series with the same start, end and captured set are one move.
 //   - Variant.Moves generates the legal moves (obligatory capture with the
 //     game's precedence), Variant.Apply plays one, Variant.Perft counts.
+//     Variant.PerftCounts counts every depth in one traversal, with bulk
+//     counting: plain moves are played straight from the bitboards, the
+//     men's single jumps of all men at once, and the last two plies are
+//     counted without making the positions when nothing there captures
+//     with a king (perft.go). The generator it replaced stays in
+//     oldgen_test.go as the reference the tests compare it with.
 //
 // Game is the record of a whole game: its history, the counters behind the
 // automatic draws, huffing rights and the outcome. New and the adapter types

@@ -57,6 +57,8 @@ func applyRel(p rel, m Move) rel {
 type gen struct {
 	flying, landNext, quality bool
 	all                       bool // keep every series (witness paths), not one per move
+	noPath                    bool // leave Path empty (perft needs no routes)
+	flip                      bool // write the moves on the board, turned back from the mover's view
 	loose                     bool // keep every complete capture series, ignoring precedence
 	us, them, kings, empty    uint32
 	buf                       []Move
@@ -89,6 +91,9 @@ func (g *gen) captures() bool {
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
 		f := Field(bits.TrailingZeros32(b))
+		if !kingCanTake(f, g.them, e, g.flying) {
+			continue
+		}
 		g.empty = e | 1<<f
 		g.kingJump(f, f, 0, 0)
 	}
@@ -180,6 +185,9 @@ func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 			g.buf = g.buf[:g.start]
 		}
 	}
+	if g.flip {
+		from, to, capt = 31-from, 31-to, rotate(capt)
+	}
 	if dedupe && !g.all {
 		for i := g.start; i < len(g.buf); i++ {
 			if m := &g.buf[i]; m.From == from && m.To == to && m.Captured == capt {
@@ -187,8 +195,16 @@ func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 			}
 		}
 	}
-	m := Move{From: from, To: to, N: uint8(n), Path: g.path, Captured: capt}
-	g.buf = append(g.buf, m)
+	g.buf = append(g.buf, Move{From: from, To: to, N: uint8(n), Captured: capt})
+	if !g.noPath {
+		m := &g.buf[len(g.buf)-1]
+		m.Path = g.path
+		if g.flip {
+			for i := range m.Path[:n] {
+				m.Path[i] = 31 - m.Path[i]
+			}
+		}
+	}
 }
 
 // plain appends the moves that do not capture.
@@ -217,28 +233,12 @@ func (g *gen) plain() {
 }
 
 func (g *gen) addPlain(from, to Field) {
+	if g.flip {
+		from, to = 31-from, 31-to
+	}
 	m := Move{From: from, To: to, N: 1}
 	m.Path[0] = to
 	g.buf = append(g.buf, m)
-}
-
-// countPlain counts the moves that do not capture.
-func (g *gen) countPlain() int {
-	men := g.us &^ g.kings
-	n := bits.OnesCount32(shiftUL(men)&g.empty) + bits.OnesCount32(shiftUR(men)&g.empty)
-	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
-		for d := 0; d < 4; d++ {
-			r := &rays[f][d]
-			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
-				n++
-				if !g.flying {
-					break
-				}
-			}
-		}
-	}
-	return n
 }
 
 // moves appends the legal moves of p (mover's view) to g.buf.
@@ -251,26 +251,12 @@ func (g *gen) moves(p rel) {
 	g.plain()
 }
 
-// fromRel turns a move of a rotated (Black) position back to the board.
-func fromRel(m Move) Move {
-	m.From, m.To = 31-m.From, 31-m.To
-	for i := 0; i < int(m.N); i++ {
-		m.Path[i] = 31 - m.Path[i]
-	}
-	m.Captured = rotate(m.Captured)
-	return m
-}
-
 func (v Variant) generate(buf []Move, p Position, all, loose bool) []Move {
 	g := v.newGen(buf)
 	g.all = all
 	g.loose = g.loose || loose
+	g.flip = p.ToMove == Black
 	g.moves(toRel(p))
-	if p.ToMove == Black {
-		for i := g.start; i < len(g.buf); i++ {
-			g.buf[i] = fromRel(g.buf[i])
-		}
-	}
 	return g.buf
 }
 
@@ -294,13 +280,9 @@ func (v Variant) series(p Position) []Move { return v.generate(nil, p, true, fal
 func (v Variant) allCaptures(p Position) []Move {
 	g := v.newGen(nil)
 	g.all, g.loose = true, true
+	g.flip = p.ToMove == Black
 	g.set(toRel(p))
 	g.captures()
-	if p.ToMove == Black {
-		for i := range g.buf {
-			g.buf[i] = fromRel(g.buf[i])
-		}
-	}
 	return g.buf
 }
 
@@ -326,62 +308,4 @@ func (v Variant) Apply(p Position, m Move) Position {
 	}
 	q.ToMove = p.ToMove.Other()
 	return q
-}
-
-// Perft counts the move paths of the given depth from p (depth 0 is 1).
-func (v Variant) Perft(p Position, depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	g := v.newGen(make([]Move, 0, 64*depth))
-	return g.perft(toRel(p), depth)
-}
-
-func (g *gen) perft(p rel, depth int) uint64 {
-	g.set(p)
-	g.start = len(g.buf)
-	if depth == 1 {
-		if g.captures() {
-			n := len(g.buf) - g.start
-			if g.loose {
-				n += g.countPlain()
-			}
-			g.buf = g.buf[:g.start]
-			return uint64(n)
-		}
-		return uint64(g.countPlain())
-	}
-	start := g.start
-	if !g.captures() || g.loose {
-		g.plain()
-	}
-	end := len(g.buf)
-	var n uint64
-	if depth == 2 && !g.loose {
-		// Count the replies without turning the board when the opponent
-		// has only men and no capture: the common case.
-		men := p.them &^ p.kings
-		for i := start; i < end; i++ {
-			m := &g.buf[i]
-			opp := p.them &^ m.Captured
-			if opp&men != opp {
-				n += g.perft(applyRel(p, *m), 1)
-				continue
-			}
-			us := p.us&^(1<<m.From) | 1<<m.To
-			empty := ^(us | opp)
-			if opp&(shiftUR(us&shiftUR(empty))|shiftUL(us&shiftUL(empty))) != 0 {
-				n += g.perft(applyRel(p, *m), 1)
-				continue
-			}
-			n += uint64(bits.OnesCount32(shiftDL(opp)&empty) + bits.OnesCount32(shiftDR(opp)&empty))
-		}
-		g.buf = g.buf[:start]
-		return n
-	}
-	for i := start; i < end; i++ {
-		n += g.perft(applyRel(p, g.buf[i]), depth-1)
-	}
-	g.buf = g.buf[:start]
-	return n
 }

@@ -1,6 +1,10 @@
 package draughts
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+)
 
 // Spanish draughts perft from the initial position, from the DCTL engine's
 // test tables (damforum thread "perft for all recognized draughts
@@ -48,12 +52,59 @@ func TestPerftDame(t *testing.T) {
 	}
 }
 
-// BenchmarkPerft counts Spanish draughts from the start to depth 9 with
-// bulk counting at the leaves; Mnodes/s is leaves per second.
+// perftBenches are the positions BenchmarkPerft and BenchmarkPerftOld
+// count: every variant from the start, and a Spanish middle game with
+// two kings a side (White to move).
+var perftBenches = []struct {
+	name  string
+	v     Variant
+	fen   string
+	depth int
+}{
+	{"spanish", Spanish, "", 9},
+	{"damas", Damas, "", 9},
+	{"damas-huff", DamasHuff, "", 8},
+	{"dame", Dame, "", 9},
+	{"dame-short", DameShort, "", 9},
+	{"spanish-kings", Spanish, "W:WK1,K3,5,6,7,8,10,11:BK32,K30,25,26,27,28,22,23", 7},
+}
+
+// BenchmarkPerft counts each variant from the start (depth 9, damas with
+// huffing 8) with bulk counting at the last ply, and Spanish without it
+// (every leaf made); Mnodes/s is leaves per second. For the same figure
+// from DCTL (rhalbersma/dctl), time its Spanish perft of the same depth.
+//
+//	go test -run XXX -bench Perft -benchtime 20x -cpu 1 ./rules/draughts
 func BenchmarkPerft(b *testing.B) {
-	var n uint64
-	for b.Loop() {
-		n += Spanish.Perft(Initial, 9)
+	for _, c := range perftBenches {
+		p := Initial
+		if c.fen != "" {
+			p = mustFEN(b, c.v, c.fen)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			var n uint64
+			for b.Loop() {
+				counts, _ := c.v.PerftCounts(context.Background(), p, c.depth)
+				n += counts[c.depth]
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
 	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+	b.Run("spanish-nobulk", func(b *testing.B) {
+		var n uint64
+		for b.Loop() {
+			counts, _ := Spanish.perftCounts(context.Background(), Initial, 9, false)
+			n += counts[9]
+		}
+		b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+	})
+}
+
+// A perft stops when its context is done, with the context's error.
+func TestPerftCountsCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := Spanish.PerftCounts(ctx, Initial, 12); !errors.Is(err, context.Canceled) || n != nil {
+		t.Errorf("PerftCounts(canceled, 12) = %v, %v; want nil, context.Canceled", n, err)
+	}
 }

@@ -1,6 +1,7 @@
 package draughts
 
 import (
+	"context"
 	"sort"
 	"strings"
 
@@ -146,6 +147,13 @@ func (s State) Outcome() rules.Outcome { return s.g.Outcome() }
 
 // Perft counts the move paths of the given depth from the current position.
 func (s State) Perft(depth int) uint64 { return s.g.v.Perft(s.g.cur, depth) }
+
+// PerftCounts counts the move paths of every depth from 0 to depth from
+// the current position in one traversal; it stops with ctx's error when
+// ctx is done.
+func (s State) PerftCounts(ctx context.Context, depth int) ([]uint64, error) {
+	return s.g.v.PerftCounts(ctx, s.g.cur, depth)
+}
 
 // Record writes the whole game as PDN.
 func (s State) Record(meta rules.Meta) string { return s.g.PDN(meta) }
