@@ -81,7 +81,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	b.enter(key)
 	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
@@ -248,12 +248,12 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		}
 		b.deferUpdate(i)
 		text := more[0]
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale)})
 		b.deliver(ctx, i, key, commandName(text), reply, answerComponent, false)
 	case idResign:
 		snap, err := b.svc.Look(ctx, key)
 		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
-			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board"})
+			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale)})
 			text := "Only the players can resign this game."
 			if err != nil || snap.Phase() != sessions.PhasePlaying {
 				text = firstLine(reply)
@@ -271,7 +271,7 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: "You play on.", components: []discordgo.MessageComponent{}}, true)
 	case idYes:
 		b.deferUpdate(i)
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale)})
 		if reply.Error {
 			b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 			return
@@ -299,7 +299,7 @@ func commandName(text string) string {
 func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, key sessions.Key, u sessions.User) {
 	snap, err := b.svc.Look(ctx, key)
 	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves"})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale)})
 		text := reply.Text()
 		if err == nil && snap.Turn() >= 0 && !snap.Player(snap.Turn()).Is(u) && len(snap.Record.SeatsOf(u)) > 0 {
 			text = "It is " + snap.Player(snap.Turn()).Name + "'s turn, not yours.\n" + text
@@ -407,7 +407,7 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, key sessions.K
 		return
 	}
 	b.deferUpdate(i)
-	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID})
+	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale)})
 	if reply.Error {
 		b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 		return

@@ -93,7 +93,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	w := placeOf(m)
 	user := userOf(m.From)
 	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
-		Mentions: b.mentions(text)}
+		Mentions: b.mentions(text), Lang: m.From.LanguageCode}
 	if !strings.HasPrefix(text, "/") {
 		switch {
 		case b.replyMove(m, text):
@@ -340,7 +340,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 		return
 	}
 	run := func(text string) {
-		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID})
+		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
 		if r.Duplicate {
 			b.answer(q.ID, "", false)
 			return
