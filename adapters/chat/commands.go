@@ -298,7 +298,7 @@ func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
 	out := Reply{Lines: []string{line}}
 	if hf, ok := s.State.(rules.Huffer); ok {
 		if sq := hf.Huffable(); len(sq) > 0 {
-			out.Lines = append(out.Lines, huffHint(s))
+			out.Lines = append(out.Lines, m.sp.huffHint(s))
 		}
 	}
 	return out

@@ -27,6 +27,11 @@ func snapshotWith(texts ...string) *sessions.Snapshot {
 // rules' reason and gives one list of legal moves, whatever list the
 // reason carries, and /moves.
 func TestIllegalMoveListsMovesOnce(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
 	seven := snapshotWith("a2-b3", "b3-a4", "b3-c4", "d3-c4", "d3-e4", "f3-e4", "f3-g4")
 	for _, tc := range []struct {
 		name, reason string
@@ -51,7 +56,7 @@ func TestIllegalMoveListsMovesOnce(t *testing.T) {
 			`"c3xe5xg7" is not legal (legal from c3: c3xe5). /moves shows the only legal move.`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := illegalMove(tc.s, tc.reason); got != tc.want {
+			if got := en.illegalMove(tc.s, tc.reason); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})

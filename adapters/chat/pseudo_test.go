@@ -23,8 +23,18 @@ func pseudoFixture(t *testing.T) *fixture {
 func TestPseudoLanguage(t *testing.T) {
 	f := pseudoFixture(t)
 	for _, step := range []struct{ who, text string }{
+		{"alice", "/accept"},
+		{"alice", "/move 1"},
+		{"alice", "/play count @bob color=purple"},
 		{"alice", "/play count @bob color=white target=4"},
+		{"alice", "/accept"},
+		{"carol", "/accept"},
+		{"alice", "/move 1"},
+		{"alice", "/play count @bob"},
 		{"bob", "/accept"},
+		{"bob", "/move 1"},
+		{"carol", "/move 1"},
+		{"alice", "/move 3"},
 		{"alice", "/move 2"},
 		{"bob", "/draw"},
 		{"alice", "/decline"},

@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -22,7 +21,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	var se *sessions.Error
 	if !errors.As(err, &se) {
 		h.log.Error("unexpected error", "command", cmd, "session", m.Key.String(), "err", err)
-		return fail("Sorry, something went wrong; nothing changed. Try again, or /board.")
+		return fail(m.sp.T("RefusedUnexpected"))
 	}
 	s := se.Session
 	me := m.User
@@ -34,114 +33,113 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	}
 	switch se.Kind {
 	case sessions.ErrNoGame:
-		return fail("No game is being played here: /play <game> @user starts one (/games lists the games).")
+		return fail(m.sp.T("RefusedNoGame"))
 	case sessions.ErrNotStarted:
 		if isChallenger {
-			return fail("The game has not started: waiting for " + m.sp.waitingFor(s, me) + " to /accept (you can /cancel).")
+			return fail(m.sp.T("RefusedNotStartedChallenger", "Who", m.sp.waitingFor(s, me)))
 		}
-		return fail("The game has not started: waiting for " + m.sp.waitingFor(s, me) + " to /accept.")
+		return fail(m.sp.T("RefusedNotStarted", "Who", m.sp.waitingFor(s, me)))
 	case sessions.ErrGameRunning:
 		if s.Phase() == sessions.PhaseChallenge {
-			return fail(fmt.Sprintf("%s has a challenge open here (%s): /accept it, or %s can /cancel it.", s.Record.Challenger.Name, gameTitle(s), s.Record.Challenger.Name))
+			return fail(m.sp.T("RefusedChallengeOpen", "Name", s.Record.Challenger.Name, "Game", gameTitle(s)))
 		}
 		if cmd == "cancel" {
-			return fail("The game has started, so it cannot be cancelled: /resign ends it, /draw offers a draw.")
+			return fail(m.sp.T("RefusedCancelStarted"))
 		}
-		return fail(fmt.Sprintf("A game is running here (%s, %s): finish it first; /board shows it.", gameTitle(s), m.sp.players(s)))
+		return fail(m.sp.T("RefusedGameRunning", "Game", gameTitle(s), "Players", m.sp.players(s)))
 	case sessions.ErrNoChallenge:
 		if s != nil && s.Phase() == sessions.PhasePlaying {
-			return fail("There is no challenge or draw offer to answer here: /board shows the game, /draw offers a draw.")
+			return fail(m.sp.T("RefusedNothingToAnswerPlaying"))
 		}
-		return fail("There is no challenge here to answer: /play <game> @user starts one.")
+		return fail(m.sp.T("RefusedNoChallenge"))
 	case sessions.ErrNotInvited:
 		if isChallenger {
-			return fail("This is your own challenge: wait for an opponent, or /cancel it.")
+			return fail(m.sp.T("RefusedOwnChallenge"))
 		}
 		if cmd == "decline" && len(s.Record.Invited) == 0 {
-			return fail("This challenge is open to anyone; you need not answer it (/accept to play).")
+			return fail(m.sp.T("RefusedDeclineOpen"))
 		}
-		return fail("This challenge is for " + m.sp.waitingFor(s, me) + ", not for you: /play your own game when this one is over.")
+		return fail(m.sp.T("RefusedNotInvited", "Who", m.sp.waitingFor(s, me)))
 	case sessions.ErrAlreadyJoined:
 		if isChallenger {
-			return fail("You opened this challenge: waiting for " + m.sp.waitingFor(s, me) + " to /accept (or /cancel it).")
+			return fail(m.sp.T("RefusedAlreadyJoinedChallenger", "Who", m.sp.waitingFor(s, me)))
 		}
-		return fail("You already have a seat: waiting for " + m.sp.waitingFor(s, me) + " to /accept.")
+		return fail(m.sp.T("RefusedAlreadyJoined", "Who", m.sp.waitingFor(s, me)))
 	case sessions.ErrNotChallenger:
-		return fail(fmt.Sprintf("Only %s, who opened the challenge, can cancel it: /decline refuses it.", s.Record.Challenger.Name))
+		return fail(m.sp.T("RefusedNotChallenger", "Name", s.Record.Challenger.Name))
 	case sessions.ErrNotPlayer:
 		if cmd == "rematch" {
-			return fail("You are not playing in the last game here, so there is no rematch for you: /play <game> @user starts a new one.")
+			return fail(m.sp.T("RefusedRematchNotPlayer"))
 		}
 		if s == nil {
-			return fail("No game is being played here: /play <game> @user starts one.")
+			return fail(m.sp.T("RefusedNoGameShort"))
 		}
 		if s.Phase() == sessions.PhasePlaying && len(s.Record.SeatsOf(me)) > 0 {
-			return fail("You have left this game; the others play on without you: /board shows it.")
+			return fail(m.sp.T("RefusedLeft"))
 		}
-		return fail(fmt.Sprintf("You are not playing in this game (%s): /board shows it.", m.sp.players(s)))
+		return fail(m.sp.T("RefusedNotPlayer", "Players", m.sp.players(s)))
 	case sessions.ErrNotYourTurn:
-		return fail(fmt.Sprintf("It is %s's turn (%s), not yours: wait for their move; /board shows the game.", s.Player(s.Turn()).Name, m.sp.seatLabel(s, s.Turn())))
+		return fail(m.sp.T("RefusedNotYourTurn", "Name", s.Player(s.Turn()).Name, "Seat", m.sp.seatLabel(s, s.Turn())))
 	case sessions.ErrIllegalMove:
 		if cmd == "huff" {
-			return fail(sentence(rulesMsg) + " " + huffHint(s))
+			return fail(m.sp.T("RefusedHuff", "Rules", sentence(rulesMsg), "Hint", m.sp.huffHint(s)))
 		}
-		return fail(illegalMove(s, rulesMsg))
+		return fail(m.sp.illegalMove(s, rulesMsg))
 	case sessions.ErrBadSetup:
-		return fail(sentence(rulesMsg) + " Try /setup default, or /help setup.")
+		return fail(m.sp.T("RefusedBadSetup", "Rules", sentence(rulesMsg)))
 	case sessions.ErrNotNow:
 		switch {
 		case len(s.Pending()) > 0 && cmd != "setup":
-			return fail("First each side chooses a formation: /setup default, or /setup and your squares.")
+			return fail(m.sp.T("RefusedSetupFirst"))
 		case len(s.Pending()) > 0:
-			return fail("You have chosen your formation: waiting for the other side's /setup.")
+			return fail(m.sp.T("RefusedSetupDone"))
 		case cmd == "setup":
-			return fail("There is no set-up step now: /move plays a move.")
+			return fail(m.sp.T("RefusedNoSetup"))
 		case cmd == "huff" && rulesMsg != "":
-			return fail(sentence(rulesMsg) + " " + huffHint(s))
+			return fail(m.sp.T("RefusedHuff", "Rules", sentence(rulesMsg), "Hint", m.sp.huffHint(s)))
 		case cmd == "huff":
-			return fail("This game has no huffing (only damas with huff=yes): /move plays a move.")
+			return fail(m.sp.T("RefusedNoHuff"))
 		case cmd == "draw" || cmd == "accept":
-			return fail("The computer does not agree to draws: play on, or /resign.")
+			return fail(m.sp.T("RefusedComputerDraw"))
 		}
-		return fail("That is not possible now: /board shows the game.")
+		return fail(m.sp.T("RefusedNotNow"))
 	case sessions.ErrBadOption:
 		var bv *sessions.BadValue
 		if errors.As(err, &bv) {
-			return fail(fmt.Sprintf("%s=%s is not allowed (choose %s). /games lists the games and their options.",
-				bv.Key, clip(bv.Value, 20), m.sp.orList(bv.Choices)))
+			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
 		}
 		if rulesMsg == "" {
 			rulesMsg = se.Msg
 		}
-		return fail(asTyped(rulesMsg, m.Text) + " /games lists the games and their options.")
+		return fail(m.sp.T("RefusedBadOption", "Rules", asTyped(rulesMsg, m.Text)))
 	case sessions.ErrAlreadyOffered:
 		if cmd == "takeback" {
-			who := "the other side"
+			who := m.sp.T("TheOtherSide")
 			if s != nil && len(s.Record.Takeback) > 0 {
 				who = m.sp.opponents(s, s.Record.Takeback[0])
 			}
-			return fail("You have asked already to take your last move back: waiting for " + who + " to /accept or /decline it.")
+			return fail(m.sp.T("RefusedTakebackAsked", "Who", who))
 		}
-		return fail("Your draw offer stands: waiting for the other side to /accept or /decline it.")
+		return fail(m.sp.T("RefusedDrawOffered"))
 	case sessions.ErrDuplicate:
-		r := fail("Already done: this command arrived twice and was applied once (/board shows the game).")
+		r := fail(m.sp.T("RefusedDuplicate"))
 		r.Duplicate = true
 		return r
 	case sessions.ErrNoSuchGame:
 		if cmd == "rematch" {
-			return fail("No game has finished here yet to play again: /play <game> @user starts one.")
+			return fail(m.sp.T("RefusedNoRematch"))
 		}
-		return fail("There is no finished game with that id here: /history lists the games with their ids.")
+		return fail(m.sp.T("RefusedNoSuchGame"))
 	case sessions.ErrNoTakeback:
-		return fail("There is no move of yours to take back: only your last move, before the opponent replies. /board shows the game.")
+		return fail(m.sp.T("RefusedNoTakeback"))
 	case sessions.ErrDamaged:
-		return fail("This record is damaged in the bot's database and cannot be read (the bot's log says where); other games are not affected: /help.")
+		return fail(m.sp.T("RefusedDamaged"))
 	case sessions.ErrBroken:
 		h.log.Error("broken session", "session", m.Key.String(), "err", err)
-		return fail("The game of this channel cannot be loaded (its record does not replay; the bot's log says why): /help.")
+		return fail(m.sp.T("RefusedBroken"))
 	}
 	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
-	return fail("Sorry, the bot could not save that; nothing changed. Try again in a moment (/board shows the game).")
+	return fail(m.sp.T("RefusedStorage"))
 }
 
 // everyMove matches the list of all the legal moves that some rules
@@ -153,22 +151,22 @@ var everyMove = regexp.MustCompile(`\s*\(legal: [^()]*\)`)
 // reason, one list of a few legal moves (none of ours when the reason
 // names legal moves already: the moves of that piece, the series that go
 // on), and /moves.
-func illegalMove(s *sessions.Snapshot, reason string) string {
+func (p Speaker) illegalMove(s *sessions.Snapshot, reason string) string {
 	reason = sentence(everyMove.ReplaceAllString(reason, ""))
 	if s == nil || s.State == nil {
-		return reason + " /moves lists the legal moves."
+		return p.T("IllegalMoves", "Rules", reason)
 	}
 	moves := s.State.Moves()
 	switch {
 	case len(moves) == 0:
-		return reason + " /board shows the game."
+		return p.T("IllegalNoMoves", "Rules", reason)
 	case namesMoves(reason, moves):
 		if len(moves) == 1 {
-			return reason + " /moves shows the only legal move."
+			return p.T("IllegalNamedOnly", "Rules", reason)
 		}
-		return fmt.Sprintf("%s /moves lists all %d legal moves.", reason, len(moves))
+		return p.T("IllegalNamed", "Rules", reason, "Count", len(moves))
 	case len(moves) == 1:
-		return fmt.Sprintf("%s The only legal move: /move %s.", reason, moves[0].Text)
+		return p.T("IllegalOnly", "Rules", reason, "Move", moves[0].Text)
 	}
 	var texts []string
 	for i, mv := range moves {
@@ -178,7 +176,7 @@ func illegalMove(s *sessions.Snapshot, reason string) string {
 		}
 		texts = append(texts, mv.Text)
 	}
-	return fmt.Sprintf("%s Legal moves: %s (/moves lists all %d).", reason, strings.Join(texts, ", "), len(moves))
+	return p.T("IllegalSome", "Rules", reason, "Moves", strings.Join(texts, ", "), "Count", len(moves))
 }
 
 // namesMoves reports whether text names one of the moves.
@@ -195,7 +193,7 @@ func namesMoves(text string, moves []rules.Move) bool {
 	return false
 }
 
-func huffHint(s *sessions.Snapshot) string {
+func (p Speaker) huffHint(s *sessions.Snapshot) string {
 	if s != nil && s.State != nil {
 		if hf, ok := s.State.(rules.Huffer); ok {
 			if sq := hf.Huffable(); len(sq) > 0 {
@@ -203,9 +201,9 @@ func huffHint(s *sessions.Snapshot) string {
 				for _, q := range sq {
 					names = append(names, q.String())
 				}
-				return "You may huff " + strings.Join(names, ", ") + ": /huff <square>."
+				return p.T("HuffHint", "Squares", strings.Join(names, ", "))
 			}
 		}
 	}
-	return "Nothing can be huffed now: /move plays a move."
+	return p.T("HuffNothing")
 }
