@@ -136,9 +136,8 @@ type Handler struct {
 type command struct {
 	name    string
 	aliases []string
-	usage   string // "/move <move>"
-	short   string // one line for /help
-	long    string // more for /help <name>
+	// The command's usage, one line for /help and more are the catalogue's
+	// CmdUsage_<name>, CmdShort_<name> and CmdLong_<name>.
 	minArgs int
 	maxArgs int // -1: any number
 	// only names the platform that has the command ("telegram"): the
@@ -176,15 +175,28 @@ func New(c Config) *Handler {
 	return h
 }
 
-// Commands lists the commands with their one-line help, for platforms that
-// publish a command list (Telegram's setMyCommands, Discord's slash commands).
+// Commands lists the commands with their one-line help in the default
+// language, for platforms that publish a command list (Telegram's
+// setMyCommands, Discord's slash commands).
 func (h *Handler) Commands() []Button {
+	return h.CommandsIn("")
+}
+
+// CommandsIn lists the commands with their one-line help in lang.
+func (h *Handler) CommandsIn(lang string) []Button {
+	p := h.words.In(lang)
 	var out []Button
 	for _, c := range h.order {
-		out = append(out, Button{Label: c.short, Command: c.name})
+		out = append(out, Button{Label: p.short(c), Command: c.name})
 	}
 	return out
 }
+
+// Words returns the catalogues the handler speaks.
+func (h *Handler) Words() *Words { return h.words }
+
+func (p Speaker) usage(c *command) string { return p.T("CmdUsage_" + c.name) }
+func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 
 // Handle answers one message. It never panics: a failure anywhere is
 // logged and answered with one line saying that nothing changed.
@@ -192,7 +204,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	defer func() {
 		if p := recover(); p != nil {
 			h.log.Error("panic handling a message", "session", m.Key.String(), "panic", fmt.Sprint(p))
-			reply = fail("Sorry, something went wrong with that command; nothing changed. Try /board.")
+			reply = fail(h.words.In(h.words.LangOf(m.Lang)).T("Panicked"))
 		}
 	}()
 	m.sp = h.words.In(h.words.LangOf(m.Lang))
@@ -200,19 +212,19 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	text := m.Text
 	switch {
 	case len(text) > MaxText:
-		return fail(fmt.Sprintf("That message is too long (%d bytes; commands fit in %d): /help lists the commands.", len(text), MaxText))
+		return fail(m.sp.T("TooLong", "Len", len(text), "Max", MaxText))
 	case !utf8.ValidString(text):
-		return fail("That message is not valid UTF-8 text: type the command again, /help lists them.")
+		return fail(m.sp.T("NotUTF8"))
 	}
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\t", " "))
 	if strings.ContainsFunc(text, unicode.IsControl) {
-		return fail("That message contains control characters: type the command again, /help lists them.")
+		return fail(m.sp.T("ControlChars"))
 	}
 	if text == "" {
 		return Reply{}
 	}
 	if !strings.HasPrefix(text, "/") {
-		return fail("Commands start with a slash, like /move c3-d4 or /play spanish @bob: /help lists them.")
+		return fail(m.sp.T("NoSlash"))
 	}
 	fields := strings.Fields(text)
 	name := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
@@ -221,17 +233,17 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	}
 	c, ok := h.cmds[name]
 	if !ok {
-		return fail(fmt.Sprintf("I don't know the command /%s: /help lists the commands.", clip(name, 30)))
+		return fail(m.sp.T("UnknownCommand", "Name", clip(name, 30)))
 	}
 	args := fields[1:]
 	if len(args) < c.minArgs {
-		return fail(fmt.Sprintf("/%s needs more: %s (/help %s).", c.name, c.usage, c.name))
+		return fail(m.sp.T("NeedsMore", "Name", c.name, "Usage", m.sp.usage(c)))
 	}
 	if c.maxArgs >= 0 && len(args) > c.maxArgs {
 		if c.maxArgs == 0 {
-			return fail(fmt.Sprintf("/%s takes nothing after it: just %s.", c.name, c.usage))
+			return fail(m.sp.T("TakesNothing", "Name", c.name, "Usage", m.sp.usage(c)))
 		}
-		return fail(fmt.Sprintf("/%s takes less: %s (/help %s).", c.name, c.usage, c.name))
+		return fail(m.sp.T("TakesLess", "Name", c.name, "Usage", m.sp.usage(c)))
 	}
 	return c.run(h, ctx, m, args)
 }

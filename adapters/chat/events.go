@@ -40,12 +40,12 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 			}
 		}
 		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
-			add("EventChallengedSelf", "By", by, "Game", gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Clock", p.clockTerms(s.Record))
+			add("EventChallengedSelf", "By", by, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Clock", p.clockTerms(s.Record))
 			add("EventChallengedSelfHint", "By", by)
 			r.Buttons = p.challengeButtons()
 			return r
 		}
-		add("EventChallenged", "By", by, "Who", who, "Game", gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Terms", p.terms(s))
+		add("EventChallenged", "By", by, "Who", who, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Terms", p.terms(s))
 		if open > 1 {
 			add("EventChallengedSeats", "Count", open, "By", by)
 		} else {
@@ -64,7 +64,7 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 		r.Buttons = p.challengeButtons()
 		return r
 	case sessions.EvStarted:
-		add("EventStarted", "Game", gameTitle(s), "Players", p.players(s), "Terms", p.terms(s))
+		add("EventStarted", "Game", p.gameTitle(s), "Players", p.players(s), "Terms", p.terms(s))
 	case sessions.EvDeclined:
 		add("EventDeclined", "By", by)
 		return r

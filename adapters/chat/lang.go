@@ -126,12 +126,23 @@ func (p Speaker) T(id string, kv ...any) string {
 		}
 	}
 	s, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
+	if err != nil && s == "" && count != nil {
+		// A message without plural forms that names a count: its other form.
+		s, err = p.loc.Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
+	}
 	if err != nil && s == "" {
 		// A message missing from every catalogue is a bug the catalogue
 		// test catches; show its id rather than nothing.
 		return id
 	}
 	return s
+}
+
+// Maybe words message id like T, and reports false when no catalogue
+// has it (an optional message: the long help of a command).
+func (p Speaker) Maybe(id string, kv ...any) (string, bool) {
+	s := p.T(id, kv...)
+	return s, s != id
 }
 
 // LangOf maps a platform's language tag (Telegram's language_code "es-MX",

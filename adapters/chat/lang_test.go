@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/boardgamebot/bot/rules/games"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -92,9 +93,9 @@ func TestCataloguesAgree(t *testing.T) {
 // the English catalogue, and every English message is used.
 func TestEveryMessageIDInCatalogue(t *testing.T) {
 	en := catalogue(t, "locales/en.yaml")
-	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick)\("([A-Z]\w*)"`)
+	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick|\bMaybe)\("([A-Z]\w*[A-Za-z0-9])"[,)]|Problem: "([A-Z]\w*)"`)
 	used := map[string]bool{}
-	srcs, _ := filepath.Glob("*.go")
+	srcs, _ := filepath.Glob("../*/*.go") // every adapter words from the catalogue
 	for _, f := range srcs {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -104,6 +105,9 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, m := range ids.FindAllStringSubmatch(string(b), -1) {
+			if m[1] == "" {
+				m[1] = m[2]
+			}
 			used[m[1]] = true
 			if strings.Contains(string(b), `pick("`+m[1]+`"`) {
 				used[m[1]+"Why"] = true
@@ -112,6 +116,35 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 	}
 	for _, r := range reasonIDs() {
 		used[r] = true
+	}
+	// The games' names, summaries and options; the seats and colours of
+	// the rules and pictures.
+	for _, g := range games.List() {
+		used["GameName_"+g.ID], used["GameSummary_"+g.ID] = true, true
+		for _, o := range g.Options {
+			used["GameOption_"+g.ID+"_"+o.Key] = true
+		}
+		if gm, err := games.New(g.ID, nil); err == nil {
+			for _, seat := range gm.Seats() {
+				if !strings.HasPrefix(seat, "Player ") {
+					used["Seat"+seat] = true
+				}
+			}
+		}
+	}
+	for _, c := range []string{"white", "black", "red", "blue", "green", "yellow"} {
+		used["Colour_"+c] = true
+	}
+	// The console's files.
+	for _, what := range []string{"Picture", "Replay", "File"} {
+		used["ConsoleWritten"+what], used["ConsoleNotWritten"+what] = true, true
+	}
+	// Each command has its usage and one line, and may have more.
+	for _, c := range commandTable() {
+		used["CmdUsage_"+c.name], used["CmdShort_"+c.name] = true, true
+		if en["CmdLong_"+c.name] != nil {
+			used["CmdLong_"+c.name] = true
+		}
 	}
 	for id := range used {
 		if en[id] == nil {

@@ -68,7 +68,7 @@ func (p Speaker) recordSeat(rec *sessions.Record) func(int) string {
 	}
 	return func(seat int) string {
 		if seat >= 0 && seat < len(names) {
-			return names[seat]
+			return p.seatWord(names[seat])
 		}
 		return p.T("APlayer")
 	}

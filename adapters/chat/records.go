@@ -148,7 +148,7 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 	}
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), p.players(s))
+		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, p.gameTitle(s), p.players(s))
 		return r
 	case sessions.NoticeGameOver:
 		add("%s", p.resultLine(s))
@@ -158,11 +158,11 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 		return r
 	case sessions.NoticeReminder:
 		add("%s, your move in %s: %s left (until %s UTC). When it runs out the computer moves for you.",
-			n.To.Name, gameTitle(s), left(n.Left), s.Record.Deadline.UTC().Format("Jan 2 15:04"))
+			n.To.Name, p.gameTitle(s), left(n.Left), s.Record.Deadline.UTC().Format("Jan 2 15:04"))
 		r.Buttons = []Button{{"Board", "/board"}, {"Moves", "/moves"}}
 		return r
 	case sessions.NoticeExpired:
-		add("%s's challenge to %s lapsed: nobody accepted it in time. /play to start another.", s.Record.Challenger.Name, gameTitle(s))
+		add("%s's challenge to %s lapsed: nobody accepted it in time. /play to start another.", s.Record.Challenger.Name, p.gameTitle(s))
 		return r
 	case sessions.NoticeMoved:
 		switch {
@@ -337,7 +337,7 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	}
 	rec := s.Record
 	out := Reply{Lines: []string{
-		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), m.sp.players(s)),
+		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, m.sp.gameTitle(s), m.sp.players(s)),
 		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
 			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
 		m.sp.result(s),
@@ -360,7 +360,7 @@ func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("replay", m, err)
 	}
 	return Reply{
-		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, gameTitle(s), m.sp.players(s), count(len(moves), "move"))},
+		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, m.sp.gameTitle(s), m.sp.players(s), count(len(moves), "move"))},
 		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
 	}
 }
@@ -397,16 +397,16 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 			doc.MIME = "application/x-pdn"
 		}
 	} else {
-		doc.Data = []byte(moveList(s, meta))
+		doc.Data = []byte(moveList(s, meta, h.words.In(DefaultLang).gameTitle(s)))
 	}
-	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), m.sp.players(s))}, Document: doc}
+	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, m.sp.gameTitle(s), m.sp.players(s))}, Document: doc}
 }
 
 // moveList writes a game that has no record format of its own: tags, then
 // the actions numbered by round.
-func moveList(s *sessions.Snapshot, meta rules.Meta) string {
+func moveList(s *sessions.Snapshot, meta rules.Meta, title string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[Event %q]\n[Date %q]\n[Game %q]\n", meta.Event, meta.Date, gameTitle(s))
+	fmt.Fprintf(&b, "[Event %q]\n[Date %q]\n[Game %q]\n", meta.Event, meta.Date, title)
 	for i, n := range meta.Names {
 		fmt.Fprintf(&b, "[%s %q]\n", s.SeatName(i), n)
 	}

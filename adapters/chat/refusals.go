@@ -41,12 +41,12 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.T("RefusedNotStarted", "Who", m.sp.waitingFor(s, me)))
 	case sessions.ErrGameRunning:
 		if s.Phase() == sessions.PhaseChallenge {
-			return fail(m.sp.T("RefusedChallengeOpen", "Name", s.Record.Challenger.Name, "Game", gameTitle(s)))
+			return fail(m.sp.T("RefusedChallengeOpen", "Name", s.Record.Challenger.Name, "Game", m.sp.gameTitle(s)))
 		}
 		if cmd == "cancel" {
 			return fail(m.sp.T("RefusedCancelStarted"))
 		}
-		return fail(m.sp.T("RefusedGameRunning", "Game", gameTitle(s), "Players", m.sp.players(s)))
+		return fail(m.sp.T("RefusedGameRunning", "Game", m.sp.gameTitle(s), "Players", m.sp.players(s)))
 	case sessions.ErrNoChallenge:
 		if s != nil && s.Phase() == sessions.PhasePlaying {
 			return fail(m.sp.T("RefusedNothingToAnswerPlaying"))

@@ -37,17 +37,17 @@ func (p Speaker) player(s *sessions.Snapshot, seat int) string {
 // pictures too ("Player 2, blue").
 func (p Speaker) seatLabel(s *sessions.Snapshot, seat int) string {
 	if c := seatColour(s, seat); c != "" {
-		return p.T("SeatColour", "Seat", s.SeatName(seat), "Colour", c)
+		return p.T("SeatColour", "Seat", p.seatName(s, seat), "Colour", p.colour(c))
 	}
-	return s.SeatName(seat)
+	return p.seatName(s, seat)
 }
 
 // seatWords names a seat in running text: "White", "Player 2 (blue)".
 func (p Speaker) seatWords(s *sessions.Snapshot, seat int) string {
 	if c := seatColour(s, seat); c != "" {
-		return p.T("SeatColourWords", "Seat", s.SeatName(seat), "Colour", c)
+		return p.T("SeatColourWords", "Seat", p.seatName(s, seat), "Colour", p.colour(c))
 	}
-	return s.SeatName(seat)
+	return p.seatName(s, seat)
 }
 
 // seatColour is the colour of a Halma seat's pieces, as render draws
@@ -83,8 +83,8 @@ func (p Speaker) players(s *sessions.Snapshot) string {
 
 // gameTitle names the game with the options that differ from what the
 // game would have without them ("Halma (players=4)").
-func gameTitle(s *sessions.Snapshot) string {
-	title := s.Game.Name()
+func (p Speaker) gameTitle(s *sessions.Snapshot) string {
+	title := p.gameName(s.Game.ID(), s.Game.Name())
 	var opts []string
 	if info, ok := games.Lookup(s.Game.ID()); ok {
 		for _, o := range info.Options {
@@ -142,7 +142,7 @@ func (p Speaker) resultLine(s *sessions.Snapshot) string {
 // resigned)."
 func (p Speaker) result(s *sessions.Snapshot) string {
 	r := s.Record.Result
-	why := p.reason(r, s.SeatName)
+	why := p.reason(r, func(seat int) string { return p.seatName(s, seat) })
 	pick := func(id string, kv ...any) string {
 		if why != "" {
 			return p.T(id+"Why", append(kv, "Why", why)...)
@@ -263,4 +263,54 @@ func capital(s string) string {
 	}
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// seatName names a seat as the rules do ("White", "Player 2"), in the
+// speaker's language.
+func (p Speaker) seatName(s *sessions.Snapshot, seat int) string {
+	return p.seatWord(s.SeatName(seat))
+}
+
+// seatWord translates a seat name of the rules.
+func (p Speaker) seatWord(name string) string {
+	if n, ok := strings.CutPrefix(name, "Player "); ok {
+		return p.T("SeatPlayer", "N", n)
+	}
+	if w, ok := p.Maybe("Seat" + name); ok {
+		return w
+	}
+	return name
+}
+
+// colour names a colour of the pictures (render.SeatColour).
+func (p Speaker) colour(c string) string {
+	if w, ok := p.Maybe("Colour_" + c); ok {
+		return w
+	}
+	return c
+}
+
+// gameName names a game; name is the rules' name, for a game the
+// catalogue does not know.
+func (p Speaker) gameName(id, name string) string {
+	if w, ok := p.Maybe("GameName_" + id); ok {
+		return w
+	}
+	return name
+}
+
+// gameSummary says what a game is, in one line.
+func (p Speaker) gameSummary(g games.Info) string {
+	if w, ok := p.Maybe("GameSummary_" + g.ID); ok {
+		return w
+	}
+	return g.Summary
+}
+
+// optionHelp says what an option of a game does.
+func (p Speaker) optionHelp(id string, o games.Option) string {
+	if w, ok := p.Maybe("GameOption_" + id + "_" + o.Key); ok {
+		return w
+	}
+	return o.Help
 }
