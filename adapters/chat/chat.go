@@ -119,17 +119,21 @@ type Config struct {
 	Lang string
 	// Words are the catalogues; nil loads the embedded ones.
 	Words *Words
+	// Langs keeps the users' /lang choices; nil keeps them in memory only.
+	Langs LangStore
 }
 
 // Handler turns messages into calls of the sessions service and their
 // results into replies. It is safe for concurrent use.
 type Handler struct {
-	svc   *sessions.Service
-	words *Words
-	games func() []games.Info
-	log   *slog.Logger
-	cmds  map[string]*command
-	order []*command
+	svc       *sessions.Service
+	words     *Words
+	langStore LangStore
+	langs     userLangs
+	games     func() []games.Info
+	log       *slog.Logger
+	cmds      map[string]*command
+	order     []*command
 }
 
 // command is one command of the language.
@@ -149,7 +153,8 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, games: c.Games, log: c.Log, cmds: map[string]*command{}}
+	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, cmds: map[string]*command{},
+		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
 		if err != nil {
@@ -207,7 +212,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 			reply = fail(h.words.In(h.words.LangOf(m.Lang)).T("Panicked"))
 		}
 	}()
-	m.sp = h.words.In(h.words.LangOf(m.Lang))
+	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
 	defer func() { reply.Lang = m.sp.Lang }()
 	text := m.Text
 	switch {

@@ -28,6 +28,7 @@ func commandTable() []*command {
 		{name: "takeback", run: simple((*sessions.Service).Takeback, "takeback")},
 		{name: "rematch", run: simple((*sessions.Service).Rematch, "rematch")},
 		{name: "notify", maxArgs: -1, only: "telegram", run: (*Handler).notify},
+		{name: "lang", maxArgs: 1, run: (*Handler).lang},
 		{name: "history", maxArgs: 2, run: (*Handler).history},
 		{name: "show", minArgs: 1, maxArgs: 1, run: (*Handler).show},
 		{name: "replay", minArgs: 1, maxArgs: 1, run: (*Handler).replay},
@@ -221,7 +222,7 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	if st := m.sp.status(s); st != "" {
 		out.Lines = append(out.Lines, st)
 	}
-	if l := clockLine(s, h.svc.Now()); l != "" {
+	if l := m.sp.clockLine(s, h.svc.Now()); l != "" {
 		out.Lines = append(out.Lines, l)
 	}
 	out.Lines = append(out.Lines, m.sp.T("BoardFEN", "FEN", s.State.FEN()))

@@ -1,13 +1,16 @@
 package chat
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"io/fs"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/boardgamebot/bot/sessions"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
@@ -37,6 +40,12 @@ type Words struct {
 // (config lang), which must be one of them.
 func NewWords(def string) (*Words, error) {
 	return newWords(locales, def, nil)
+}
+
+// NewWordsFS loads the catalogues locales/*.yaml of fsys instead of the
+// embedded ones (tests use small catalogues of their own).
+func NewWordsFS(fsys fs.FS, def string) (*Words, error) {
+	return newWords(fsys, def, nil)
 }
 
 // newWords loads the catalogues of fsys; wrap, when set, rewrites every
@@ -157,4 +166,105 @@ func (w *Words) LangOf(tag string) string {
 		return base
 	}
 	return ""
+}
+
+// LangStore keeps the languages users chose with /lang (storage.Store).
+type LangStore interface {
+	SetLang(ctx context.Context, platform, userID, lang string) error
+	Langs(ctx context.Context, platform string) (map[string]string, error)
+}
+
+// userLangs is what a Handler knows of its users' languages: their
+// choices (/lang), read from the LangStore once per platform, and the
+// language each platform last reported for them, for the notices.
+type userLangs struct {
+	mu     sync.Mutex
+	chosen map[string]map[string]string // platform → user id → lang
+	seen   map[string]string            // platform 0 user id → lang
+}
+
+// chosenLangs returns the choices of platform's users, read once.
+func (h *Handler) chosenLangs(ctx context.Context, platform string) map[string]string {
+	h.langs.mu.Lock()
+	defer h.langs.mu.Unlock()
+	if c, ok := h.langs.chosen[platform]; ok {
+		return c
+	}
+	c := map[string]string{}
+	if h.langStore != nil {
+		got, err := h.langStore.Langs(ctx, platform)
+		if err != nil {
+			h.log.Error("reading the users' languages", "platform", platform, "err", err)
+			return c // not kept: read again next time
+		}
+		c = got
+	}
+	h.langs.chosen[platform] = c
+	return c
+}
+
+// langFor is the language to answer user in: their /lang choice, else
+// the one their platform reports (tag), else the last one it reported,
+// else the default.
+func (h *Handler) langFor(ctx context.Context, platform string, u sessions.User, tag string) string {
+	if l := h.chosenLangs(ctx, platform)[u.ID]; h.words.Has(l) {
+		return l
+	}
+	k := platform + "\x00" + u.ID
+	h.langs.mu.Lock()
+	defer h.langs.mu.Unlock()
+	if l := h.words.LangOf(tag); l != "" {
+		if h.langs.seen[k] != l {
+			h.langs.seen[k] = l
+		}
+		return l
+	}
+	if l := h.langs.seen[k]; l != "" {
+		return l
+	}
+	return h.words.Default()
+}
+
+// LangOfUser is the language the bot speaks to user of platform: for
+// adapters that word lines of their own (pings, captions).
+func (h *Handler) LangOfUser(ctx context.Context, platform string, u sessions.User) string {
+	return h.langFor(ctx, platform, u, "")
+}
+
+// noticeLang is the language of a notice: its addressee's, or for a post
+// in the channel, that of the player who started the game.
+func (h *Handler) noticeLang(n sessions.Notice) string {
+	u := n.To
+	if u.IsZero() && n.Session != nil {
+		u = n.Session.Record.Challenger
+	}
+	if u.IsZero() || u.Computer {
+		return h.words.Default()
+	}
+	return h.langFor(context.Background(), n.Key.Platform, u, "")
+}
+
+// lang answers /lang: alone, the speaker's language and the choices;
+// with a language, sets it for the speaker (kept in the LangStore).
+func (h *Handler) lang(ctx context.Context, m Message, args []string) Reply {
+	choices := strings.Join(h.words.Langs(), "|")
+	if len(args) == 0 {
+		return Reply{Lines: []string{m.sp.T("LangIs", "Name", m.sp.T("LangName"), "Lang", m.sp.Lang, "Choices", choices)}}
+	}
+	l := strings.ToLower(args[0])
+	if !h.words.Has(l) {
+		return fail(m.sp.T("LangUnknown", "Lang", clip(args[0], 20), "Choices", choices))
+	}
+	if h.langStore != nil {
+		if err := h.langStore.SetLang(ctx, m.Key.Platform, m.User.ID, l); err != nil {
+			h.log.Error("saving a language", "platform", m.Key.Platform, "err", err)
+			return fail(m.sp.T("LangNotSaved"))
+		}
+	}
+	chosen := h.chosenLangs(ctx, m.Key.Platform)
+	h.langs.mu.Lock()
+	chosen[m.User.ID] = l
+	h.langs.mu.Unlock()
+	p := h.words.In(l)
+	return Reply{Lines: []string{p.T("LangSet", "Name", p.T("LangName"))}, Lang: l}
 }

@@ -106,32 +106,35 @@ func signed(n int) string {
 }
 
 // left writes a span for people: "2d 3h", "5h 20m", "6m", "40s".
-func left(d time.Duration) string {
+func (p Speaker) left(d time.Duration) string {
 	switch {
 	case d < 0:
-		return "no time"
+		return p.T("LeftNone")
 	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd %dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+		return p.T("LeftDays", "D", int(d/(24*time.Hour)), "H", int(d%(24*time.Hour)/time.Hour))
 	case d >= time.Hour:
-		return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+		return p.T("LeftHours", "H", int(d/time.Hour), "M", int(d%time.Hour/time.Minute))
 	case d >= time.Minute:
-		return fmt.Sprintf("%dm", (d+30*time.Second)/time.Minute)
+		return p.T("LeftMinutes", "M", int((d+30*time.Second)/time.Minute))
 	}
-	return fmt.Sprintf("%ds", d/time.Second)
+	return p.T("LeftSeconds", "S", int(d/time.Second))
 }
 
+// Left writes a span for people in lang; for adapters that show the
+// time left.
+func (h *Handler) Left(lang string, d time.Duration) string { return h.words.In(lang).left(d) }
+
 // clockLine says how much time the player to move has left.
-func clockLine(s *sessions.Snapshot, now time.Time) string {
+func (p Speaker) clockLine(s *sessions.Snapshot, now time.Time) string {
 	r := s.Record
 	if r.Deadline.IsZero() {
 		return ""
 	}
-	who := "the formation"
+	who := p.T("TheFormation")
 	if t := s.Turn(); t >= 0 {
 		who = s.Player(t).Name
 	}
-	return fmt.Sprintf("Clock: %s per move; %s has %s left (until %s UTC).", r.Play.Time, who,
-		left(r.Deadline.Sub(now)), r.Deadline.UTC().Format("Jan 2 15:04"))
+	return p.T("ClockLine", "Time", r.Play.Time.String(), "Who", who, "Left", p.left(r.Deadline.Sub(now)), "Until", r.Deadline.UTC().Format("2006-01-02 15:04"))
 }
 
 // NoticeReply turns a notice of the sessions service into a message:
@@ -139,30 +142,34 @@ func clockLine(s *sessions.Snapshot, now time.Time) string {
 // those with To privately (or with a mention). It is the same text on
 // every platform.
 func (h *Handler) NoticeReply(n sessions.Notice) Reply {
+	return h.NoticeReplyIn(h.noticeLang(n), n)
+}
+
+// NoticeReplyIn turns a notice into a message in lang.
+func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	s := n.Session
-	p := h.words.In("")
-	var r Reply
-	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
+	p := h.words.In(lang)
+	r := Reply{Lang: p.Lang}
+	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	if s == nil {
 		return r
 	}
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, p.gameTitle(s), p.players(s))
+		add("NoticeYourTurn", "Name", n.To.Name, "Game", p.gameTitle(s), "Players", p.players(s))
 		return r
 	case sessions.NoticeGameOver:
-		add("%s", p.resultLine(s))
+		r.Lines = append(r.Lines, p.resultLine(s))
 		if l := p.ratingLine(s); l != "" {
-			add("%s", l)
+			r.Lines = append(r.Lines, l)
 		}
 		return r
 	case sessions.NoticeReminder:
-		add("%s, your move in %s: %s left (until %s UTC). When it runs out the computer moves for you.",
-			n.To.Name, p.gameTitle(s), left(n.Left), s.Record.Deadline.UTC().Format("Jan 2 15:04"))
-		r.Buttons = []Button{{"Board", "/board"}, {"Moves", "/moves"}}
+		add("NoticeReminder", "Name", n.To.Name, "Game", p.gameTitle(s), "Left", p.left(n.Left), "Until", s.Record.Deadline.UTC().Format("2006-01-02 15:04"))
+		r.Buttons = []Button{{p.T("ButtonBoard"), "/board"}, {p.T("ButtonMoves"), "/moves"}}
 		return r
 	case sessions.NoticeExpired:
-		add("%s's challenge to %s lapsed: nobody accepted it in time. /play to start another.", s.Record.Challenger.Name, p.gameTitle(s))
+		add("NoticeExpired", "Name", s.Record.Challenger.Name, "Game", p.gameTitle(s))
 		return r
 	case sessions.NoticeMoved:
 		switch {
@@ -171,37 +178,36 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 			if n.Seat < len(s.Record.Auto) {
 				streak = s.Record.Auto[n.Seat]
 			}
-			add("%s ran out of time: the computer played %s for them (%d of %d in a row before the game is lost).",
-				p.player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
+			add("NoticeAutoMove", "Player", p.player(s, n.Seat), "Move", n.Move.Text, "Count", streak, "Max", sessions.AutoMovesToAbandon)
 			if s.Record.Retired(n.Seat) && s.Record.Result == nil {
-				add("%s has abandoned the game and leaves it; the others play on.", p.player(s, n.Seat))
+				add("NoticeAbandonedLeaves", "Player", p.player(s, n.Seat))
 			} else if s.Record.Retired(n.Seat) {
-				add("%s has abandoned the game and leaves it.", p.player(s, n.Seat))
+				add("NoticeAbandoned", "Player", p.player(s, n.Seat))
 			}
 		case n.Auto:
-			add("Time ran out for the formation: the usual one was taken.")
+			add("NoticeAutoFormation")
 		default:
 			if sq := computerHuff(s, n); sq != "" {
-				add("%s huffed the piece on %s (it should have captured).", p.player(s, n.Seat), sq)
+				add("NoticeComputerHuffed", "Player", p.player(s, n.Seat), "Square", sq)
 			}
 			if n.Move != nil {
-				add("%s played %s.", p.player(s, n.Seat), n.Move.Text)
+				add("EventMoved", "Player", p.player(s, n.Seat), "Move", n.Move.Text)
 			} else if computerHuff(s, n) == "" {
-				add("%s has chosen a formation.", p.player(s, n.Seat))
+				add("EventFormed", "Player", p.player(s, n.Seat))
 			}
 		}
 	}
 	if s.Record.Result != nil {
-		add("%s", p.resultLine(s))
+		r.Lines = append(r.Lines, p.resultLine(s))
 		if l := p.ratingLine(s); l != "" {
-			add("%s", l)
+			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, sessions.User{})
-		r.Buttons = []Button{{"Rematch", "/rematch"}}
+		r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
 		return r
 	}
 	if st := p.status(s); st != "" {
-		add("%s", st)
+		r.Lines = append(r.Lines, st)
 	}
 	r.Picture = picture(s, sessions.User{})
 	r.Buttons = p.gameButtons()
