@@ -320,25 +320,39 @@ func (b *Bot) drain() {
 	}
 }
 
-// publishCommands sends the command list (setMyCommands).
+// publishCommands sends the command list (setMyCommands): the default
+// language's for everyone, and each other language's for the users whose
+// app speaks it (language_code), descriptions translated.
 func (b *Bot) publishCommands(ctx context.Context) error {
-	var list []tgbotapi.BotCommand
-	for _, c := range b.h.Commands() {
-		desc := c.Label
-		if len(desc) < 3 {
-			desc = "/" + c.Command
+	w := b.h.Words()
+	for _, lang := range append([]string{""}, w.Langs()...) {
+		if lang == w.Default() {
+			continue // the list for everyone
 		}
-		if len(desc) > 256 {
-			desc = desc[:256]
+		var list []tgbotapi.BotCommand
+		for _, c := range b.h.CommandsIn(lang) {
+			desc := c.Label
+			if len(desc) < 3 {
+				desc = "/" + c.Command
+			}
+			if r := []rune(desc); len(r) > 256 {
+				desc = string(r[:256])
+			}
+			list = append(list, tgbotapi.BotCommand{Command: c.Command, Description: desc})
 		}
-		list = append(list, tgbotapi.BotCommand{Command: c.Command, Description: desc})
+		js, err := json.Marshal(list)
+		if err != nil {
+			return err
+		}
+		params := tgbotapi.Params{"commands": string(js)}
+		if lang != "" {
+			params["language_code"] = lang
+		}
+		if _, err := b.c.call(ctx, "setMyCommands", params, nil); err != nil {
+			return err
+		}
 	}
-	js, err := json.Marshal(list)
-	if err != nil {
-		return err
-	}
-	_, err = b.c.call(ctx, "setMyCommands", tgbotapi.Params{"commands": string(js)}, nil)
-	return err
+	return nil
 }
 
 // allowedUpdates are the update kinds the bot asks for.

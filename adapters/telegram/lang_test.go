@@ -1,0 +1,109 @@
+package telegram_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/chat/chattest"
+	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// startSpeaking runs a bot whose handler speaks the test catalogues
+// (English, and a little Spanish) against f.
+func startSpeaking(t *testing.T, f *fakeAPI) {
+	t.Helper()
+	w, err := chattest.Words("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+}
+
+// speaking is a text update from a user whose app speaks lang.
+func speaking(chatID int64, u tgUser, lang, s string) map[string]any {
+	up := text(chatID, u, s)
+	up["message"].(map[string]any)["from"].(map[string]any)["language_code"] = lang
+	return up
+}
+
+// TestCommandMenuPerLanguage: the command menu is published once for
+// everyone, in the default language, and once per other language with its
+// language_code, the descriptions translated.
+func TestCommandMenuPerLanguage(t *testing.T) {
+	f := newFake(t)
+	m := f.mark()
+	startSpeaking(t, f)
+	menus := map[string]map[string]string{}
+	for len(menus) < 2 {
+		c, next := f.waitCall(m, method("setMyCommands"))
+		m = next
+		var list []struct{ Command, Description string }
+		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
+			t.Fatal(err)
+		}
+		menu := map[string]string{}
+		for _, cmd := range list {
+			menu[cmd.Command] = cmd.Description
+		}
+		if _, twice := menus[c.Params["language_code"]]; twice {
+			t.Fatalf("the menu for %q was published twice", c.Params["language_code"])
+		}
+		menus[c.Params["language_code"]] = menu
+	}
+	if got := menus[""]["move"]; got != "play a move, like /move c3-d4 or /m 11-15" {
+		t.Errorf("default menu, move: %q", got)
+	}
+	if got := menus["es"]["move"]; got != "jugar una jugada, como /move c3-d4" {
+		t.Errorf("es menu, move: %q", got)
+	}
+	if menus["es"]["board"] != menus[""]["board"] || len(menus["es"]) != len(menus[""]) {
+		t.Errorf("es menu %v: want every command, untranslated ones in the default language", menus["es"])
+	}
+}
+
+// TestUserLanguageCode: a user whose Telegram speaks es-MX gets Spanish,
+// the others the default.
+func TestUserLanguageCode(t *testing.T) {
+	f := newFake(t)
+	m := f.mark()
+	startSpeaking(t, f)
+	f.waitCall(m, method("setMyCommands"))
+	m = f.mark()
+	f.push(speaking(group, alice, "en", "/play spanish @bob color=white"))
+	f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	m = f.mark()
+	f.push(speaking(group, bob, "es-MX", "/accept"))
+	c, _ := f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	got := c.Params["text"] + c.Params["caption"]
+	if !strings.Contains(got, "Empieza la partida") || !strings.Contains(got, "(Blancas)") {
+		t.Fatalf("bob (es-MX) /accept answered %q, want Spanish", got)
+	}
+	m = f.mark()
+	f.push(speaking(group, alice, "en-US", "/move b3-a4"))
+	c, _ = f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	if got := c.Params["text"] + c.Params["caption"]; !strings.Contains(got, "played b3-a4") {
+		t.Fatalf("alice (en-US) /move answered %q, want English", got)
+	}
+}
