@@ -82,11 +82,11 @@ func (p Speaker) clockTerms(rec *sessions.Record) string {
 // rated says whether a finished game counted for the ratings: never
 // against the computer, against yourself or in a game of more than two,
 // nor with rated=no, nor when it ended too soon (ratingLine says why).
-func rated(rec *sessions.Record) string {
+func (p Speaker) rated(rec *sessions.Record) string {
 	if len(rec.Ratings) > 0 && rec.Ratings[0].Rated {
-		return "rated"
+		return p.T("Rated")
 	}
-	return "unrated"
+	return p.T("Unrated")
 }
 
 func slicesAny[T any](s []T, f func(T) bool) bool {
@@ -245,7 +245,7 @@ func (h *Handler) userArg(ctx context.Context, m Message, arg string) (sessions.
 		return sessions.User{}, &r
 	}
 	if !ok {
-		r := fail(fmt.Sprintf("I know no player called @%s here (players are known once they have finished a game): /history lists yours.", clip(name, 30)))
+		r := fail(m.sp.T("UnknownPlayer", "Name", clip(name, 30)))
 		return sessions.User{}, &r
 	}
 	return u, nil
@@ -276,7 +276,7 @@ func (h *Handler) whoAndGame(ctx context.Context, m Message, args []string, cmd 
 		}
 		id, ok := h.gameArg(a)
 		if !ok {
-			r := fail(fmt.Sprintf("%q is neither @someone nor a game: /%s [@user] [game] (/games lists the games).", clip(a, 30), cmd))
+			r := fail(m.sp.T("NotUserNorGame", "Text", clip(a, 30), "Name", cmd))
 			return who, "", &r
 		}
 		game = id
@@ -289,11 +289,11 @@ func (p Speaker) outcome(rec *sessions.Record) string {
 	r := rec.Result
 	switch {
 	case r == nil:
-		return "unfinished"
+		return p.T("OutcomeUnfinished")
 	case r.Winner >= 0 && r.Winner < len(rec.Seats):
-		return rec.Seats[r.Winner].Name + " won (" + p.reason(r, p.recordSeat(rec)) + ")"
+		return p.T("OutcomeWon", "Name", rec.Seats[r.Winner].Name, "Why", p.reason(r, p.recordSeat(rec)))
 	}
-	return "drawn (" + p.reason(r, p.recordSeat(rec)) + ")"
+	return p.T("OutcomeDrawn", "Why", p.reason(r, p.recordSeat(rec)))
 }
 
 func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
@@ -306,16 +306,16 @@ func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("history", m, err)
 	}
 	if len(recs) == 0 {
-		return Reply{Lines: []string{fmt.Sprintf("%s has no finished game yet: /play <game> @user starts one.", who.Name)}}
+		return Reply{Lines: []string{m.sp.T("HistoryNone", "Name", who.Name)}}
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("Last games of %s (/show <id> for one):", who.Name)}}
+	out := Reply{Lines: []string{m.sp.T("HistoryHeader", "Name", who.Name)}}
 	for _, rec := range recs {
 		var names []string
 		for _, u := range rec.Seats {
 			names = append(names, u.Name)
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %s.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
-			rec.Game, strings.Join(names, " vs "), m.sp.outcome(rec), count(countMoves(rec), "move")))
+		out.Lines = append(out.Lines, m.sp.T("HistoryLine", "ID", rec.ID, "Date", rec.Result.Ended.UTC().Format("2006-01-02"),
+			"Game", rec.Game, "Players", strings.Join(names, " vs "), "Outcome", m.sp.outcome(rec), "Count", countMoves(rec)))
 	}
 	return out
 }
@@ -325,7 +325,7 @@ var idRe = regexp.MustCompile(`^#?[0-9]{1,19}$`)
 // finished loads the finished game named by args[0].
 func (h *Handler) finished(ctx context.Context, m Message, arg, cmd string) (*sessions.Snapshot, *Reply) {
 	if !idRe.MatchString(arg) {
-		r := fail(fmt.Sprintf("%q is not a game id: /%s 12 (/history lists the ids).", clip(arg, 30), cmd))
+		r := fail(m.sp.T("NotGameID", "Text", clip(arg, 30), "Name", cmd))
 		return nil, &r
 	}
 	s, err := h.svc.Game(ctx, m.Key.Platform, arg)
@@ -343,16 +343,16 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	}
 	rec := s.Record
 	out := Reply{Lines: []string{
-		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, m.sp.gameTitle(s), m.sp.players(s)),
-		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
-			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
+		m.sp.T("GameHeader", "ID", rec.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s)),
+		m.sp.T("ShowPlayed", "From", rec.Started.UTC().Format("2006-01-02 15:04"), "To", rec.Result.Ended.UTC().Format("2006-01-02 15:04"),
+			"Count", countMoves(rec), "Time", rec.Play.Time.String(), "Rated", m.sp.rated(rec)),
 		m.sp.result(s),
 	}}
 	if l := m.sp.ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)
 	}
 	out.Picture = picture(s, m.User)
-	out.Buttons = []Button{{"Replay", "/replay " + rec.ID}, {"Export", "/export " + rec.ID}}
+	out.Buttons = []Button{{m.sp.T("ButtonReplay"), "/replay " + rec.ID}, {m.sp.T("ButtonExport"), "/export " + rec.ID}}
 	return out
 }
 
@@ -366,7 +366,7 @@ func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("replay", m, err)
 	}
 	return Reply{
-		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, m.sp.gameTitle(s), m.sp.players(s), count(len(moves), "move"))},
+		Lines:  []string{m.sp.T("ReplayHeader", "ID", s.Record.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s), "Count", len(moves))},
 		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
 	}
 }
@@ -405,7 +405,7 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 	} else {
 		doc.Data = []byte(moveList(s, meta, h.words.In(DefaultLang).gameTitle(s)))
 	}
-	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, m.sp.gameTitle(s), m.sp.players(s))}, Document: doc}
+	return Reply{Lines: []string{m.sp.T("GameHeader", "ID", rec.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s))}, Document: doc}
 }
 
 // moveList writes a game that has no record format of its own: tags, then
@@ -477,28 +477,26 @@ func (h *Handler) rating(ctx context.Context, m Message, args []string) Reply {
 		if p.all == nil {
 			continue
 		}
-		line := fmt.Sprintf("%s: %d all time (%s)", g, p.all.Rating, record(p.all))
+		var line string
 		if p.month != nil {
-			line += fmt.Sprintf("; %d this month (%s).", p.month.Rating, record(p.month))
+			line = m.sp.T("RatingLine", "Game", g, "All", p.all.Rating, "AllRecord", m.sp.record(p.all), "Month", p.month.Rating, "MonthRecord", m.sp.record(p.month))
 		} else {
-			line += fmt.Sprintf("; %d this month (no game yet).", sessions.StartRating)
+			line = m.sp.T("RatingLineNoMonth", "Game", g, "All", p.all.Rating, "AllRecord", m.sp.record(p.all), "Month", sessions.StartRating)
 		}
 		out.Lines = append(out.Lines, line)
 	}
 	if len(out.Lines) == 0 {
-		what := "a rated game"
 		if game != "" {
-			what += " of " + game
+			return Reply{Lines: []string{m.sp.T("NoRatingGame", "Name", who.Name, "Start", sessions.StartRating, "Game", game, "Count", sessions.MinRatedMoves)}}
 		}
-		return Reply{Lines: []string{fmt.Sprintf("%s has no rating yet: everyone starts at %d, and %s counts once the winner made more than %d moves (/help rating).",
-			who.Name, sessions.StartRating, what, sessions.MinRatedMoves)}}
+		return Reply{Lines: []string{m.sp.T("NoRating", "Name", who.Name, "Start", sessions.StartRating, "Count", sessions.MinRatedMoves)}}
 	}
-	out.Lines = append([]string{fmt.Sprintf("Ratings of %s (/top <game> for the ladder):", who.Name)}, out.Lines...)
+	out.Lines = append([]string{m.sp.T("RatingsHeader", "Name", who.Name)}, out.Lines...)
 	return out
 }
 
-func record(st *sessions.Standing) string {
-	return fmt.Sprintf("%s: %d won, %d lost, %d drawn", count(st.Games, "game"), st.Won, st.Lost, st.Drawn)
+func (p Speaker) record(st *sessions.Standing) string {
+	return p.T("RecordLine", "Count", st.Games, "Won", st.Won, "Lost", st.Lost, "Drawn", st.Drawn)
 }
 
 var monthRe = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
@@ -516,12 +514,12 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		default:
 			id, ok := h.gameArg(w)
 			if !ok {
-				return fail(fmt.Sprintf("%q is neither a game nor a month: /top [game] [month|2026-10] (/games lists the games).", clip(a, 30)))
+				return fail(m.sp.T("TopBadWord", "Text", clip(a, 30)))
 			}
 			game = id
 		}
 	}
-	when := "all time"
+	when := m.sp.T("AllTime")
 	if period != sessions.AllTime {
 		when = period
 	}
@@ -539,20 +537,20 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("top", m, err)
 	}
 	if l.Players == 0 {
-		return Reply{Lines: []string{fmt.Sprintf("No rated %s games yet (%s): /play %s @user starts one.", game, when, game)}}
+		return Reply{Lines: []string{m.sp.T("TopNone", "Game", game, "When", when)}}
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("Ladder of %s, %s (%s):", game, when, count(l.Players, "player"))}}
+	out := Reply{Lines: []string{m.sp.T("TopHeader", "Game", game, "When", when, "Count", l.Players)}}
 	place := 0
 	for i, st := range l.Rows {
 		if i == 0 || st.Rating != l.Rows[i-1].Rating {
 			place = i + 1
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("%d. %s %d (%s)", place, st.User.Name, st.Rating, record(&st)))
+		out.Lines = append(out.Lines, m.sp.T("TopLine", "Place", place, "Name", st.User.Name, "Rating", st.Rating, "Record", m.sp.record(&st)))
 	}
 	if l.Me != nil {
-		out.Lines = append(out.Lines, fmt.Sprintf("Your place: %d of %d, rated %d.", l.Place, l.Players, l.Me.Rating))
+		out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Count", l.Players, "Rating", l.Me.Rating))
 	} else {
-		out.Lines = append(out.Lines, "You are not on this ladder yet.")
+		out.Lines = append(out.Lines, m.sp.T("TopNotYou"))
 	}
 	return out
 }
@@ -576,7 +574,7 @@ func (h *Handler) gameHere(ctx context.Context, key sessions.Key) (string, error
 
 // leaders lists the first players of every game's ladder.
 func (h *Handler) leaders(ctx context.Context, m Message, period, when string) Reply {
-	out := Reply{Lines: []string{fmt.Sprintf("Leaders of every game, %s (/top <game> for a whole ladder):", when)}}
+	out := Reply{Lines: []string{m.sp.T("LeadersHeader", "When", when)}}
 	for _, g := range h.games() {
 		l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: g.ID, Period: period, Limit: LeadersLimit})
 		if err != nil {
@@ -591,12 +589,12 @@ func (h *Handler) leaders(ctx context.Context, m Message, period, when string) R
 			if i == 0 || st.Rating != l.Rows[i-1].Rating {
 				place = i + 1
 			}
-			rows = append(rows, fmt.Sprintf("%d. %s %d", place, st.User.Name, st.Rating))
+			rows = append(rows, m.sp.T("LeaderRow", "Place", place, "Name", st.User.Name, "Rating", st.Rating))
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("%s (%s): %s.", g.ID, count(l.Players, "player"), strings.Join(rows, ", ")))
+		out.Lines = append(out.Lines, m.sp.T("LeadersLine", "Game", g.ID, "Count", l.Players, "Rows", strings.Join(rows, ", ")))
 	}
 	if len(out.Lines) == 1 {
-		return Reply{Lines: []string{fmt.Sprintf("No rated games yet (%s): /play <game> @user starts one.", when)}}
+		return Reply{Lines: []string{m.sp.T("LeadersNone", "When", when)}}
 	}
 	return out
 }
