@@ -53,11 +53,15 @@ func userOf(u *tgbotapi.User) sessions.User {
 }
 
 // dispatch queues an update on its chat's lane, once: an update delivered
-// twice is dropped here (and sessions sees its id as well).
-func (b *Bot) dispatch(u update) {
+// twice is dropped here (and sessions sees its id as well). The channel it
+// returns is closed when the update's handling is over (at once for an
+// update dropped).
+func (b *Bot) dispatch(u update) <-chan struct{} {
+	done := make(chan struct{})
 	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
 		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
-		return
+		close(done)
+		return done
 	}
 	// Handling uses the send context, which outlives Run's context by the
 	// grace period: an update taken is finished, not cut in half.
@@ -65,11 +69,20 @@ func (b *Bot) dispatch(u update) {
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		m := u.Message
-		b.work.push(m.Chat.ID, func() { b.onMessage(ctx, u.UpdateID, m) })
+		b.work.push(m.Chat.ID, func() {
+			defer close(done)
+			b.onMessage(ctx, u.UpdateID, m)
+		})
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil && u.CallbackQuery.From != nil:
 		q := u.CallbackQuery
-		b.work.push(q.Message.Chat.ID, func() { b.onCallback(ctx, q) })
+		b.work.push(q.Message.Chat.ID, func() {
+			defer close(done)
+			b.onCallback(ctx, q)
+		})
+	default:
+		close(done)
 	}
+	return done
 }
 
 // onMessage answers a text message: a command for this bot, or, in a

@@ -220,7 +220,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 			p["photo"] = id
 			res, err := b.c.call(ctx, "sendPhoto", p, nil)
 			if err == nil {
-				b.sentBoard(w.chat, res, "")
+				b.sentBoard(w, res, "", kb != nil)
 				return nil
 			}
 			b.log.Warn("telegram: sending a photo by file_id failed; uploading it", "err", err)
@@ -239,7 +239,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 		if err != nil {
 			return err
 		}
-		b.sentBoard(w.chat, res, key)
+		b.sentBoard(w, res, key, kb != nil)
 		return nil
 	})
 }
@@ -307,19 +307,27 @@ func (b *Bot) sendDocument(w where, d *chat.Document, caption string, kb *tgbota
 	})
 }
 
-// sentBoard remembers the message of a board (for the links of pings)
-// and, when key is set, the photo's file_id for the same picture later.
-func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
+// sentBoard remembers the message of a board, for the links of pings and
+// to take its keyboard off when the next board of the place comes (the
+// previous board's keyboard goes now: only the newest board has buttons).
+// When key is set it also keeps the photo's file_id for the same picture
+// later. The boards are remembered until the bot stops: after a restart the
+// last board before it keeps its keyboard (out of date, a press on it is
+// refused).
+func (b *Bot) sentBoard(w where, res json.RawMessage, key string, keyboard bool) {
 	var m message
 	if json.Unmarshal(res, &m) != nil {
 		return
 	}
-	if chatID < 0 {
-		b.mu.Lock()
-		ci := b.chats[chatID]
-		ci.board = m.MessageID
-		b.chats[chatID] = ci
-		b.mu.Unlock()
+	b.mu.Lock()
+	prev := b.boards[w]
+	if len(b.boards) >= 100000 {
+		clear(b.boards)
+	}
+	b.boards[w] = board{id: m.MessageID, keyboard: keyboard}
+	b.mu.Unlock()
+	if prev.keyboard && prev.id != m.MessageID {
+		b.editMarkup(w.chat, prev.id, nil)
 	}
 	if key == "" || len(m.Photo) == 0 {
 		return
@@ -433,6 +441,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	b.mu.Lock()
 	on := b.optedIn[uid]
 	ci := b.chats[w.chat]
+	last := b.boards[w].id
 	b.mu.Unlock()
 	s := n.Session
 	game := esc(s.Game.Name())
@@ -465,7 +474,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
 	}
 	var kb *tgbotapi.InlineKeyboardMarkup
-	if link := chatLink(w.chat, ci); link != "" {
+	if link := chatLink(w.chat, ci, last); link != "" {
 		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
 	}
 	p := where{chat: uid}.params()
@@ -501,16 +510,16 @@ func left(d time.Duration) string {
 	return fmt.Sprintf("%ds", max(int(d.Round(time.Second)/time.Second), 0))
 }
 
-// chatLink is a t.me link to the game's chat (its last board when known),
-// or "" for chats without links (basic groups).
-func chatLink(chatID int64, ci chatInfo) string {
+// chatLink is a t.me link to the game's chat (to its last board, when
+// known), or "" for chats without links (basic groups).
+func chatLink(chatID int64, ci chatInfo, board int) string {
 	switch {
-	case ci.username != "" && ci.board != 0:
-		return "https://t.me/" + ci.username + "/" + strconv.Itoa(ci.board)
+	case ci.username != "" && board != 0:
+		return "https://t.me/" + ci.username + "/" + strconv.Itoa(board)
 	case ci.username != "":
 		return "https://t.me/" + ci.username
-	case ci.board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
-		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(ci.board)
+	case board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
+		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(board)
 	}
 	return ""
 }

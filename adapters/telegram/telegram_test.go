@@ -132,6 +132,12 @@ func (s *syncBuffer) String() string {
 // when empty), which also keeps the choices of turn pings.
 func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
 	t.Helper()
+	return startBotWith(t, f, path, tweak, nil)
+}
+
+// startBotWith is startBot with setup called on the bot before it runs.
+func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "bot.db")
 	}
@@ -154,6 +160,9 @@ func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Conf
 	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(bot)
 	}
 	n.mu.Lock()
 	n.b = bot
