@@ -459,10 +459,9 @@ func TestPings(t *testing.T) {
 		t.Errorf("the ping says %q", ping.Params["text"])
 	}
 	kb := keyboard(t, ping)
-	if len(kb) != 1 || kb[0][0].URL == nil || !strings.HasPrefix(*kb[0][0].URL, "https://t.me/c/1234/") {
-		t.Errorf("the ping's button: %+v", kb)
+	if want := "https://t.me/c/1234/" + strconv.Itoa(photo.MsgID); len(kb) != 1 || kb[0][0].URL == nil || *kb[0][0].URL != want {
+		t.Errorf("the ping's button: %+v, want a link to the board after the move, %s", kb, want)
 	}
-	_ = photo
 	// alice asked for no pings.
 	h.say(group, bob, "/move "+h.look(group).State.Moves()[0].Text, "sendPhoto")
 	for _, c := range f.callsSince(m, 100*time.Millisecond) {

@@ -441,7 +441,6 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	b.mu.Lock()
 	on := b.optedIn[uid]
 	ci := b.chats[w.chat]
-	last := b.boards[w].id
 	b.mu.Unlock()
 	s := n.Session
 	game := esc(s.Game.Name())
@@ -473,24 +472,30 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	default:
 		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
 	}
-	var kb *tgbotapi.InlineKeyboardMarkup
-	if link := chatLink(w.chat, ci, last); link != "" {
-		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
-	}
-	p := where{chat: uid}.params()
-	p["text"] = text
-	p["parse_mode"] = "HTML"
-	addMarkup(p, kb)
-	b.enqueue(uid, false, "ping", func(ctx context.Context) error {
-		_, err := b.c.call(ctx, "sendMessage", p, nil)
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Code == 403 {
-			// Blocked, or the private chat is gone: no more pings.
-			b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
-			_ = b.changePings(ctx, uid, false, true)
-			return nil
-		}
-		return err
+	// The private message waits in the game chat's queues for the board
+	// being sent there (the handler that caused the notice sends it
+	// next), so that its button links to that board.
+	b.work.push(w.chat, func() {
+		b.enqueue(w.chat, false, "ping", func(ctx context.Context) error {
+			b.mu.Lock()
+			last := b.boards[w].id
+			b.mu.Unlock()
+			p := where{chat: uid}.params()
+			p["text"] = text
+			p["parse_mode"] = "HTML"
+			if link := chatLink(w.chat, ci, last); link != "" {
+				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}})
+			}
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			var ae *apiError
+			if errors.As(err, &ae) && ae.Code == 403 {
+				// Blocked, or the private chat is gone: no more pings.
+				b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
+				_ = b.changePings(ctx, uid, false, true)
+				return nil
+			}
+			return err
+		})
 	})
 }
 
