@@ -56,7 +56,8 @@ type Config struct {
 	// waited out each time); 0 means 8.
 	Retries int
 	// RetryPause is the first pause after a network failure, doubled at each
-	// retry; 0 means one second.
+	// retry up to a minute; 0 means one second. Sends are tried Retries
+	// times; the calls of the start and of the polling until they succeed.
 	RetryPause time.Duration
 	// ShutdownGrace is how long Run, once its context is done, still sends
 	// the replies already queued; 0 means 5s.

@@ -64,14 +64,13 @@ func chatJSON(id int64) map[string]any {
 	return map[string]any{"id": id, "type": "supergroup", "title": "Board <games> & co"}
 }
 
+// msgIDs counts the messages of the tests, numbered from 50001.
 var msgIDs atomic.Int64
-
-func init() { msgIDs.Store(50000) }
 
 // text is a text message update.
 func text(chatID int64, u tgUser, s string) map[string]any {
 	return map[string]any{"message": map[string]any{
-		"message_id": int(msgIDs.Add(1)), "date": 1, "from": u.json(), "chat": chatJSON(chatID), "text": s}}
+		"message_id": 50000 + int(msgIDs.Add(1)), "date": 1, "from": u.json(), "chat": chatJSON(chatID), "text": s}}
 }
 
 var cbIDs atomic.Int64
