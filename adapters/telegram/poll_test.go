@@ -252,3 +252,62 @@ func TestUnreachable(t *testing.T) {
 		t.Errorf("the token is in the log:\n%s", logs.String())
 	}
 }
+
+// TestWebhookAnswersOnceHandled: the webhook answers Telegram's request
+// (which confirms the update) only once the update's handling is over: a
+// bot killed before the commit has not confirmed it.
+func TestWebhookAnswersOnceHandled(t *testing.T) {
+	f := newFake(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stall := &stallingStore{Store: sessions.NewMemoryStore(), entered: make(chan struct{}), release: make(chan struct{})}
+	svc := sessions.New(sessions.Config{Store: stall})
+	b, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL,
+		Webhook: &telegram.WebhookConfig{URL: "https://bot.example.org/hook", SecretToken: "s", Listener: ln}},
+		chat.New(chat.Config{Sessions: svc}), svc, render.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	var releaseOnce sync.Once
+	release := func() { releaseOnce.Do(func() { close(stall.release) }) }
+	defer func() {
+		release()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	}()
+	f.waitCall(0, method("setWebhook"))
+	answered := make(chan int, 1)
+	go func() {
+		body := `{"update_id":1,"message":{"message_id":9,"date":1,"chat":{"id":-1001234,"type":"supergroup"},"from":{"id":1,"first_name":"A","username":"alice"},"text":"/play spanish @bob"}}`
+		req, _ := http.NewRequest(http.MethodPost, "http://"+ln.Addr().String()+"/hook", strings.NewReader(body))
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", "s")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- -1
+			return
+		}
+		resp.Body.Close()
+		answered <- resp.StatusCode
+	}()
+	select {
+	case <-stall.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the bot did not reach the commit")
+	}
+	select {
+	case code := <-answered:
+		t.Fatalf("the webhook answered %d before the update's change was committed", code)
+	default:
+	}
+	release()
+	if code := <-answered; code != http.StatusOK {
+		t.Errorf("the webhook answered %d once the update was handled", code)
+	}
+}
