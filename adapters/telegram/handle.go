@@ -65,7 +65,7 @@ func (b *Bot) dispatch(u update) <-chan struct{} {
 	}
 	// Handling uses the send context, which outlives Run's context by the
 	// grace period: an update taken is finished, not cut in half.
-	ctx := b.sendCtx
+	ctx := b.sending()
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		m := u.Message
@@ -554,7 +554,7 @@ func (b *Bot) mentions(text string) map[string]sessions.User {
 func (b *Bot) start(w where, m *message, args []string) {
 	if m.Chat.Type == "private" && len(args) > 0 && args[0] == "notify" {
 		text := "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off."
-		if err := b.setPings(b.sendCtx, m.From.ID, true); err != nil {
+		if err := b.setPings(b.sending(), m.From.ID, true); err != nil {
 			text = notSaved
 		}
 		b.sendText(w, esc(text), nil, 0)
@@ -586,13 +586,13 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 			return
 		}
 		text := "Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."
-		if err := b.setPings(b.sendCtx, id, true); err != nil {
+		if err := b.setPings(b.sending(), id, true); err != nil {
 			text = notSaved
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)
 	case arg == "off":
 		text := "Turn pings are off. /notify on turns them on again."
-		if err := b.setPings(b.sendCtx, id, false); err != nil {
+		if err := b.setPings(b.sending(), id, false); err != nil {
 			text = "Turn pings are off for now, but I could not save that: they may come back when I restart. Try /notify off again later."
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)

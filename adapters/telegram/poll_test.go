@@ -311,3 +311,36 @@ func TestWebhookAnswersOnceHandled(t *testing.T) {
 		t.Errorf("the webhook answered %d once the update was handled", code)
 	}
 }
+
+// TestRunAgain: a Run that ended (here on a token refused at first, as
+// while a new token is not valid yet) may be called again, and the bot
+// then answers as it should.
+func TestRunAgain(t *testing.T) {
+	f := newFake(t)
+	f.breakNext("getMe", http.StatusUnauthorized)
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	b, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second},
+		chat.New(chat.Config{Sessions: svc}), svc, render.New(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if err := b.Run(ctx); err == nil || !onePrefix(err) {
+		t.Fatalf("the first Run with the token refused: %v", err)
+	}
+	m := f.mark()
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("the second Run: %v", err)
+		}
+	}()
+	f.waitCall(m, method("setMyCommands"))
+	m = f.mark()
+	f.push(text(group, alice, "/games"))
+	if c, _ := f.waitCall(m, sent(group, "sendMessage")); !strings.Contains(c.Params["text"], "spanish") {
+		t.Errorf("/games after Run started again answered %q", c.Params["text"])
+	}
+}

@@ -89,7 +89,7 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 // group's limit. Failures are logged: the chat's other messages go on.
 func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx context.Context) error) {
 	b.out.push(chatID, func() {
-		ctx := b.sendCtx
+		ctx := b.sending()
 		if counted && chatID < 0 && b.cfg.GroupLimit > 0 {
 			b.mu.Lock()
 			l := b.limits[chatID]
@@ -113,7 +113,7 @@ func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx contex
 // order, not counted, and not behind a group's waiting messages.
 func (b *Bot) edit(chatID int64, what string, f func(ctx context.Context) error) {
 	b.edits.push(chatID, func() {
-		if err := f(b.sendCtx); err != nil && !notModified(err) {
+		if err := f(b.sending()); err != nil && !notModified(err) {
 			b.log.Warn("telegram: call failed", "what", what, "chat", chatID, "err", err)
 		}
 	})
@@ -392,7 +392,7 @@ func (b *Bot) answer(id, text string, alert bool) {
 		p["show_alert"] = "true"
 	}
 	go func() {
-		if _, err := b.c.call(b.sendCtx, "answerCallbackQuery", p, nil); err != nil {
+		if _, err := b.c.call(b.sending(), "answerCallbackQuery", p, nil); err != nil {
 			b.log.Warn("telegram: answerCallbackQuery failed", "err", err)
 		}
 	}()
@@ -429,7 +429,7 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 // post shows a notice without a To in the game's chat, in the words of
 // the chat handler, with the board and its buttons as after a command.
 func (b *Bot) post(w where, n sessions.Notice) {
-	b.deliver(b.sendCtx, w, b.h.NoticeReply(n), 0, n.Session)
+	b.deliver(b.sending(), w, b.h.NoticeReply(n), 0, n.Session)
 }
 
 // ping sends a notice for one player.

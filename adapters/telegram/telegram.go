@@ -124,7 +124,8 @@ type Bot struct {
 	dedupe *seen
 
 	// sendCtx is the context of every send; cancelled once Run's grace
-	// period is over.
+	// period is over, and made again for the next Run. Read it with
+	// sending().
 	sendCtx  context.Context
 	stopSend context.CancelFunc
 
@@ -292,11 +293,16 @@ func endpointFormat(s string) (string, error) {
 // RetryPause up to a minute, with one log line per failed attempt, until
 // it succeeds or ctx is done. Run returns an error only for what waiting
 // cannot mend: a token that Telegram refuses, a webhook that cannot be
-// served or that Telegram refuses. Run is called once.
+// served or that Telegram refuses. Run may then be called again (a
+// supervisor starting the platform again); not twice at the same time.
 func (b *Bot) Run(ctx context.Context) error {
-	defer b.stopSend()
 	defer func() {
 		b.drain()
+		// What is still running is cut; the next Run sends afresh.
+		b.mu.Lock()
+		b.stopSend()
+		b.sendCtx, b.stopSend = context.WithCancel(context.Background())
+		b.mu.Unlock()
 		b.log.Info("telegram bot stopped")
 	}()
 	var me tgbotapi.User
@@ -319,6 +325,13 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.poll(ctx)
 	}
 	return err
+}
+
+// sending returns the context of the sends.
+func (b *Bot) sending() context.Context {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sendCtx
 }
 
 // drain waits for the handlers, then for the queued sends during the
