@@ -36,20 +36,32 @@ type ctxDoer struct {
 
 func (d ctxDoer) Do(r *http.Request) (*http.Response, error) { return d.c.Do(r.WithContext(d.ctx)) }
 
-// apiError is a failed call, with the token removed from its text.
+// apiError is a failed call, with the token removed from its text. Its
+// text names the method, without the package's prefix: the errors that
+// leave the package add "telegram: " once.
 type apiError struct {
 	Method string
 	// Code is the Bot API's error code (400, 403, 429, ...), 0 when the
 	// call did not get an answer.
 	Code int
 	Msg  string
+	// Temporary says that the same call may succeed later: a network
+	// failure, a 5xx answer or a 429.
+	Temporary bool
 }
 
 func (e *apiError) Error() string {
 	if e.Code != 0 {
-		return fmt.Sprintf("telegram %s: %d %s", e.Method, e.Code, e.Msg)
+		return fmt.Sprintf("%s: %d %s", e.Method, e.Code, e.Msg)
 	}
-	return fmt.Sprintf("telegram %s: %s", e.Method, e.Msg)
+	return fmt.Sprintf("%s: %s", e.Method, e.Msg)
+}
+
+// temporary reports whether err is a failure that may pass: the call is
+// worth making again later.
+func temporary(err error) bool {
+	var ae *apiError
+	return errors.As(err, &ae) && ae.Temporary
 }
 
 // notModified reports whether err is Telegram's refusal to edit a message
@@ -62,7 +74,7 @@ func notModified(err error) bool {
 // call makes one Bot API call and returns its result. A 429 answer is
 // waited out for its retry_after and the call made again; a network
 // failure or a 5xx answer is retried after a growing pause; other answers
-// (400, 403, ...) are returned at once.
+// (400, 403, ...) are returned at once. A retry is logged, one line each.
 func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, files []tgbotapi.RequestFile) (json.RawMessage, error) {
 	pause := c.pause
 	for try := 1; ; try++ {
@@ -83,22 +95,30 @@ func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, fil
 		}
 		var wait time.Duration
 		var te *tgbotapi.Error
+		failed := &apiError{Method: method, Msg: c.clean(err.Error()), Temporary: true}
 		switch {
 		case errors.As(err, &te) && te.RetryAfter > 0:
 			wait = time.Duration(te.RetryAfter) * time.Second
-			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", te.RetryAfter)
+			failed.Code, failed.Msg = http.StatusTooManyRequests, c.clean(te.Message)
 		case errors.As(err, &te) && te.Code != 0 && te.Code < 500:
 			return nil, &apiError{Method: method, Code: te.Code, Msg: c.clean(te.Message)}
 		case errors.As(err, &te) && te.Code == 0 && te.Message != "":
 			// UploadFiles leaves the code out: a refusal all the same.
 			return nil, &apiError{Method: method, Msg: c.clean(te.Message)}
 		default:
+			if te != nil {
+				failed.Code, failed.Msg = te.Code, c.clean(te.Message)
+			}
 			wait = pause
 			pause *= 2
-			c.log.Warn("telegram call failed: retrying", "method", method, "try", try, "err", c.clean(err.Error()))
 		}
 		if try >= c.tries {
-			return nil, &apiError{Method: method, Msg: c.clean(err.Error())}
+			return nil, failed
+		}
+		if failed.Code == http.StatusTooManyRequests {
+			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", te.RetryAfter)
+		} else {
+			c.log.Warn("telegram call failed: retrying", "method", method, "try", try, "retry_in", wait, "err", failed.Msg)
 		}
 		t := time.NewTimer(wait)
 		select {

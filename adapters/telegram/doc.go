@@ -22,7 +22,24 @@
 // and the call made again, and a picture already sent is sent again by its
 // file_id. Updates are applied once: the update and callback ids are kept
 // to drop a second delivery, and passed to the sessions service as the
-// request id.
+// request id. An update is confirmed to Telegram (the offset of the next
+// getUpdates, or the answer to the webhook's request) only once its
+// handling is over, and a stopping bot confirms what it handled: a bot
+// killed in the middle of a command gets it again at its next start.
+//
+// When a new board comes into a chat or topic, the keyboard of the one
+// before is taken off, so that only the newest board has buttons (the bot
+// remembers the boards until it stops: after a restart the last board
+// before it keeps its buttons, until a press on them once the game has
+// moved on is refused as out of date and takes them off).
+// The command menu is published per scope: private chats get every
+// command, groups the list without /notify.
+//
+// While the network is down or Telegram answers 5xx, the calls of the
+// start (getMe, setMyCommands, ...) and the polling are tried again after
+// a pause that doubles from Config.RetryPause up to a minute, one log line
+// per failed attempt: Run ends only with its context, or with an error for
+// a token or a webhook that Telegram refuses.
 //
 // Bot implements sessions.Notifier: players who ask for it with /notify on
 // get a private message when it is their turn (Telegram lets a bot write

@@ -33,6 +33,7 @@ type fakeAPI struct {
 	nextMsg   int
 	calls     []*call
 	fail      map[string][]int // method -> retry_after of the 429s to answer
+	broken    map[string][]int // method -> the failures to answer: an HTTP status, or 0 to drop the connection
 	delivered map[int]time.Time
 	polls     []poll
 	fileIDs   map[string]bool
@@ -66,7 +67,7 @@ type call struct {
 
 func newFake(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
-		fail: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{}}
+		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -114,6 +115,27 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			c.Params[k] = v[0]
 		}
 	}
+	f.mu.Lock()
+	if q := f.broken[method]; len(q) > 0 {
+		f.broken[method] = q[1:]
+		c.Status = q[0]
+		f.calls = append(f.calls, c)
+		f.broadcast()
+		f.mu.Unlock()
+		if q[0] == 0 {
+			// The network is down: the connection drops without an answer.
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err != nil {
+				f.t.Errorf("fake API: hijacking the connection: %v", err)
+				return
+			}
+			conn.Close()
+			return
+		}
+		f.reply(w, q[0], map[string]any{"ok": false, "error_code": q[0], "description": http.StatusText(q[0])})
+		return
+	}
+	f.mu.Unlock()
 	if method == "getUpdates" {
 		f.getUpdates(w, r, c)
 		return
@@ -300,6 +322,26 @@ func (f *fakeAPI) failNext(method string, retryAfter int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[method] = append(f.fail[method], retryAfter)
+}
+
+// breakNext makes the next calls of method fail, one per status: an
+// HTTP status with the Bot API's error body, or 0 to drop the connection.
+func (f *fakeAPI) breakNext(method string, statuses ...int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.broken[method] = append(f.broken[method], statuses...)
+}
+
+// confirmed returns the highest offset a getUpdates asked for: the
+// updates below it are confirmed.
+func (f *fakeAPI) confirmed() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	top := 0
+	for _, p := range f.polls {
+		top = max(top, p.offset)
+	}
+	return top
 }
 
 // mark returns the number of calls so far, to wait for calls after it.

@@ -53,23 +53,36 @@ func userOf(u *tgbotapi.User) sessions.User {
 }
 
 // dispatch queues an update on its chat's lane, once: an update delivered
-// twice is dropped here (and sessions sees its id as well).
-func (b *Bot) dispatch(u update) {
+// twice is dropped here (and sessions sees its id as well). The channel it
+// returns is closed when the update's handling is over (at once for an
+// update dropped).
+func (b *Bot) dispatch(u update) <-chan struct{} {
+	done := make(chan struct{})
 	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
 		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
-		return
+		close(done)
+		return done
 	}
 	// Handling uses the send context, which outlives Run's context by the
 	// grace period: an update taken is finished, not cut in half.
-	ctx := b.sendCtx
+	ctx := b.sending()
 	switch {
 	case u.Message != nil && u.Message.Chat != nil:
 		m := u.Message
-		b.work.push(m.Chat.ID, func() { b.onMessage(ctx, u.UpdateID, m) })
+		b.work.push(m.Chat.ID, func() {
+			defer close(done)
+			b.onMessage(ctx, u.UpdateID, m)
+		})
 	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil && u.CallbackQuery.Message.Chat != nil && u.CallbackQuery.From != nil:
 		q := u.CallbackQuery
-		b.work.push(q.Message.Chat.ID, func() { b.onCallback(ctx, q) })
+		b.work.push(q.Message.Chat.ID, func() {
+			defer close(done)
+			b.onCallback(ctx, q)
+		})
+	default:
+		close(done)
 	}
+	return done
 }
 
 // onMessage answers a text message: a command for this bot, or, in a
@@ -541,7 +554,7 @@ func (b *Bot) mentions(text string) map[string]sessions.User {
 func (b *Bot) start(w where, m *message, args []string) {
 	if m.Chat.Type == "private" && len(args) > 0 && args[0] == "notify" {
 		text := "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off."
-		if err := b.setPings(b.sendCtx, m.From.ID, true); err != nil {
+		if err := b.setPings(b.sending(), m.From.ID, true); err != nil {
 			text = notSaved
 		}
 		b.sendText(w, esc(text), nil, 0)
@@ -573,13 +586,13 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 			return
 		}
 		text := "Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."
-		if err := b.setPings(b.sendCtx, id, true); err != nil {
+		if err := b.setPings(b.sending(), id, true); err != nil {
 			text = notSaved
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)
 	case arg == "off":
 		text := "Turn pings are off. /notify on turns them on again."
-		if err := b.setPings(b.sendCtx, id, false); err != nil {
+		if err := b.setPings(b.sending(), id, false); err != nil {
 			text = "Turn pings are off for now, but I could not save that: they may come back when I restart. Try /notify off again later."
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)

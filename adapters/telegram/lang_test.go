@@ -55,8 +55,9 @@ func TestCommandMenuPerLanguage(t *testing.T) {
 	f := newFake(t)
 	m := f.mark()
 	startSpeaking(t, f)
+	// Three scopes (default, private chats, groups) per language.
 	menus := map[string]map[string]string{}
-	for len(menus) < 2 {
+	for len(menus) < 6 {
 		c, next := f.waitCall(m, method("setMyCommands"))
 		m = next
 		var list []struct{ Command, Description string }
@@ -67,10 +68,18 @@ func TestCommandMenuPerLanguage(t *testing.T) {
 		for _, cmd := range list {
 			menu[cmd.Command] = cmd.Description
 		}
-		if _, twice := menus[c.Params["language_code"]]; twice {
-			t.Fatalf("the menu for %q was published twice", c.Params["language_code"])
+		var scope struct{ Type string }
+		json.Unmarshal([]byte(c.Params["scope"]), &scope)
+		k := scope.Type + "/" + c.Params["language_code"]
+		if _, twice := menus[k]; twice {
+			t.Fatalf("the menu %s was published twice", k)
 		}
-		menus[c.Params["language_code"]] = menu
+		menus[k] = menu
+	}
+	menus[""] = menus["all_private_chats/"]
+	menus["es"] = menus["all_private_chats/es"]
+	if menus["all_group_chats/es"]["move"] != "jugar una jugada, como /move c3-d4" {
+		t.Errorf("es group menu: %v", menus["all_group_chats/es"])
 	}
 	if got := menus[""]["move"]; got != "play a move, like /move c3-d4 or /m 11-15" {
 		t.Errorf("default menu, move: %q", got)

@@ -89,7 +89,7 @@ func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
 // group's limit. Failures are logged: the chat's other messages go on.
 func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx context.Context) error) {
 	b.out.push(chatID, func() {
-		ctx := b.sendCtx
+		ctx := b.sending()
 		if counted && chatID < 0 && b.cfg.GroupLimit > 0 {
 			b.mu.Lock()
 			l := b.limits[chatID]
@@ -113,7 +113,7 @@ func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx contex
 // order, not counted, and not behind a group's waiting messages.
 func (b *Bot) edit(chatID int64, what string, f func(ctx context.Context) error) {
 	b.edits.push(chatID, func() {
-		if err := f(b.sendCtx); err != nil && !notModified(err) {
+		if err := f(b.sending()); err != nil && !notModified(err) {
 			b.log.Warn("telegram: call failed", "what", what, "chat", chatID, "err", err)
 		}
 	})
@@ -220,7 +220,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 			p["photo"] = id
 			res, err := b.c.call(ctx, "sendPhoto", p, nil)
 			if err == nil {
-				b.sentBoard(w.chat, res, "")
+				b.sentBoard(w, res, "", kb != nil)
 				return nil
 			}
 			b.log.Warn("telegram: sending a photo by file_id failed; uploading it", "err", err)
@@ -239,7 +239,7 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 		if err != nil {
 			return err
 		}
-		b.sentBoard(w.chat, res, key)
+		b.sentBoard(w, res, key, kb != nil)
 		return nil
 	})
 }
@@ -307,19 +307,27 @@ func (b *Bot) sendDocument(w where, d *chat.Document, caption string, kb *tgbota
 	})
 }
 
-// sentBoard remembers the message of a board (for the links of pings)
-// and, when key is set, the photo's file_id for the same picture later.
-func (b *Bot) sentBoard(chatID int64, res json.RawMessage, key string) {
+// sentBoard remembers the message of a board, for the links of pings and
+// to take its keyboard off when the next board of the place comes (the
+// previous board's keyboard goes now: only the newest board has buttons).
+// When key is set it also keeps the photo's file_id for the same picture
+// later. The boards are remembered until the bot stops: after a restart the
+// last board before it keeps its keyboard (out of date, a press on it is
+// refused).
+func (b *Bot) sentBoard(w where, res json.RawMessage, key string, keyboard bool) {
 	var m message
 	if json.Unmarshal(res, &m) != nil {
 		return
 	}
-	if chatID < 0 {
-		b.mu.Lock()
-		ci := b.chats[chatID]
-		ci.board = m.MessageID
-		b.chats[chatID] = ci
-		b.mu.Unlock()
+	b.mu.Lock()
+	prev := b.boards[w]
+	if len(b.boards) >= 100000 {
+		clear(b.boards)
+	}
+	b.boards[w] = board{id: m.MessageID, keyboard: keyboard}
+	b.mu.Unlock()
+	if prev.keyboard && prev.id != m.MessageID {
+		b.editMarkup(w.chat, prev.id, nil)
 	}
 	if key == "" || len(m.Photo) == 0 {
 		return
@@ -384,7 +392,7 @@ func (b *Bot) answer(id, text string, alert bool) {
 		p["show_alert"] = "true"
 	}
 	go func() {
-		if _, err := b.c.call(b.sendCtx, "answerCallbackQuery", p, nil); err != nil {
+		if _, err := b.c.call(b.sending(), "answerCallbackQuery", p, nil); err != nil {
 			b.log.Warn("telegram: answerCallbackQuery failed", "err", err)
 		}
 	}()
@@ -421,7 +429,7 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 // post shows a notice without a To in the game's chat, in the words of
 // the chat handler, with the board and its buttons as after a command.
 func (b *Bot) post(w where, n sessions.Notice) {
-	b.deliver(b.sendCtx, w, b.h.NoticeReply(n), 0, n.Session)
+	b.deliver(b.sending(), w, b.h.NoticeReply(n), 0, n.Session)
 }
 
 // ping sends a notice for one player.
@@ -464,24 +472,30 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	default:
 		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
 	}
-	var kb *tgbotapi.InlineKeyboardMarkup
-	if link := chatLink(w.chat, ci); link != "" {
-		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}}
-	}
-	p := where{chat: uid}.params()
-	p["text"] = text
-	p["parse_mode"] = "HTML"
-	addMarkup(p, kb)
-	b.enqueue(uid, false, "ping", func(ctx context.Context) error {
-		_, err := b.c.call(ctx, "sendMessage", p, nil)
-		var ae *apiError
-		if errors.As(err, &ae) && ae.Code == 403 {
-			// Blocked, or the private chat is gone: no more pings.
-			b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
-			_ = b.changePings(ctx, uid, false, true)
-			return nil
-		}
-		return err
+	// The private message waits in the game chat's queues for the board
+	// being sent there (the handler that caused the notice sends it
+	// next), so that its button links to that board.
+	b.work.push(w.chat, func() {
+		b.enqueue(w.chat, false, "ping", func(ctx context.Context) error {
+			b.mu.Lock()
+			last := b.boards[w].id
+			b.mu.Unlock()
+			p := where{chat: uid}.params()
+			p["text"] = text
+			p["parse_mode"] = "HTML"
+			if link := chatLink(w.chat, ci, last); link != "" {
+				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}})
+			}
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			var ae *apiError
+			if errors.As(err, &ae) && ae.Code == 403 {
+				// Blocked, or the private chat is gone: no more pings.
+				b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
+				_ = b.changePings(ctx, uid, false, true)
+				return nil
+			}
+			return err
+		})
 	})
 }
 
@@ -501,16 +515,16 @@ func left(d time.Duration) string {
 	return fmt.Sprintf("%ds", max(int(d.Round(time.Second)/time.Second), 0))
 }
 
-// chatLink is a t.me link to the game's chat (its last board when known),
-// or "" for chats without links (basic groups).
-func chatLink(chatID int64, ci chatInfo) string {
+// chatLink is a t.me link to the game's chat (to its last board, when
+// known), or "" for chats without links (basic groups).
+func chatLink(chatID int64, ci chatInfo, board int) string {
 	switch {
-	case ci.username != "" && ci.board != 0:
-		return "https://t.me/" + ci.username + "/" + strconv.Itoa(ci.board)
+	case ci.username != "" && board != 0:
+		return "https://t.me/" + ci.username + "/" + strconv.Itoa(board)
 	case ci.username != "":
 		return "https://t.me/" + ci.username
-	case ci.board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
-		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(ci.board)
+	case board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
+		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(board)
 	}
 	return ""
 }

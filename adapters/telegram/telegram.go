@@ -56,7 +56,8 @@ type Config struct {
 	// waited out each time); 0 means 8.
 	Retries int
 	// RetryPause is the first pause after a network failure, doubled at each
-	// retry; 0 means one second.
+	// retry up to a minute; 0 means one second. Sends are tried Retries
+	// times; the calls of the start and of the polling until they succeed.
 	RetryPause time.Duration
 	// ShutdownGrace is how long Run, once its context is done, still sends
 	// the replies already queued; 0 means 5s.
@@ -114,6 +115,8 @@ type Bot struct {
 	now    func() time.Time
 	self   string // the bot's username, filled by Run
 	selfID int64  // the bot's user id, filled by Run
+	// sleep waits between the attempts of a call that fails for a while.
+	sleep func(ctx context.Context, d time.Duration) error
 
 	work   lanes // handling, per chat
 	out    lanes // sending, per chat
@@ -121,7 +124,8 @@ type Bot struct {
 	dedupe *seen
 
 	// sendCtx is the context of every send; cancelled once Run's grace
-	// period is over.
+	// period is over, and made again for the next Run. Read it with
+	// sending().
 	sendCtx  context.Context
 	stopSend context.CancelFunc
 
@@ -133,6 +137,7 @@ type Bot struct {
 	limits  map[int64]*limiter
 	photos  map[string]string // picture key -> file_id
 	chats   map[int64]chatInfo
+	boards  map[where]board  // the last board photo of each place
 	started map[int64]bool   // users who opened a private chat with the bot
 	optedIn map[int64]bool   // users who asked for turn pings
 	names   map[string]int64 // usernames seen (lower case) -> user ids
@@ -142,7 +147,13 @@ type Bot struct {
 type chatInfo struct {
 	title    string
 	username string
-	board    int // the message id of the last board photo
+}
+
+// board is the last board photo sent to a place: its message id, and
+// whether it has a keyboard (to take off when the next board comes).
+type board struct {
+	id       int
+	keyboard bool
 }
 
 // New returns a Bot. It makes no call yet: Run checks the token. It reads
@@ -210,12 +221,13 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	api := &tgbotapi.BotAPI{Token: cfg.Token, Client: hc, Buffer: 100}
 	api.SetAPIEndpoint(endpoint)
 	b := &Bot{
-		cfg: cfg, h: h, svc: svc, r: r, log: log, now: now,
+		cfg: cfg, h: h, svc: svc, r: r, log: log, now: now, sleep: sleep,
 		c:       &client{api: api, http: hc, token: cfg.Token, log: log, tries: cfg.Retries, pause: cfg.RetryPause},
 		dedupe:  newSeen(8192),
 		limits:  map[int64]*limiter{},
 		photos:  map[string]string{},
 		chats:   map[int64]chatInfo{},
+		boards:  map[where]board{},
 		started: map[int64]bool{},
 		optedIn: map[int64]bool{},
 		names:   map[string]int64{},
@@ -271,15 +283,30 @@ func endpointFormat(s string) (string, error) {
 	return strings.TrimRight(s, "/") + "/bot%s/%s", nil
 }
 
-// Run checks the token (getMe), publishes the command list, and receives
+// Run checks the token (getMe), publishes the command menus, and receives
 // updates by long polling, or by webhook when one is configured, until ctx
 // is done. Then it finishes the updates being handled, sends what is queued
-// (for at most ShutdownGrace) and returns nil. It returns an error when the
-// token is refused or the webhook cannot be served. Run is called once.
+// (for at most ShutdownGrace) and returns nil.
+//
+// A failure that may pass (the network is down, Telegram answers 5xx)
+// never ends Run: every call is tried again after a pause that doubles from
+// RetryPause up to a minute, with one log line per failed attempt, until
+// it succeeds or ctx is done. Run returns an error only for what waiting
+// cannot mend: a token that Telegram refuses, a webhook that cannot be
+// served or that Telegram refuses. Run may then be called again (a
+// supervisor starting the platform again); not twice at the same time.
 func (b *Bot) Run(ctx context.Context) error {
-	defer b.stopSend()
+	defer func() {
+		b.drain()
+		// What is still running is cut; the next Run sends afresh.
+		b.mu.Lock()
+		b.stopSend()
+		b.sendCtx, b.stopSend = context.WithCancel(context.Background())
+		b.mu.Unlock()
+		b.log.Info("telegram bot stopped")
+	}()
 	var me tgbotapi.User
-	res, err := b.c.call(ctx, "getMe", nil, nil)
+	res, err := b.persist(ctx, "getMe", nil)
 	if err == nil {
 		err = json.Unmarshal(res, &me)
 	}
@@ -291,17 +318,20 @@ func (b *Bot) Run(ctx context.Context) error {
 	}
 	b.self, b.selfID = me.UserName, me.ID
 	b.log.Info("telegram bot started", "bot", me.UserName, "webhook", b.cfg.Webhook != nil)
-	if err := b.publishCommands(ctx); err != nil {
-		b.log.Warn("telegram: could not publish the command list", "err", err)
-	}
+	b.publishCommands(ctx)
 	if b.cfg.Webhook != nil {
 		err = b.serveWebhook(ctx)
 	} else {
-		err = b.poll(ctx)
+		b.poll(ctx)
 	}
-	b.drain()
-	b.log.Info("telegram bot stopped")
 	return err
+}
+
+// sending returns the context of the sends.
+func (b *Bot) sending() context.Context {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sendCtx
 }
 
 // drain waits for the handlers, then for the queued sends during the
@@ -318,108 +348,6 @@ func (b *Bot) drain() {
 		_ = b.out.wait(context.Background())
 		_ = b.edits.wait(context.Background())
 	}
-}
-
-// publishCommands sends the command list (setMyCommands): the default
-// language's for everyone, and each other language's for the users whose
-// app speaks it (language_code), descriptions translated.
-func (b *Bot) publishCommands(ctx context.Context) error {
-	w := b.h.Words()
-	for _, lang := range append([]string{""}, w.Langs()...) {
-		if lang == w.Default() {
-			continue // the list for everyone
-		}
-		var list []tgbotapi.BotCommand
-		for _, c := range b.h.CommandsIn(lang) {
-			desc := c.Label
-			if len(desc) < 3 {
-				desc = "/" + c.Command
-			}
-			if r := []rune(desc); len(r) > 256 {
-				desc = string(r[:256])
-			}
-			list = append(list, tgbotapi.BotCommand{Command: c.Command, Description: desc})
-		}
-		js, err := json.Marshal(list)
-		if err != nil {
-			return err
-		}
-		params := tgbotapi.Params{"commands": string(js)}
-		if lang != "" {
-			params["language_code"] = lang
-		}
-		if _, err := b.c.call(ctx, "setMyCommands", params, nil); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// allowedUpdates are the update kinds the bot asks for.
-const allowedUpdates = `["message","callback_query"]`
-
-// poll receives updates by long polling until ctx is done.
-func (b *Bot) poll(ctx context.Context) error {
-	// A webhook left set would make getUpdates fail with 409.
-	if _, err := b.c.call(ctx, "deleteWebhook", tgbotapi.Params{}, nil); err != nil && ctx.Err() == nil {
-		b.log.Warn("telegram: deleteWebhook failed", "err", err)
-	}
-	offset := 0
-	pause := time.Second
-	for ctx.Err() == nil {
-		p := tgbotapi.Params{
-			"timeout":         strconv.Itoa(int(b.cfg.PollTimeout / time.Second)),
-			"allowed_updates": allowedUpdates,
-		}
-		if offset != 0 {
-			p["offset"] = strconv.Itoa(offset)
-		}
-		pollCtx, cancel := context.WithTimeout(ctx, b.cfg.PollTimeout+30*time.Second)
-		c := *b.c
-		c.tries = 1 // failures are retried here, after a pause
-		res, err := c.call(pollCtx, "getUpdates", p, nil)
-		cancel()
-		if ctx.Err() != nil {
-			return nil
-		}
-		var ups []json.RawMessage
-		if err == nil {
-			err = json.Unmarshal(res, &ups)
-		}
-		if err != nil {
-			b.log.Warn("telegram: getUpdates failed", "err", err, "retry_in", pause)
-			t := time.NewTimer(pause)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return nil
-			case <-t.C:
-			}
-			pause = min(2*pause, time.Minute)
-			continue
-		}
-		pause = time.Second
-		for _, raw := range ups {
-			var u update
-			if err := json.Unmarshal(raw, &u); err != nil {
-				// The update_id alone, so that a malformed update is
-				// skipped rather than fetched again and again.
-				var id struct {
-					UpdateID int `json:"update_id"`
-				}
-				if json.Unmarshal(raw, &id) == nil && id.UpdateID >= offset {
-					offset = id.UpdateID + 1
-				}
-				b.log.Warn("telegram: an update could not be read", "err", err)
-				continue
-			}
-			if u.UpdateID >= offset {
-				offset = u.UpdateID + 1
-			}
-			b.dispatch(u)
-		}
-	}
-	return nil
 }
 
 // serveWebhook sets the webhook and serves it until ctx is done.
@@ -467,8 +395,14 @@ func (b *Bot) serveWebhook(ctx context.Context) error {
 			rw.WriteHeader(http.StatusOK)
 			return
 		}
-		b.dispatch(up)
-		rw.WriteHeader(http.StatusOK)
+		// Telegram takes the update as delivered at the answer: answer
+		// once it was handled, so that a bot killed in the middle gets it
+		// again.
+		select {
+		case <-b.dispatch(up):
+			rw.WriteHeader(http.StatusOK)
+		case <-req.Context().Done():
+		}
 	})
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second}
 	served := make(chan error, 1)
@@ -482,10 +416,10 @@ func (b *Bot) serveWebhook(ctx context.Context) error {
 		served <- err
 	}()
 	p := tgbotapi.Params{"url": w.URL, "secret_token": secret, "allowed_updates": allowedUpdates}
-	if _, err := b.c.call(ctx, "setWebhook", p, nil); err != nil && ctx.Err() == nil {
+	if _, err := b.persist(ctx, "setWebhook", p); err != nil && ctx.Err() == nil {
 		_ = srv.Close()
 		<-served
-		return fmt.Errorf("telegram: setWebhook: %w", err)
+		return fmt.Errorf("telegram: %w", err)
 	}
 	b.log.Info("telegram webhook served", "address", ln.Addr().String(), "path", path)
 	var err error

@@ -64,14 +64,13 @@ func chatJSON(id int64) map[string]any {
 	return map[string]any{"id": id, "type": "supergroup", "title": "Board <games> & co"}
 }
 
+// msgIDs counts the messages of the tests, numbered from 50001.
 var msgIDs atomic.Int64
-
-func init() { msgIDs.Store(50000) }
 
 // text is a text message update.
 func text(chatID int64, u tgUser, s string) map[string]any {
 	return map[string]any{"message": map[string]any{
-		"message_id": int(msgIDs.Add(1)), "date": 1, "from": u.json(), "chat": chatJSON(chatID), "text": s}}
+		"message_id": 50000 + int(msgIDs.Add(1)), "date": 1, "from": u.json(), "chat": chatJSON(chatID), "text": s}}
 }
 
 var cbIDs atomic.Int64
@@ -132,6 +131,12 @@ func (s *syncBuffer) String() string {
 // when empty), which also keeps the choices of turn pings.
 func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
 	t.Helper()
+	return startBotWith(t, f, path, tweak, nil)
+}
+
+// startBotWith is startBot with setup called on the bot before it runs.
+func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "bot.db")
 	}
@@ -154,6 +159,9 @@ func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Conf
 	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if setup != nil {
+		setup(bot)
 	}
 	n.mu.Lock()
 	n.b = bot

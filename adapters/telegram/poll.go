@@ -1,0 +1,175 @@
+package telegram
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// maxPause is the longest pause between two attempts of a call that keeps
+// failing.
+const maxPause = time.Minute
+
+// backoff is the pause before the next attempt of a call that fails for a
+// while (the network is down, Telegram answers 5xx): the first pause,
+// doubled at each attempt up to maxPause.
+type backoff struct {
+	first   time.Duration
+	pause   time.Duration
+	attempt int
+}
+
+// next counts a failed attempt and returns the pause before the next one.
+func (bo *backoff) next() time.Duration {
+	bo.attempt++
+	if bo.pause == 0 {
+		bo.pause = bo.first
+	} else {
+		bo.pause = min(2*bo.pause, maxPause)
+	}
+	return bo.pause
+}
+
+// reset starts again from the first pause, after a success.
+func (bo *backoff) reset() { bo.pause, bo.attempt = 0, 0 }
+
+// sleep waits for d, or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// persist makes a call until it succeeds, is refused (400, 401, ...) or
+// ctx is done. After a failure that may pass it waits (RetryPause, doubled
+// at each attempt up to a minute), and logs one line per failed attempt.
+func (b *Bot) persist(ctx context.Context, method string, p tgbotapi.Params) (json.RawMessage, error) {
+	c := *b.c
+	c.tries = 1 // failures are retried here, after a pause
+	bo := backoff{first: b.cfg.RetryPause}
+	for {
+		res, err := c.call(ctx, method, p, nil)
+		if err == nil || ctx.Err() != nil || !temporary(err) {
+			return res, err
+		}
+		pause := bo.next()
+		b.log.Warn("telegram: call failed; retrying", "method", method, "attempt", bo.attempt, "retry_in", pause, "err", err)
+		if b.sleep(ctx, pause) != nil {
+			return nil, err
+		}
+	}
+}
+
+// allowedUpdates are the update kinds the bot asks for.
+const allowedUpdates = `["message","callback_query"]`
+
+// poll receives updates by long polling until ctx is done. An update is
+// confirmed to Telegram (by the offset of the next getUpdates) only once
+// its handling is over, so that a bot killed in the middle gets it again
+// when it starts (the sessions service applies a request id once). Before
+// it returns, poll confirms the updates it handled.
+func (b *Bot) poll(ctx context.Context) {
+	// A webhook left set would make getUpdates fail with 409.
+	if _, err := b.persist(ctx, "deleteWebhook", tgbotapi.Params{}); err != nil && ctx.Err() == nil {
+		b.log.Warn("telegram: deleteWebhook failed", "err", err)
+	}
+	// offset is the first update not handled yet; asked the offset of
+	// the last getUpdates that Telegram answered (what it has confirmed).
+	offset, asked := 0, 0
+	bo := backoff{first: b.cfg.RetryPause}
+	for ctx.Err() == nil {
+		ups, err := b.getUpdates(ctx, offset, b.cfg.PollTimeout, 0)
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil {
+			pause := bo.next()
+			b.log.Warn("telegram: getUpdates failed; retrying", "attempt", bo.attempt, "retry_in", pause, "err", err)
+			if b.sleep(ctx, pause) != nil {
+				break
+			}
+			continue
+		}
+		bo.reset()
+		asked = offset
+		offset = b.handleBatch(ups, offset)
+	}
+	if offset > asked {
+		b.confirm(ctx, offset)
+	}
+}
+
+// getUpdates fetches the updates from offset on (0: the first not
+// confirmed), at most limit (0: Telegram's 100), waiting up to timeout for
+// one.
+func (b *Bot) getUpdates(ctx context.Context, offset int, timeout time.Duration, limit int) ([]json.RawMessage, error) {
+	p := tgbotapi.Params{
+		"timeout":         strconv.Itoa(int(timeout / time.Second)),
+		"allowed_updates": allowedUpdates,
+	}
+	if offset != 0 {
+		p["offset"] = strconv.Itoa(offset)
+	}
+	if limit != 0 {
+		p["limit"] = strconv.Itoa(limit)
+	}
+	pollCtx, cancel := context.WithTimeout(ctx, timeout+30*time.Second)
+	defer cancel()
+	c := *b.c
+	c.tries = 1 // failures are retried by poll, after a pause
+	res, err := c.call(pollCtx, "getUpdates", p, nil)
+	if err != nil {
+		return nil, err
+	}
+	var ups []json.RawMessage
+	if err := json.Unmarshal(res, &ups); err != nil {
+		return nil, &apiError{Method: "getUpdates", Msg: "the answer is not a list of updates: " + err.Error(), Temporary: true}
+	}
+	return ups, nil
+}
+
+// handleBatch passes the updates to their chats' lanes and waits until
+// each one's handling is over. It returns the offset that confirms them.
+func (b *Bot) handleBatch(ups []json.RawMessage, offset int) int {
+	var handled []<-chan struct{}
+	for _, raw := range ups {
+		var u update
+		if err := json.Unmarshal(raw, &u); err != nil {
+			// The update_id alone, so that a malformed update is
+			// skipped rather than fetched again and again.
+			var id struct {
+				UpdateID int `json:"update_id"`
+			}
+			if json.Unmarshal(raw, &id) == nil {
+				offset = max(offset, id.UpdateID+1)
+			}
+			b.log.Warn("telegram: an update could not be read", "err", err)
+			continue
+		}
+		offset = max(offset, u.UpdateID+1)
+		handled = append(handled, b.dispatch(u))
+	}
+	for _, done := range handled {
+		<-done
+	}
+	return offset
+}
+
+// confirm tells Telegram, as the bot stops, that the updates before offset
+// were handled: a getUpdates that waits for nothing (what it returns is
+// not confirmed, and comes again at the next start).
+func (b *Bot) confirm(ctx context.Context, offset int) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), b.cfg.ShutdownGrace)
+	defer cancel()
+	if _, err := b.getUpdates(ctx, offset, 0, 1); err != nil {
+		b.log.Warn("telegram: the last updates handled were not confirmed: they come again at the next start", "offset", offset, "err", err)
+	}
+}
