@@ -47,6 +47,17 @@ type Reply struct {
 	Event *sessions.Event
 	// Lang is the language the reply's lines are in.
 	Lang string
+	// Session is the live session after the reply (the event's, or the one
+	// a /board or /moves looked at), nil when none is left (the game
+	// ended, the challenge was declined) or the reply is about none:
+	// adapters build keyboards, captions and mentions from it without
+	// asking the service again.
+	Session *sessions.Snapshot
+	// TurnLine is 1 + the index in Lines of the line that says whose turn
+	// it is (Handler.TurnLine words it again with a mention), 0 for none.
+	TurnLine int
+	// Clock reports that Lines say the time left (/board).
+	Clock bool
 	// Picture, when set, asks the adapter to show the board.
 	Picture *Picture
 	// Buttons are commands offered as buttons, in order.

@@ -194,6 +194,7 @@ func (h *Handler) look(ctx context.Context, m Message, cmd string) (*sessions.Sn
 	if s.Phase() == sessions.PhaseChallenge {
 		r := fail(m.sp.T("ChallengeWaiting", "Name", s.Record.Challenger.Name, "Game", m.sp.gameTitle(s), "Terms", m.sp.terms(s), "Who", m.sp.waitingFor(s, m.User)))
 		r.Error = false
+		r.Session = s
 		r.Buttons = m.sp.challengeButtons()
 		return nil, &r
 	}
@@ -221,10 +222,13 @@ func (h *Handler) board(ctx context.Context, m Message, args []string) Reply {
 	}
 	if st := m.sp.status(s); st != "" {
 		out.Lines = append(out.Lines, st)
+		out.TurnLine = len(out.Lines)
 	}
 	if l := m.sp.clockLine(s, h.svc.Now()); l != "" {
 		out.Lines = append(out.Lines, l)
+		out.Clock = true
 	}
+	out.Session = s
 	out.Lines = append(out.Lines, m.sp.T("BoardFEN", "FEN", s.State.FEN()))
 	out.Picture = picture(s, m.User)
 	out.Buttons = m.sp.gameButtons()
@@ -264,7 +268,7 @@ func (h *Handler) moves(ctx context.Context, m Message, args []string) Reply {
 		texts = texts[:most]
 	}
 	line := m.sp.T("MovesLine", "Player", m.sp.player(s, s.Turn()), "Count", len(moves), "Moves", strings.Join(texts, " "), "More", more)
-	out := Reply{Lines: []string{line}}
+	out := Reply{Lines: []string{line}, Session: s}
 	if hf, ok := s.State.(rules.Huffer); ok {
 		if sq := hf.Huffable(); len(sq) > 0 {
 			out.Lines = append(out.Lines, m.sp.huffHint(s))

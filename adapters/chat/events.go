@@ -20,6 +20,9 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 	s := ev.Session
 	by := ev.By.Name
 	r := Reply{Event: &ev}
+	if !ev.Ended() && ev.Kind != sessions.EvDeclined && ev.Kind != sessions.EvCancelled {
+		r.Session = s // the session goes on
+	}
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	switch ev.Kind {
 	case sessions.EvChallenged:
@@ -112,6 +115,7 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 	}
 	if st := p.status(s); st != "" {
 		r.Lines = append(r.Lines, st)
+		r.TurnLine = len(r.Lines)
 	}
 	r.Picture = picture(s, ev.By)
 	r.Buttons = p.gameButtons()

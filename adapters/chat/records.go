@@ -150,6 +150,9 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	s := n.Session
 	p := h.words.In(lang)
 	r := Reply{Lang: p.Lang}
+	if s != nil && s.Record.Result == nil && n.Kind != sessions.NoticeExpired {
+		r.Session = s
+	}
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	if s == nil {
 		return r
@@ -208,6 +211,7 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	}
 	if st := p.status(s); st != "" {
 		r.Lines = append(r.Lines, st)
+		r.TurnLine = len(r.Lines)
 	}
 	r.Picture = picture(s, sessions.User{})
 	r.Buttons = p.gameButtons()

@@ -304,3 +304,22 @@ func (p Speaker) optionHelp(id string, o games.Option) string {
 	}
 	return o.Help
 }
+
+// TurnLine words the status line of s (whose turn it is) in lang with the
+// name of the player to move written as name: adapters pass a marker and
+// put their mention in its place.
+func (h *Handler) TurnLine(lang string, s *sessions.Snapshot, name string) string {
+	p := h.words.In(lang)
+	t := s.Turn()
+	if t < 0 {
+		return p.status(s)
+	}
+	who := p.T("Player", "Name", name, "Seat", p.seatLabel(s, t))
+	if s.Player(t).Computer {
+		return p.T("Thinking", "Player", who)
+	}
+	return p.T("ToMove", "Player", who)
+}
+
+// GameName names a game in lang (its catalogue name, else fallback).
+func (p Speaker) GameName(id, fallback string) string { return p.gameName(id, fallback) }

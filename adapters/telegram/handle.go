@@ -174,12 +174,12 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 		return
 	}
 	if snap == nil {
-		snap, _ = b.svc.Look(ctx, w.key())
+		snap = r.Session // the reply's values: no second call of the service
 	}
 	kb := b.keyboard(r.Buttons, version(snap))
 	switch {
 	case r.Picture != nil:
-		caption, short := caption(r, snap)
+		caption, short := b.caption(r, snap)
 		if len([]rune(caption)) > maxCaption {
 			b.sendText(w, esc(r.Text()), nil, 0)
 			caption = short
@@ -362,10 +362,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 			b.answer(q.ID, r.Text(), true)
 			return
 		}
-		after, err := b.svc.Look(ctx, w.key())
-		if err != nil {
-			after = nil
-		}
+		after := r.Session // the reply's values: no second call of the service
 		b.deliver(ctx, w, r, 0, after)
 		b.answer(q.ID, "", false)
 		if version(after) != ver {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,39 +40,40 @@ func mention(u sessions.User) string {
 
 // caption is the HTML caption of a board: the game's name, the reply's
 // lines with the player to move as a mention, and the deadline. short is
-// the name and the turn alone, for when the whole is too long.
-func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+// the name and the turn alone, for when the whole is too long. It is built
+// from the reply's values (its session, which line says whose turn it is,
+// whether the clock is told), in the reply's language.
+func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+	words := b.h.Words().In(r.Lang)
 	title := r.Picture.Game
 	if info, ok := games.Lookup(r.Picture.Game); ok {
 		title = info.Name
 	}
-	head := "<b>" + esc(title) + "</b>"
+	head := "<b>" + esc(words.GameName(r.Picture.Game, title)) + "</b>"
 	var lines []string
 	turnLine := ""
-	t := s.Turn()
-	if t >= 0 {
-		u := s.Player(t)
-		prefix := u.Name + " (" + chat.SeatLabel(s, t) + ") to move"
-		for _, l := range r.Lines {
-			if turnLine == "" && strings.HasPrefix(l, prefix) {
-				turnLine = mention(u) + esc(l[len(u.Name):])
-				lines = append(lines, turnLine)
-				continue
-			}
-			lines = append(lines, esc(l))
-		}
-		if turnLine == "" {
-			turnLine = mention(u) + " (" + esc(chat.SeatLabel(s, t)) + ") to move."
-			lines = append(lines, turnLine)
-		}
-	} else {
-		for _, l := range r.Lines {
-			lines = append(lines, esc(l))
-		}
+	t := -1
+	if s != nil {
+		t = s.Turn()
 	}
-	clock := slices.ContainsFunc(r.Lines, func(l string) bool { return strings.HasPrefix(l, "Clock:") })
-	if t >= 0 && !s.Record.Deadline.IsZero() && !clock {
-		lines = append(lines, "Move by "+s.Record.Deadline.UTC().Format("Mon 2 Jan 15:04")+" UTC.")
+	if t >= 0 {
+		// The line saying whose turn it is, with the player as a mention.
+		const marker = "\x00"
+		before, after, _ := strings.Cut(b.h.TurnLine(r.Lang, s, marker), marker)
+		turnLine = esc(before) + mention(s.Player(t)) + esc(after)
+	}
+	for i, l := range r.Lines {
+		if i+1 == r.TurnLine && turnLine != "" {
+			lines = append(lines, turnLine)
+			continue
+		}
+		lines = append(lines, esc(l))
+	}
+	if t >= 0 && r.TurnLine == 0 {
+		lines = append(lines, turnLine)
+	}
+	if t >= 0 && !s.Record.Deadline.IsZero() && !r.Clock {
+		lines = append(lines, esc(words.T("MoveBy", "Until", s.Record.Deadline.UTC().Format("2006-01-02 15:04"))))
 	}
 	full = head + "\n" + strings.Join(lines, "\n")
 	short = head
