@@ -225,6 +225,12 @@ func (h *Handler) langFor(ctx context.Context, platform string, u sessions.User,
 	return h.words.Default()
 }
 
+// LangFor is the language to answer user of platform in, tag being the
+// language their platform reports ("" for none).
+func (h *Handler) LangFor(ctx context.Context, platform string, u sessions.User, tag string) string {
+	return h.langFor(ctx, platform, u, tag)
+}
+
 // LangOfUser is the language the bot speaks to user of platform: for
 // adapters that word lines of their own (pings, captions).
 func (h *Handler) LangOfUser(ctx context.Context, platform string, u sessions.User) string {

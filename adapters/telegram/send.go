@@ -8,7 +8,6 @@ import (
 	"html"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -268,7 +267,7 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 		gif, err := b.r.Replay(rp.Frames, rp.Moves, b.pictureOptions(rp.Frames[0].Numbers != nil))
 		if err != nil {
 			b.log.Error("telegram: drawing a replay", "game", rp.Game, "err", err)
-			p["text"] = "Sorry, the replay could not be drawn."
+			p["text"] = b.h.Words().In("").T("ReplayNotDrawn")
 			delete(p, "caption")
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			return err
@@ -443,34 +442,37 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	ci := b.chats[w.chat]
 	b.mu.Unlock()
 	s := n.Session
-	game := esc(s.Game.Name())
+	words := b.h.Words().In(b.h.LangOfUser(b.sending(), Platform, n.To))
+	game := esc(words.GameName(s.Game.ID(), s.Game.Name()))
 	if !on {
 		if n.Kind == sessions.NoticeReminder && w.chat < 0 {
-			b.sendText(w, fmt.Sprintf("%s, %s left to move in this game of %s: /board shows it.",
-				mention(n.To), esc(left(n.Left)), game), nil, 0)
+			const marker = "\x00"
+			before, after, _ := strings.Cut(words.T("PingReminderHere", "Name", marker, "Left", b.h.Left(words.Lang, n.Left), "Game", marker+marker), marker)
+			after = strings.Replace(esc(after), marker+marker, game, 1)
+			b.sendText(w, esc(before)+mention(n.To)+after, nil, 0)
 		}
 		return
 	}
-	place := "this chat"
+	place := esc(words.T("ThisChat"))
 	if ci.title != "" {
 		place = "<b>" + esc(ci.title) + "</b>"
 	}
 	var text string
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		text = fmt.Sprintf("Your turn in %s (%s).", game, place)
+		text = words.T("PingYourTurn", "Game", game, "Place", place)
 		if s.Last != nil {
-			text += " Last move: " + esc(s.Last.Text) + "."
+			text += " " + esc(words.T("LastMove", "Move", s.Last.Text))
 		}
 	case sessions.NoticeReminder:
-		text = fmt.Sprintf("Reminder: %s left to move in %s (%s); then the clock plays for you.", esc(left(n.Left)), game, place)
+		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
 	case sessions.NoticeGameOver:
-		text = fmt.Sprintf("Your game of %s in %s is over.", game, place)
+		text = words.T("PingGameOver", "Game", game, "Place", place)
 		if s.Record.Result != nil {
-			text += " " + esc(b.h.ResultLine(s))
+			text += " " + esc(b.h.ResultLineIn(words.Lang, s))
 		}
 	default:
-		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
+		text = words.T("PingNews", "Game", game, "Place", place)
 	}
 	// The private message waits in the game chat's queues for the board
 	// being sent there (the handler that caused the notice sends it
@@ -484,7 +486,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			p["text"] = text
 			p["parse_mode"] = "HTML"
 			if link := chatLink(w.chat, ci, last); link != "" {
-				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}})
+				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: words.T("ButtonGoToGame"), URL: &link}}}})
 			}
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			var ae *apiError
@@ -497,22 +499,6 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			return err
 		})
 	})
-}
-
-// left says a time left in words: "2h 5m", "40s".
-func left(d time.Duration) string {
-	switch {
-	case d >= time.Hour:
-		d = d.Round(time.Minute)
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if h >= 48 {
-			return fmt.Sprintf("%dd %dh", h/24, h%24)
-		}
-		return fmt.Sprintf("%dh %dm", h, m)
-	case d >= time.Minute:
-		return fmt.Sprintf("%dm", int(d.Round(time.Minute)/time.Minute))
-	}
-	return fmt.Sprintf("%ds", max(int(d.Round(time.Second)/time.Second), 0))
 }
 
 // chatLink is a t.me link to the game's chat (to its last board, when
