@@ -20,3 +20,6 @@ func (p Speaker) SeatLabel(s *sessions.Snapshot, seat int) string { return p.sea
 
 // OrList joins words as "a, b or c".
 func (p Speaker) OrList(words []string) string { return p.orList(words) }
+
+// AndList joins names as "a, b and c".
+func (p Speaker) AndList(names []string) string { return p.andList(names) }
