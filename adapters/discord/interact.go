@@ -176,7 +176,7 @@ func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string,
 	// The challenge message (the answer to /play, or the message whose
 	// Accept was pressed) says where the game went; an /accept typed in
 	// the channel answers so, and the challenge loses its buttons.
-	b.editOriginal(i, outgoing{content: firstLine(reply) + " Play on in <#" + th.ID + ">.", components: []discordgo.MessageComponent{}})
+	b.editOriginal(i, outgoing{content: firstLine(reply) + " " + b.h.Words().In(reply.Lang).T("DiscordPlayOnIn", "Thread", "<#"+th.ID+">"), components: []discordgo.MessageComponent{}})
 	onChallenge := (how == answerSlash && cmd == "play") || (how == answerComponent && i.Message != nil && i.Message.ID == key.Thread)
 	if !onChallenge {
 		if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
@@ -459,9 +459,10 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	if len(choices) == 0 {
 		// Discord wants at least one choice: offer what was typed, so that
 		// sending it explains why it is not a legal move.
-		name := "no legal move starts with " + strconv.Quote(typed)
+		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
+		name := words.T("DiscordNoMoveStarts", "Typed", typed)
 		if len(all) == 0 {
-			name = "no moves to offer here now"
+			name = words.T("DiscordNoMovesHere")
 		}
 		v := typed
 		if v == "" {

@@ -27,7 +27,7 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
 		if gerr != nil {
 			err = errors.Join(err, gerr)
-			o.content += "\n(The animation could not be drawn; /show gives the final board.)"
+			o.content += "\n" + words.T("DiscordNoAnimation")
 		} else {
 			o.attach = append(o.attach, attachment{name: fileName(r.Name, "replay.gif"), mime: "image/gif", data: gif})
 		}
