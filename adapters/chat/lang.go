@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 )
 
@@ -28,12 +30,115 @@ var locales embed.FS
 const DefaultLang = "en"
 
 // Words holds the catalogues and words messages in a language. It is safe
-// for concurrent use.
+// for concurrent use (it is never changed after NewWords).
 type Words struct {
-	bundle *i18n.Bundle
-	langs  []string
-	def    string
-	locs   map[string]*i18n.Localizer
+	langs []string
+	def   string
+	cats  map[string]*catalogue
+}
+
+// catalogue is one language's messages.
+type catalogue struct {
+	lang string
+	tag  language.Tag
+	msgs map[string]*message
+}
+
+// message is one message: its text in each plural form it has (CLDR
+// forms: zero, one, two, few, many, other), parsed into pieces.
+type message struct {
+	Description string
+	forms       map[plural.Form][]piece
+}
+
+// piece is literal text, or a named placeholder ({{.Name}}) when key is set.
+type piece struct {
+	text, key string
+}
+
+// pluralForms are the forms a message may give, by their name in the
+// catalogue files.
+func pluralForms() map[string]plural.Form {
+	return map[string]plural.Form{"zero": plural.Zero, "one": plural.One, "two": plural.Two,
+		"few": plural.Few, "many": plural.Many, "other": plural.Other}
+}
+
+var placeholderRe = regexp.MustCompile(`\{\{\s*\.(\w+)\s*\}\}`)
+
+// parseText splits a message text at its placeholders; any other use of
+// {{ is an error (the catalogues hold text, not programs).
+func parseText(text string) ([]piece, error) {
+	var out []piece
+	rest := text
+	for {
+		loc := placeholderRe.FindStringSubmatchIndex(rest)
+		if loc == nil {
+			break
+		}
+		if loc[0] > 0 {
+			out = append(out, piece{text: rest[:loc[0]]})
+		}
+		out = append(out, piece{key: rest[loc[2]:loc[3]]})
+		rest = rest[loc[1]:]
+	}
+	if strings.Contains(rest, "{{") || strings.Contains(rest, "}}") {
+		return nil, fmt.Errorf("%q: only {{.Name}} placeholders are allowed", text)
+	}
+	if rest != "" {
+		out = append(out, piece{text: rest})
+	}
+	return out, nil
+}
+
+// parseCatalogue reads a catalogue file: message id to description and
+// forms. wrap, when set, rewrites every text (the tests' pseudo-language).
+func parseCatalogue(buf []byte, wrap func(string) string) (map[string]*message, error) {
+	var raw map[string]map[string]string
+	if err := yaml.Unmarshal(buf, &raw); err != nil {
+		return nil, err
+	}
+	forms := pluralForms()
+	out := map[string]*message{}
+	for id, fields := range raw {
+		m := &message{forms: map[plural.Form][]piece{}}
+		for k, v := range fields {
+			if k == "description" {
+				m.Description = v
+				continue
+			}
+			f, ok := forms[k]
+			if !ok {
+				return nil, fmt.Errorf("message %s: unknown field %q", id, k)
+			}
+			if wrap != nil {
+				v = wrap(v)
+			}
+			ps, err := parseText(v)
+			if err != nil {
+				return nil, fmt.Errorf("message %s: %w", id, err)
+			}
+			m.forms[f] = ps
+		}
+		if m.forms[plural.Other] == nil {
+			return nil, fmt.Errorf("message %s: no other form", id)
+		}
+		out[id] = m
+	}
+	return out, nil
+}
+
+// placeholders lists the named placeholders of every form of m, sorted.
+func (m *message) placeholders() []string {
+	var out []string
+	for _, ps := range m.forms {
+		for _, p := range ps {
+			if p.key != "" && !slices.Contains(out, p.key) {
+				out = append(out, p.key)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // NewWords loads the embedded catalogues; def is the default language
@@ -54,44 +159,33 @@ func newWords(fsys fs.FS, def string, wrap func(string) string) (*Words, error) 
 	if def == "" {
 		def = DefaultLang
 	}
-	b := i18n.NewBundle(language.English)
-	b.RegisterUnmarshalFunc("yaml", yaml.Unmarshal)
 	files, err := fs.Glob(fsys, "locales/*.yaml")
 	if err != nil {
 		return nil, err
 	}
-	w := &Words{bundle: b, locs: map[string]*i18n.Localizer{}}
+	w := &Words{cats: map[string]*catalogue{}}
 	for _, f := range files {
 		buf, err := fs.ReadFile(fsys, f)
 		if err != nil {
 			return nil, err
 		}
-		mf, err := b.ParseMessageFileBytes(buf, f)
+		lang := strings.TrimSuffix(path.Base(f), ".yaml")
+		tag, err := language.Parse(lang)
 		if err != nil {
 			return nil, fmt.Errorf("catalogue %s: %w", f, err)
 		}
-		if wrap != nil {
-			for _, m := range mf.Messages {
-				for _, form := range []*string{&m.Zero, &m.One, &m.Two, &m.Few, &m.Many, &m.Other} {
-					if *form != "" {
-						*form = wrap(*form)
-					}
-				}
-			}
-			if err := b.AddMessages(mf.Tag, mf.Messages...); err != nil {
-				return nil, err
-			}
+		msgs, err := parseCatalogue(buf, wrap)
+		if err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", f, err)
 		}
-		w.langs = append(w.langs, strings.TrimSuffix(path.Base(f), ".yaml"))
+		w.cats[lang] = &catalogue{lang: lang, tag: tag, msgs: msgs}
+		w.langs = append(w.langs, lang)
 	}
 	slices.Sort(w.langs)
-	if !slices.Contains(w.langs, def) {
+	if w.cats[def] == nil {
 		return nil, fmt.Errorf("language %q has no catalogue (have %s)", def, strings.Join(w.langs, ", "))
 	}
 	w.def = def
-	for _, l := range w.langs {
-		w.locs[l] = i18n.NewLocalizer(b, l, def, DefaultLang)
-	}
 	return w, nil
 }
 
@@ -102,56 +196,96 @@ func (w *Words) Langs() []string { return slices.Clone(w.langs) }
 func (w *Words) Default() string { return w.def }
 
 // Has reports whether lang has a catalogue.
-func (w *Words) Has(lang string) bool { return w.locs[lang] != nil }
+func (w *Words) Has(lang string) bool { return w.cats[lang] != nil }
 
 // In returns a speaker of lang (the default when lang has no catalogue).
 func (w *Words) In(lang string) Speaker {
-	l := w.locs[lang]
-	if l == nil {
-		lang, l = w.def, w.locs[w.def]
+	c := w.cats[lang]
+	if c == nil {
+		c = w.cats[w.def]
 	}
-	return Speaker{loc: l, Lang: lang}
+	return Speaker{w: w, c: c, Lang: c.lang}
 }
 
-// Speaker words messages in one language.
+// Speaker words messages in one language; a message its catalogue lacks
+// comes from the default language's, then from English.
 type Speaker struct {
-	loc  *i18n.Localizer
+	w    *Words
+	c    *catalogue
 	Lang string
 }
 
-// T words message id with its named placeholders, given as pairs: "Name",
-// value, .... A count, for plural forms, is the pair "Count", n.
-func (p Speaker) T(id string, kv ...any) string {
-	var data map[string]any
-	var count any
-	if len(kv) > 0 {
-		data = make(map[string]any, len(kv)/2)
-		for i := 0; i+1 < len(kv); i += 2 {
-			k := kv[i].(string)
-			data[k] = kv[i+1]
-			if k == "Count" {
-				count = kv[i+1]
-			}
+// find returns message id and the catalogue it comes from.
+func (p Speaker) find(id string) (*message, *catalogue) {
+	if p.c == nil {
+		return nil, nil
+	}
+	for _, c := range []*catalogue{p.c, p.w.cats[p.w.def], p.w.cats[DefaultLang]} {
+		if c == nil {
+			continue
+		}
+		if m := c.msgs[id]; m != nil {
+			return m, c
 		}
 	}
-	s, err := p.loc.Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data, PluralCount: count})
-	if err != nil && s == "" && count != nil {
-		// A message without plural forms that names a count: its other form.
-		s, err = p.loc.Localize(&i18n.LocalizeConfig{MessageID: id, TemplateData: data})
-	}
-	if err != nil && s == "" {
+	return nil, nil
+}
+
+// T words message id with its named placeholders, given as pairs: "Name",
+// value, .... A count, for plural forms, is the pair "Count", n: the form
+// is the one CLDR gives the speaker's language for n.
+func (p Speaker) T(id string, kv ...any) string {
+	m, c := p.find(id)
+	if m == nil {
 		// A message missing from every catalogue is a bug the catalogue
 		// test catches; show its id rather than nothing.
 		return id
 	}
-	return s
+	form := plural.Other
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i] == "Count" {
+			if n, ok := kv[i+1].(int); ok {
+				if n < 0 {
+					n = -n
+				}
+				form = plural.Cardinal.MatchPlural(c.tag, n%10000000, 0, 0, 0, 0)
+			}
+		}
+	}
+	pieces := m.forms[form]
+	if pieces == nil {
+		pieces = m.forms[plural.Other]
+	}
+	var b strings.Builder
+	for _, pc := range pieces {
+		if pc.key == "" {
+			b.WriteString(pc.text)
+			continue
+		}
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == pc.key {
+				switch v := kv[i+1].(type) {
+				case string:
+					b.WriteString(v)
+				case int:
+					b.WriteString(strconv.Itoa(v))
+				default:
+					fmt.Fprint(&b, v)
+				}
+				break
+			}
+		}
+	}
+	return b.String()
 }
 
 // Maybe words message id like T, and reports false when no catalogue
 // has it (an optional message: the long help of a command).
 func (p Speaker) Maybe(id string, kv ...any) (string, bool) {
-	s := p.T(id, kv...)
-	return s, s != id
+	if m, _ := p.find(id); m == nil {
+		return "", false
+	}
+	return p.T(id, kv...), true
 }
 
 // LangOf maps a platform's language tag (Telegram's language_code "es-MX",

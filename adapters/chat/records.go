@@ -181,7 +181,7 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 			if n.Seat < len(s.Record.Auto) {
 				streak = s.Record.Auto[n.Seat]
 			}
-			add("NoticeAutoMove", "Player", p.player(s, n.Seat), "Move", n.Move.Text, "Count", streak, "Max", sessions.AutoMovesToAbandon)
+			add("NoticeAutoMove", "Player", p.player(s, n.Seat), "Move", n.Move.Text, "N", streak, "Max", sessions.AutoMovesToAbandon)
 			if s.Record.Retired(n.Seat) && s.Record.Result == nil {
 				add("NoticeAbandonedLeaves", "Player", p.player(s, n.Seat))
 			} else if s.Record.Retired(n.Seat) {
@@ -552,7 +552,7 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		out.Lines = append(out.Lines, m.sp.T("TopLine", "Place", place, "Name", st.User.Name, "Rating", st.Rating, "Record", m.sp.record(&st)))
 	}
 	if l.Me != nil {
-		out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Count", l.Players, "Rating", l.Me.Rating))
+		out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Of", l.Players, "Rating", l.Me.Rating))
 	} else {
 		out.Lines = append(out.Lines, m.sp.T("TopNotYou"))
 	}

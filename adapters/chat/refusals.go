@@ -15,7 +15,7 @@ import (
 // errorReply turns an error of the sessions service into one line that ends
 // with the command that helps.
 func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
-	if m.sp.loc == nil { // called outside Handle
+	if m.sp.c == nil { // called outside Handle
 		m.sp = h.words.In(h.words.LangOf(m.Lang))
 	}
 	var se *sessions.Error
