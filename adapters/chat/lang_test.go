@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/boardgamebot/bot/rules/games"
 	"golang.org/x/text/feature/plural"
@@ -139,6 +140,43 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 	for id := range en {
 		if !used[id] {
 			t.Errorf("en.yaml has %s, which no code words", id)
+		}
+	}
+}
+
+// TestPluralAndPlaceholders: a count picks the CLDR plural form of the
+// speaker's language; placeholders are named; a catalogue holding any other
+// template syntax is refused on load.
+func TestPluralAndPlaceholders(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
+	if got := en.T("EventChallengedSeats", "Count", 1, "By", "ann"); got != "1 seat to fill: /accept to join, /decline to refuse; ann can /cancel." {
+		t.Errorf("one: %q", got)
+	}
+	if got := en.T("EventChallengedSeats", "Count", 3, "By", "ann"); got != "3 seats to fill: /accept to join, /decline to refuse; ann can /cancel." {
+		t.Errorf("other: %q", got)
+	}
+	if got := en.T("NoSuchMessage"); got != "NoSuchMessage" {
+		t.Errorf("a missing message: %q", got)
+	}
+	for _, bad := range []string{`X: {other: "{{if .A}}a{{end}}"}`, `X: {other: "{{.A"}`, `X: {one: "a"}`, `X: {othr: "a"}`} {
+		if _, err := parseCatalogue([]byte(bad), nil); err == nil {
+			t.Errorf("catalogue %s loaded", bad)
+		}
+	}
+	// Polish has few and many: a catalogue gives them and the count picks.
+	pl := "X:\n  one: \"{{.Count}} ruch\"\n  few: \"{{.Count}} ruchy\"\n  many: \"{{.Count}} ruchów\"\n  other: \"{{.Count}} ruchu\"\n"
+	enYAML, _ := fs.ReadFile(locales, "locales/en.yaml")
+	pw, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: enYAML}, "locales/pl.yaml": {Data: []byte(pl)}}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{1: "1 ruch", 3: "3 ruchy", 5: "5 ruchów", 22: "22 ruchy"} {
+		if got := pw.In("pl").T("X", "Count", n); got != want {
+			t.Errorf("pl %d: %q, want %q", n, got, want)
 		}
 	}
 }
