@@ -317,10 +317,9 @@ type userLangs struct {
 	seen   map[string]string            // platform 0 user id → lang
 }
 
-// chosenLangs returns the choices of platform's users, read once.
+// chosenLangs returns the choices of platform's users, read from the
+// store once; h.langs.mu is held.
 func (h *Handler) chosenLangs(ctx context.Context, platform string) map[string]string {
-	h.langs.mu.Lock()
-	defer h.langs.mu.Unlock()
 	if c, ok := h.langs.chosen[platform]; ok {
 		return c
 	}
@@ -341,12 +340,12 @@ func (h *Handler) chosenLangs(ctx context.Context, platform string) map[string]s
 // the one their platform reports (tag), else the last one it reported,
 // else the default.
 func (h *Handler) langFor(ctx context.Context, platform string, u sessions.User, tag string) string {
+	h.langs.mu.Lock()
+	defer h.langs.mu.Unlock()
 	if l := h.chosenLangs(ctx, platform)[u.ID]; h.words.Has(l) {
 		return l
 	}
 	k := platform + "\x00" + u.ID
-	h.langs.mu.Lock()
-	defer h.langs.mu.Unlock()
 	if l := h.words.LangOf(tag); l != "" {
 		if h.langs.seen[k] != l {
 			h.langs.seen[k] = l
@@ -401,9 +400,8 @@ func (h *Handler) lang(ctx context.Context, m Message, args []string) Reply {
 			return fail(m.sp.T("LangNotSaved"))
 		}
 	}
-	chosen := h.chosenLangs(ctx, m.Key.Platform)
 	h.langs.mu.Lock()
-	chosen[m.User.ID] = l
+	h.chosenLangs(ctx, m.Key.Platform)[m.User.ID] = l
 	h.langs.mu.Unlock()
 	p := h.words.In(l)
 	return Reply{Lines: []string{p.T("LangSet", "Name", p.T("LangName"))}, Lang: l}

@@ -101,3 +101,25 @@ func TestLangOf(t *testing.T) {
 		}
 	}
 }
+
+// TestLangConcurrent: users choosing languages while others play is safe
+// (run with -race).
+func TestLangConcurrent(t *testing.T) {
+	h := langHandler(t, &memLangs{langs: map[string]string{}})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			u := user(string(rune('a' + i)))
+			for j := range 20 {
+				text := "/board"
+				if j%2 == 0 {
+					text = []string{"/lang es", "/lang en"}[(i+j)%2]
+				}
+				h.Handle(ctx, chat.Message{Key: key, User: u, Text: text, Lang: "es-MX"})
+			}
+		}()
+	}
+	wg.Wait()
+}
