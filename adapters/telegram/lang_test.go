@@ -3,7 +3,9 @@ package telegram_test
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +116,57 @@ func TestUserLanguageCode(t *testing.T) {
 	c, _ = f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
 	if got := c.Params["text"] + c.Params["caption"]; !strings.Contains(got, "played b3-a4") {
 		t.Fatalf("alice (en-US) /move answered %q, want English", got)
+	}
+}
+
+// TestTelegramPseudoLanguage plays in the pseudo-language on Telegram and
+// fails on any line of a message or caption the bot sends (HTML taken
+// off) that did not come from the catalogue.
+func TestTelegramPseudoLanguage(t *testing.T) {
+	f := newFake(t)
+	w, err := chattest.Pseudo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	from := f.mark()
+	for _, s := range []struct {
+		u    tgUser
+		text string
+	}{
+		{alice, "/play spanish @bob color=white"}, {bob, "/accept"}, {alice, "/move b3-a4"}, {bob, "/move 1"},
+		{alice, "/board"}, {carol, "/moves"}, {alice, "/help"}, {alice, "/games"}, {bob, "/draw"}, {alice, "/draw"},
+		{alice, "/history"}, {alice, "/nonsense"},
+	} {
+		m := f.mark()
+		f.push(text(group, s.u, s.text))
+		f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	}
+	tag := regexp.MustCompile(`<[^>]*>`)
+	checked := 0
+	for _, c := range f.callsSince(from, 0) {
+		if c.Method != "sendMessage" && c.Method != "sendPhoto" {
+			continue
+		}
+		for _, l := range strings.Split(c.Params["text"]+c.Params["caption"], "\n") {
+			l = html.UnescapeString(tag.ReplaceAllString(l, ""))
+			if l != "" && !chattest.FromCatalogue(l) {
+				t.Errorf("%s: line not from the catalogue: %q", c.Method, l)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d lines checked", checked)
 	}
 }
