@@ -2,7 +2,6 @@ package chat
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -142,17 +141,12 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	return fail(m.sp.T("RefusedStorage"))
 }
 
-// everyMove matches the list of all the legal moves that some rules
-// errors carry ("(legal: a2-b3, b3-a4, ... 7 in all)"): illegalMove gives
-// its own list instead, the same for every game.
-var everyMove = regexp.MustCompile(`\s*\(legal: [^()]*\)`)
-
 // illegalMove answers a move the rules refused with one line: their
 // reason, one list of a few legal moves (none of ours when the reason
 // names legal moves already: the moves of that piece, the series that go
 // on), and /moves.
 func (p Speaker) illegalMove(s *sessions.Snapshot, reason string) string {
-	reason = sentence(everyMove.ReplaceAllString(reason, ""))
+	reason = sentence(reason)
 	if s == nil || s.State == nil {
 		return p.T("IllegalMoves", "Rules", reason)
 	}
