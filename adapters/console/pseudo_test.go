@@ -50,3 +50,27 @@ func TestConsolePseudoLanguage(t *testing.T) {
 		t.Errorf("only %d lines checked:\n%s", lines, out.String())
 	}
 }
+
+// TestConsoleDefaultLanguage: the console speaks the bot's default
+// language (BOT_LANG), and /lang changes it for the one typing.
+func TestConsoleDefaultLanguage(t *testing.T) {
+	w, err := chattest.Words("es")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	var out bytes.Buffer
+	script := []string{"/play count @bob color=white target=4", "/as bob", "/accept", "/lang en", "/board"}
+	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
+		In: strings.NewReader(strings.Join(script, "\n") + "\n"), Out: &out, As: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{"Empieza la partida: Counting game, alice (Blancas) vs bob (Negras)",
+		"Turno de alice (Blancas): /move <jugada>.", "bob> /board", "alice (White) to move: /move <move>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+}
