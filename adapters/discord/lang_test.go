@@ -2,6 +2,7 @@ package discord
 
 import (
 	"log/slog"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -76,5 +77,56 @@ func TestInteractionLocale(t *testing.T) {
 	help := f.waitFor(t, from, "the help", onOriginal("PATCH", i))
 	if !strings.Contains(content(help), "jugar una jugada") {
 		t.Errorf("/help in es-419: %q, want the Spanish line of /move", content(help))
+	}
+}
+
+// TestDiscordPseudoLanguage plays in the pseudo-language on Discord and
+// fails on any line the bot posts (mentions and Discord's markup aside)
+// that did not come from the catalogue.
+func TestDiscordPseudoLanguage(t *testing.T) {
+	f := newFakeDiscord(t)
+	w, err := chattest.Pseudo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	t.Cleanup(svc.Close)
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, f, b, svc)
+	from := f.mark()
+	for _, s := range []struct {
+		u    person
+		name string
+		opts []opt
+	}{
+		{alice, "help", nil}, {alice, "games", nil}, {alice, "board", nil}, {alice, "play", []opt{str("game", "spanish"), usr("opponent", bob)}},
+		{carol, "accept", nil}, {alice, "lang", nil},
+	} {
+		m := f.mark()
+		i := f.slash(t, fakeChan, s.u, s.name, s.opts...)
+		f.waitFor(t, m, "the answer to /"+s.name, func(q *fakeReq) bool {
+			return onOriginal("PATCH", i)(q) || followup(i)(q)
+		})
+	}
+	mention := regexp.MustCompile(`<[@#]\d+>`)
+	checked := 0
+	for _, q := range f.since(from, func(q *fakeReq) bool { return q.method == "POST" || q.method == "PATCH" }) {
+		for _, l := range strings.Split(content(q), "\n") {
+			l = strings.TrimSpace(mention.ReplaceAllString(l, ""))
+			if l == "" || l == "✓" {
+				continue
+			}
+			checked++
+			if !chattest.FromCatalogue(l) {
+				t.Errorf("%s %s: line not from the catalogue: %q", q.method, q.path, l)
+			}
+		}
+	}
+	if checked < 10 {
+		t.Errorf("only %d lines checked", checked)
 	}
 }
