@@ -58,7 +58,7 @@ func userOf(u *tgbotapi.User) sessions.User {
 // update dropped).
 func (b *Bot) dispatch(u update) <-chan struct{} {
 	done := make(chan struct{})
-	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
+	if !b.dedupe.Add("u" + strconv.Itoa(u.UpdateID)) {
 		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
 		close(done)
 		return done
@@ -337,7 +337,7 @@ func target(snap *sessions.Snapshot, arg string) (string, bool) {
 
 // onCallback answers a button press.
 func (b *Bot) onCallback(ctx context.Context, q *callback) {
-	if !b.dedupe.add("c" + q.ID) {
+	if !b.dedupe.Add("c" + q.ID) {
 		return
 	}
 	w := placeOf(q.Message)
