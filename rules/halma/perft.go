@@ -1,0 +1,24 @@
+package halma
+
+import "context"
+
+// PerftCounts counts the leaves of the move tree at every depth from 0 to
+// depth in one traversal (counts[d] is Perft(d)); it stops with ctx's
+// error when ctx is done.
+func (p Position) PerftCounts(ctx context.Context, depth int) ([]uint64, error) {
+	n := make([]uint64, max(depth, 0)+1)
+	n[0] = 1
+	for d := 1; d <= depth; d++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		n[d] = p.Perft(d)
+	}
+	return n, nil
+}
+
+// PerftCounts counts the leaves of the move tree at every depth from 0 to
+// depth from the current position in one traversal (Position.PerftCounts).
+func (s *State) PerftCounts(ctx context.Context, depth int) ([]uint64, error) {
+	return s.pos.PerftCounts(ctx, depth)
+}
