@@ -249,16 +249,14 @@ func (p Position) AppendMoves(dst []Move) []Move {
 		return dst
 	}
 	n := len(dst)
-	l := p.l()
-	occ := p.Occupied()
-	target := l.home[l.target[p.turn]]
-	var queue [256]Sq
+	var m mover
+	m.setup(&p)
 	mine := p.pieces[p.turn]
 	for w, x := range mine {
 		for x != 0 {
 			s := Sq(w<<6 | bits.TrailingZeros64(x))
 			x &= x - 1
-			reach := l.g.reach(occ.Without(s), target, s, &queue)
+			reach := m.reach(s)
 			for w2, y := range reach {
 				for y != 0 {
 					dst = append(dst, Move{s, Sq(w2<<6 | bits.TrailingZeros64(y))})
@@ -407,29 +405,6 @@ func (t *jumpTree) path(to Sq) []Sq {
 		path[i] = s
 	}
 	return path
-}
-
-// Perft counts the leaves of the move tree depth plies deep (a pass is one
-// move; a won position has none).
-func (p Position) Perft(depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([][]Move, depth)
-	return p.perft(depth, bufs)
-}
-
-func (p Position) perft(depth int, bufs [][]Move) uint64 {
-	moves := p.AppendMoves(bufs[depth-1][:0])
-	bufs[depth-1] = moves
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for i := range moves {
-		n += p.Play(bufs[depth-1][i]).perft(depth-1, bufs)
-	}
-	return n
 }
 
 // String draws the position, rank 1 at the bottom: one digit per seat
