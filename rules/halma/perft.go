@@ -62,7 +62,7 @@ func (w *walker) walk(p Position, ply, left int) {
 		var n int
 		for wd, x := range mine {
 			for x != 0 {
-				n += w.m.reach(Sq(wd<<6 | bits.TrailingZeros64(x))).Count()
+				n += w.m.count(Sq(wd<<6 | bits.TrailingZeros64(x)))
 				x &= x - 1
 			}
 		}
