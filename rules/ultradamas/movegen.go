@@ -273,6 +273,13 @@ func (g *gen) startSeries(s Square, level int) {
 	}
 }
 
+// reset sets g up for a new generation of p's moves into buf[:0],
+// keeping its series table.
+func (g *gen) reset(p *Position, buf []Move) {
+	seen := g.seen
+	*g = gen{p: p, moves: buf[:0], side: p.turn, seen: seen}
+}
+
 // Moves appends the legal moves of p to buf[:0] and returns the result.
 // When the side to move has a capturing move, only capturing moves (and a
 // double ultra king's moves that start with a consume) are legal.
@@ -358,7 +365,9 @@ func (p *Position) quiet(g *gen) {
 	for b := own & (p.lvl[UltraKing-1] | p.lvl[DoubleUltra-1]); b != 0; b &= b - 1 {
 		u := first(b)
 		duk := p.lvl[DoubleUltra-1]&bit(u) != 0
-		for _, a := range p.ultraActions(u, carriers, empty, duk) {
+		var acts [maxUltraActions]Action
+		na := p.ultraActions(u, carriers, empty, duk, &acts)
+		for _, a := range acts[:na] {
 			if duk {
 				g.second(a, 0)
 			} else {
@@ -368,27 +377,50 @@ func (p *Position) quiet(g *gen) {
 	}
 }
 
-// ultraActions lists the quiet actions of the ultra king on u: drops when
-// loaded, otherwise teleports and loads.
-func (p *Position) ultraActions(u Square, carriers, empty uint64, duk bool) []Action {
-	var out []Action
+// maxUltraActions bounds the quiet actions of one ultra king: a drop or
+// teleport to each empty square, or those and a load from each neighbour.
+const maxUltraActions = 64 + 8
+
+// ultraActions writes the quiet actions of the ultra king on u to out
+// and returns their number: drops when loaded, otherwise teleports and
+// loads.
+func (p *Position) ultraActions(u Square, carriers, empty uint64, duk bool, out *[maxUltraActions]Action) int {
+	n := 0
 	if carriers&bit(u) != 0 {
 		for e := empty; e != 0; e &= e - 1 {
-			out = append(out, Action{Drop, u, first(e)})
+			out[n%maxUltraActions] = Action{Drop, u, first(e)}
+			n++
 		}
-		return out
+		return n
 	}
 	for e := empty; e != 0; e &= e - 1 {
-		out = append(out, Action{Shift, u, first(e)})
+		out[n%maxUltraActions] = Action{Shift, u, first(e)}
+		n++
 	}
-	climbers := p.lvl[Man-1] | p.lvl[King-1] | p.lvl[TripleKing-1] | p.lvl[QuadKing-1]
+	for c := around[u] & p.occ[p.turn] & p.climbers(carriers, duk); c != 0; c &= c - 1 {
+		out[n%maxUltraActions] = Action{Load, first(c), u}
+		n++
+	}
+	return n
+}
+
+// climbers is the set of pieces that may climb onto an ultra king (a
+// double ultra king when duk): levels 1-4 and unloaded ultra kings.
+func (p *Position) climbers(carriers uint64, duk bool) uint64 {
+	c := p.lvl[Man-1] | p.lvl[King-1] | p.lvl[TripleKing-1] | p.lvl[QuadKing-1]
 	if !duk {
-		climbers |= p.lvl[UltraKing-1] &^ carriers
+		c |= p.lvl[UltraKing-1] &^ carriers
 	}
-	for c := around[u] & p.occ[p.turn] & climbers; c != 0; c &= c - 1 {
-		out = append(out, Action{Load, first(c), u})
+	return c
+}
+
+// countUltraActions returns the number of actions ultraActions writes.
+func (p *Position) countUltraActions(u Square, carriers, empty uint64, duk bool) int {
+	n := bits.OnesCount64(empty)
+	if carriers&bit(u) == 0 {
+		n += bits.OnesCount64(around[u] & p.occ[p.turn] & p.climbers(carriers, duk))
 	}
-	return out
+	return n
 }
 
 // second appends the moves of a double ultra king whose first action is a
@@ -407,34 +439,9 @@ func (g *gen) second(a Action, captured uint64) {
 	}
 	g.moves = append(g.moves, Move{Captured: captured, First: a})
 	empty := ^(q.occ[0] | q.occ[1])
-	for _, b := range q.ultraActions(d, q.carriers(), empty, true) {
+	var acts [maxUltraActions]Action
+	na := q.ultraActions(d, q.carriers(), empty, true, &acts)
+	for _, b := range acts[:na] {
 		g.moves = append(g.moves, Move{Captured: captured, First: a, Second: b})
 	}
-}
-
-// Perft counts the leaves of the move tree of p at the given depth
-// (draw rules ignored; a side with no move has no leaves below it).
-func (p Position) Perft(depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([][]Move, depth)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 64)
-	}
-	return perft(&p, depth, bufs)
-}
-
-func perft(p *Position, depth int, bufs [][]Move) uint64 {
-	ms := p.Moves(bufs[depth-1])
-	bufs[depth-1] = ms
-	if depth == 1 {
-		return uint64(len(ms))
-	}
-	var n uint64
-	for _, m := range ms {
-		q := p.Apply(m)
-		n += perft(&q, depth-1, bufs)
-	}
-	return n
 }
