@@ -137,7 +137,12 @@ type gen struct {
 	level   int
 	mark    int  // first move of the current piece, for deduplication
 	capOnly bool // record capturing series only
-	seen    map[[2]uint64]struct{}
+	// The (square, jumped) states a series of the current piece has
+	// explored, with two or more pieces jumped: the first ones in near,
+	// the rest in seen.
+	near  [16][2]uint64
+	nnear int
+	seen  map[[2]uint64]struct{}
 
 	// Route search (Path): the move wanted, the depth limit and the route.
 	want     *Move
@@ -147,6 +152,9 @@ type gen struct {
 	found    bool
 	foundLen int
 }
+
+// allDirs are the eight directions, clockwise from north.
+var allDirs = [8]int{dirN, dirNE, dirE, dirSE, dirS, dirSW, dirW, dirNW}
 
 // hop is one jump available to a piece: where it lands, what it jumps.
 type hop struct {
@@ -159,14 +167,11 @@ type hop struct {
 // already jumped; manFirst restricts a man to its forward directions.
 func (g *gen) hops(s Square, jumped uint64, manFirst bool, out *[8]hop) int {
 	n := 0
-	dirs := [8]int{0, 1, 2, 3, 4, 5, 6, 7}
-	nd := 8
+	dirs := allDirs[:]
 	if manFirst {
-		f := forward[g.side]
-		dirs[0], dirs[1], dirs[2] = f[0], f[1], f[2]
-		nd = 3
+		dirs = forward[g.side&1][:]
 	}
-	for _, d := range dirs[:nd] {
+	for _, d := range dirs {
 		r := &ray[s][d]
 		s1 := r[0]
 		if s1 < 0 || r[1] < 0 {
@@ -205,15 +210,11 @@ func (g *gen) series(s Square, jumped, captured uint64, manFirst bool) {
 	if g.found {
 		return
 	}
-	if bits.OnesCount64(jumped) >= 2 && g.want == nil {
+	if bits.OnesCount64(jumped) >= 3 && g.want == nil {
 		key := [2]uint64{uint64(s), jumped}
-		if g.seen == nil {
-			g.seen = map[[2]uint64]struct{}{}
-		}
-		if _, ok := g.seen[key]; ok {
+		if g.explored(key) {
 			return
 		}
-		g.seen[key] = struct{}{}
 	}
 	var hs [8]hop
 	n := g.hops(s, jumped, manFirst, &hs)
@@ -242,6 +243,29 @@ func (g *gen) series(s Square, jumped, captured uint64, manFirst bool) {
 	}
 }
 
+// explored reports whether the series state key was explored already,
+// and records it.
+func (g *gen) explored(key [2]uint64) bool {
+	for _, k := range g.near[:g.nnear] {
+		if k == key {
+			return true
+		}
+	}
+	if g.nnear < len(g.near) {
+		g.near[g.nnear] = key
+		g.nnear++
+		return false
+	}
+	if g.seen == nil {
+		g.seen = map[[2]uint64]struct{}{}
+	}
+	if _, ok := g.seen[key]; ok {
+		return true
+	}
+	g.seen[key] = struct{}{}
+	return false
+}
+
 // add records the series of the current piece ending on to.
 func (g *gen) add(to Square, captured uint64) {
 	if captured == 0 && (to == g.from || g.capOnly) {
@@ -268,7 +292,8 @@ func (g *gen) startSeries(s Square, level int) {
 	g.own = g.p.occ[g.side] &^ bit(s)
 	g.enemy = g.p.occ[g.side^1]
 	g.occ = all &^ bit(s)
-	if g.seen != nil {
+	g.nnear = 0
+	if len(g.seen) > 0 {
 		clear(g.seen)
 	}
 }
