@@ -271,39 +271,6 @@ func (p Position) AppendMoves(dst []Move) []Move {
 	return dst
 }
 
-// reach returns the squares a piece on s can end its move on: the empty
-// neighbours and the jump closure. occ holds every other piece (s itself
-// counts as empty); once the piece stands in target it may not land
-// outside it.
-func (g *geometry) reach(occ, target Board, s Sq, queue *[256]Sq) Board {
-	var reach Board
-	in := target.Has(s)
-	for k := 0; k < int(g.nsteps[s]); k++ {
-		n := g.steps[s][k]
-		if !occ.Has(n) && (!in || target.Has(n)) {
-			reach = reach.With(n)
-		}
-	}
-	seen := Board{}.With(s)
-	queue[0] = s
-	head, tail := 0, 1
-	for head < tail {
-		c := queue[head]
-		head++
-		in := target.Has(c)
-		js := &g.jumps[c]
-		for k := 0; k < int(g.njumps[c]); k++ {
-			j := js[k]
-			if occ.Has(j.over) && !occ.Has(j.land) && !seen.Has(j.land) && (!in || target.Has(j.land)) {
-				seen = seen.With(j.land)
-				queue[tail] = j.land
-				tail++
-			}
-		}
-	}
-	return reach.Or(seen.Without(s))
-}
-
 // Play returns the position after m, which must be one of p.Moves(): the
 // piece moves, the win rule is checked for the mover, and the turn passes
 // to the next seat (that has not left the game).
