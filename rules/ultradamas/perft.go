@@ -18,6 +18,7 @@ const pollLeft = 3
 type walker struct {
 	g    gen
 	bufs [][]Move
+	pos  []Position // the position of each ply
 	n    []uint64
 	ctx  context.Context
 	err  error
@@ -31,11 +32,12 @@ func (p Position) PerftCounts(ctx context.Context, depth int) ([]uint64, error) 
 	n := make([]uint64, max(depth, 0)+1)
 	n[0] = 1
 	if depth >= 1 {
-		w := walker{n: n, ctx: ctx, bufs: make([][]Move, depth)}
+		w := walker{n: n, ctx: ctx, bufs: make([][]Move, depth), pos: make([]Position, depth+1)}
 		for i := range w.bufs {
 			w.bufs[i] = make([]Move, 0, 128)
 		}
-		w.walk(&p, 0, depth)
+		w.pos[0] = p
+		w.walk(0, depth)
 		if w.err != nil {
 			return nil, w.err
 		}
@@ -60,8 +62,9 @@ func (w *walker) moves(p *Position, buf []Move) []Move {
 	return w.g.moves
 }
 
-// walk counts the nodes of the left plies below p, which is at ply.
-func (w *walker) walk(p *Position, ply, left int) {
+// walk counts the nodes of the left plies below w.pos[ply].
+func (w *walker) walk(ply, left int) {
+	p := &w.pos[ply]
 	if w.err != nil {
 		return
 	}
@@ -75,8 +78,9 @@ func (w *walker) walk(p *Position, ply, left int) {
 		w.g.reset(p, buf)
 		p.captures(&w.g)
 		n := len(w.g.moves)
+		w.bufs[0] = w.g.moves
 		if n == 0 {
-			n = w.countQuiet(p, buf)
+			n = w.countQuiet(p, w.bufs[0])
 		}
 		w.n[ply+1] += uint64(n)
 		return
@@ -85,8 +89,8 @@ func (w *walker) walk(p *Position, ply, left int) {
 	w.bufs[left-1] = ms
 	w.n[ply+1] += uint64(len(ms))
 	for i := range ms {
-		q := p.Apply(ms[i])
-		w.walk(&q, ply+1, left-1)
+		w.pos[ply+1] = p.Apply(ms[i])
+		w.walk(ply+1, left-1)
 	}
 }
 
@@ -114,6 +118,7 @@ func (w *walker) countQuiet(p *Position, buf []Move) int {
 			g.series(first(b), 0, 0, false)
 		}
 		n += len(g.moves)
+		w.bufs[0] = g.moves
 	}
 	carriers := p.carriers()
 	for b := own & p.lvl[UltraKing-1]; b != 0; b &= b - 1 {
