@@ -153,6 +153,21 @@ type gen struct {
 	foundLen int
 }
 
+// rayBits[s][d][k] is the square k+1 steps from s in direction d as a
+// bitboard, 0 off the board.
+var rayBits = func() (t [64][8][3]uint64) {
+	for s := range t {
+		for d := range t[s] {
+			for k, q := range ray[s][d] {
+				if q >= 0 {
+					t[s][d][k] = bit(q)
+				}
+			}
+		}
+	}
+	return t
+}()
+
 // allDirs are the eight directions, clockwise from north.
 var allDirs = [8]int{dirN, dirNE, dirE, dirSE, dirS, dirSW, dirW, dirNW}
 
@@ -172,32 +187,31 @@ func (g *gen) hops(s Square, jumped uint64, manFirst bool, out *[8]hop) int {
 		dirs = forward[g.side&1][:]
 	}
 	for _, d := range dirs {
-		r := &ray[s][d]
-		s1 := r[0]
-		if s1 < 0 || r[1] < 0 {
+		rb := &rayBits[s][d]
+		b1, b2 := rb[0], rb[1]
+		if b2 == 0 {
 			continue
 		}
-		b1, b2 := bit(s1), bit(r[1])
 		switch {
 		case g.enemy&b1 != 0:
 			if jumped&b1 != 0 {
 				continue
 			}
 			if g.occ&b2 == 0 {
-				out[n] = hop{r[1], b1, true}
+				out[n] = hop{ray[s][d][1], b1, true}
 				n++
-			} else if g.level >= TripleKing && g.enemy&b2 != 0 && jumped&b2 == 0 && r[2] >= 0 && g.occ&bit(r[2]) == 0 {
-				out[n] = hop{r[2], b1 | b2, true}
+			} else if g.level >= TripleKing && g.enemy&b2 != 0 && jumped&b2 == 0 && rb[2] != 0 && g.occ&rb[2] == 0 {
+				out[n] = hop{ray[s][d][2], b1 | b2, true}
 				n++
 			}
 		case g.occ&b1 == 0:
-			if g.level == QuadKing && g.enemy&b2 != 0 && jumped&b2 == 0 && r[2] >= 0 && g.occ&bit(r[2]) == 0 {
-				out[n] = hop{r[2], b2, true}
+			if g.level == QuadKing && g.enemy&b2 != 0 && jumped&b2 == 0 && rb[2] != 0 && g.occ&rb[2] == 0 {
+				out[n] = hop{ray[s][d][2], b2, true}
 				n++
 			}
 		default: // a friendly piece
 			if g.level == TripleKing && jumped&b1 == 0 && g.occ&b2 == 0 {
-				out[n] = hop{r[1], b1, false}
+				out[n] = hop{ray[s][d][1], b1, false}
 				n++
 			}
 		}
