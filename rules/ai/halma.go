@@ -62,17 +62,17 @@ var halmaKeys = func() (k [4][256]uint64) {
 	return k
 }()
 
-func (e halmaEngine) moves(p *halmaPos, buf []halma.Move) []halma.Move {
+func (e *halmaEngine) moves(p *halmaPos, buf []halma.Move) []halma.Move {
 	return p.p.AppendMoves(buf[:0])
 }
 
-func (e halmaEngine) apply(p *halmaPos, m *halma.Move) halmaPos {
+func (e *halmaEngine) apply(p *halmaPos, m *halma.Move) halmaPos {
 	q := halmaPos{p: p.p.Play(*m), turns: p.turns}
 	q.turns[p.p.Turn()]++
 	return q
 }
 
-func (e halmaEngine) hash(p *halmaPos) uint64 {
+func (e *halmaEngine) hash(p *halmaPos) uint64 {
 	var h uint64
 	for seat := 0; seat < e.players; seat++ {
 		b := p.p.Pieces(seat)
@@ -89,22 +89,22 @@ func (e halmaEngine) hash(p *halmaPos) uint64 {
 	return h
 }
 
-func (e halmaEngine) capture(m *halma.Move) bool { return false }
+func (e *halmaEngine) capture(m *halma.Move) bool { return false }
 
-func (e halmaEngine) order(p *halmaPos, m *halma.Move) int {
+func (e *halmaEngine) order(p *halmaPos, m *halma.Move) int {
 	d := &e.dist[p.p.Turn()]
 	return int(d[m.From]-d[m.To]) << 8
 }
 
-func (e halmaEngine) key(m *halma.Move) int { return int(m.From)<<8 | int(m.To) }
+func (e *halmaEngine) key(m *halma.Move) int { return int(m.From)<<8 | int(m.To) }
 
-func (e halmaEngine) histSize() int { return 1 << 16 }
+func (e *halmaEngine) histSize() int { return 1 << 16 }
 
-func (e halmaEngine) cycles() bool { return false }
+func (e *halmaEngine) cycles() bool { return false }
 
-func (e halmaEngine) quiet(p *halmaPos) bool { return true }
+func (e *halmaEngine) quiet(p *halmaPos) bool { return true }
 
-func (e halmaEngine) over(p *halmaPos) (int, bool) {
+func (e *halmaEngine) over(p *halmaPos) (int, bool) {
 	if w := p.p.Winner(); w >= 0 {
 		if w == p.p.Turn() {
 			return mate, true
@@ -123,7 +123,7 @@ func (e halmaEngine) over(p *halmaPos) (int, bool) {
 // cost is how far seat is from winning: the distances of its pieces, the
 // stragglers counting more, and the pieces still at home when the
 // leave-home rule draws near.
-func (e halmaEngine) cost(p *halmaPos, seat int) int {
+func (e *halmaEngine) cost(p *halmaPos, seat int) int {
 	d := &e.dist[seat]
 	c := int32(0)
 	b := p.p.Pieces(seat)
@@ -142,7 +142,7 @@ func (e halmaEngine) cost(p *halmaPos, seat int) int {
 }
 
 // eval scores a two-player position for the side to move.
-func (e halmaEngine) eval(p *halmaPos) int {
+func (e *halmaEngine) eval(p *halmaPos) int {
 	me := p.p.Turn()
 	return e.cost(p, 1-me) - e.cost(p, me)
 }
@@ -176,7 +176,7 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	var r result[halma.Move]
 	var nodes int64
 	if e.players == 2 {
-		s := newSearcher[halmaPos, halma.Move](ctx, e, tt, lim, nil)
+		s := newSearcher[halmaPos, halma.Move](ctx, &e, tt, lim, nil)
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	} else {
@@ -205,6 +205,7 @@ type paranoid struct {
 	e    halmaEngine
 	root int
 	bufs [maxPly + 1][]halma.Move
+	keys []int // best's order keys
 }
 
 // beam is how many moves paranoid looks at below the root.
@@ -232,14 +233,31 @@ func (s *paranoid) value(p *halmaPos, ply int) int {
 	return v
 }
 
-// best keeps the n most advancing moves of moves, in order.
+// best keeps the n most advancing moves of moves, in order (ties in
+// list order): it selects them one by one with each move's key worked
+// out once, and leaves the rest of moves in list order after them.
 func (s *paranoid) best(p *halmaPos, moves []halma.Move, n int) []halma.Move {
-	for i := 1; i < len(moves); i++ {
-		for j := i; j > 0 && s.e.order(p, &moves[j]) > s.e.order(p, &moves[j-1]); j-- {
-			moves[j], moves[j-1] = moves[j-1], moves[j]
+	keys := s.keys[:0]
+	for i := range moves {
+		keys = append(keys, s.e.order(p, &moves[i]))
+	}
+	s.keys = keys
+	n = min(n, len(moves))
+	for i := 0; i < n; i++ {
+		b := i
+		for j := i + 1; j < len(moves); j++ {
+			if keys[j] > keys[b] {
+				b = j
+			}
+		}
+		if b != i {
+			m, k := moves[b], keys[b]
+			copy(moves[i+1:b+1], moves[i:b])
+			copy(keys[i+1:b+1], keys[i:b])
+			moves[i], keys[i] = m, k
 		}
 	}
-	return moves[:min(n, len(moves))]
+	return moves[:n]
 }
 
 func (s *paranoid) search(p *halmaPos, depth, ply, alpha, beta int) int {
