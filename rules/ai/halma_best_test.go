@@ -42,3 +42,31 @@ func TestParanoidBestMatchesSort(t *testing.T) {
 		}
 	}
 }
+
+// TestSortByScore checks sortByScore against an insertion sort (stable,
+// highest first) on lists of every length with many equal and negative
+// scores.
+func TestSortByScore(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	var keys []int64
+	for n := 0; n < 200; n++ {
+		for trial := 0; trial < 5; trial++ {
+			var idx, sc []int
+			for i := 0; i < n; i++ {
+				idx = append(idx, i)
+				sc = append(sc, r.IntN(40)-20+[]int{0, 1 << 21, -(1 << 20)}[r.IntN(3)])
+			}
+			wantIdx, wantSc := slices.Clone(idx), slices.Clone(sc)
+			for i := 1; i < n; i++ {
+				for j := i; j > 0 && wantSc[j] > wantSc[j-1]; j-- {
+					wantSc[j], wantSc[j-1] = wantSc[j-1], wantSc[j]
+					wantIdx[j], wantIdx[j-1] = wantIdx[j-1], wantIdx[j]
+				}
+			}
+			keys = sortByScore(idx, sc, keys)
+			if !slices.Equal(idx, wantIdx) || !slices.Equal(sc, wantSc) {
+				t.Fatalf("n=%d: got %v %v, want %v %v", n, idx, sc, wantIdx, wantSc)
+			}
+		}
+	}
+}
