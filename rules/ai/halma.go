@@ -21,15 +21,19 @@ type halmaEngine struct {
 	players   int
 	leaveHome int
 	dist      *[4][256]int32 // dist[seat][sq]: how far sq is from seat's target corner
-	home      [4]halma.Board
+	home      *[4]halma.Board
 }
+
+// The generic search calls the engine's methods through its dictionary,
+// with a copy of the engine each time: the tables stay behind pointers so
+// that the copy is four words.
 
 // newHalmaEngine measures every square against each seat's target corner
 // with 2(dx+dy)+max(dx,dy), dx and dy counted from the corner: on every
 // board the camp is exactly the set of squares closest by this measure,
 // so the total is smallest when the camp is full.
 func newHalmaEngine(p halma.Position, leaveHome int) halmaEngine {
-	e := halmaEngine{players: p.Players(), leaveHome: leaveHome, dist: new([4][256]int32)}
+	e := halmaEngine{players: p.Players(), leaveHome: leaveHome, dist: new([4][256]int32), home: new([4]halma.Board)}
 	n := p.Size()
 	corners := [4]halma.Sq{halma.SqAt(0, 0), halma.SqAt(0, n-1), halma.SqAt(n-1, n-1), halma.SqAt(n-1, 0)}
 	for seat := 0; seat < e.players; seat++ {
@@ -62,17 +66,17 @@ var halmaKeys = func() (k [4][256]uint64) {
 	return k
 }()
 
-func (e *halmaEngine) moves(p *halmaPos, buf []halma.Move) []halma.Move {
+func (e halmaEngine) moves(p *halmaPos, buf []halma.Move) []halma.Move {
 	return p.p.AppendMoves(buf[:0])
 }
 
-func (e *halmaEngine) apply(p *halmaPos, m *halma.Move) halmaPos {
+func (e halmaEngine) apply(p *halmaPos, m *halma.Move) halmaPos {
 	q := halmaPos{p: p.p.Play(*m), turns: p.turns}
 	q.turns[p.p.Turn()]++
 	return q
 }
 
-func (e *halmaEngine) hash(p *halmaPos) uint64 {
+func (e halmaEngine) hash(p *halmaPos) uint64 {
 	var h uint64
 	for seat := 0; seat < e.players; seat++ {
 		b := p.p.Pieces(seat)
@@ -89,22 +93,22 @@ func (e *halmaEngine) hash(p *halmaPos) uint64 {
 	return h
 }
 
-func (e *halmaEngine) capture(m *halma.Move) bool { return false }
+func (e halmaEngine) capture(m *halma.Move) bool { return false }
 
-func (e *halmaEngine) order(p *halmaPos, m *halma.Move) int {
+func (e halmaEngine) order(p *halmaPos, m *halma.Move) int {
 	d := &e.dist[p.p.Turn()]
 	return int(d[m.From]-d[m.To]) << 8
 }
 
-func (e *halmaEngine) key(m *halma.Move) int { return int(m.From)<<8 | int(m.To) }
+func (e halmaEngine) key(m *halma.Move) int { return int(m.From)<<8 | int(m.To) }
 
-func (e *halmaEngine) histSize() int { return 1 << 16 }
+func (e halmaEngine) histSize() int { return 1 << 16 }
 
-func (e *halmaEngine) cycles() bool { return false }
+func (e halmaEngine) cycles() bool { return false }
 
-func (e *halmaEngine) quiet(p *halmaPos) bool { return true }
+func (e halmaEngine) quiet(p *halmaPos) bool { return true }
 
-func (e *halmaEngine) over(p *halmaPos) (int, bool) {
+func (e halmaEngine) over(p *halmaPos) (int, bool) {
 	if w := p.p.Winner(); w >= 0 {
 		if w == p.p.Turn() {
 			return mate, true
@@ -123,7 +127,7 @@ func (e *halmaEngine) over(p *halmaPos) (int, bool) {
 // cost is how far seat is from winning: the distances of its pieces, the
 // stragglers counting more, and the pieces still at home when the
 // leave-home rule draws near.
-func (e *halmaEngine) cost(p *halmaPos, seat int) int {
+func (e halmaEngine) cost(p *halmaPos, seat int) int {
 	d := &e.dist[seat]
 	c := int32(0)
 	b := p.p.Pieces(seat)
@@ -142,7 +146,7 @@ func (e *halmaEngine) cost(p *halmaPos, seat int) int {
 }
 
 // eval scores a two-player position for the side to move.
-func (e *halmaEngine) eval(p *halmaPos) int {
+func (e halmaEngine) eval(p *halmaPos) int {
 	me := p.p.Turn()
 	return e.cost(p, 1-me) - e.cost(p, me)
 }
@@ -176,7 +180,7 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	var r result[halma.Move]
 	var nodes int64
 	if e.players == 2 {
-		s := newSearcher[halmaPos, halma.Move](ctx, &e, tt, lim, nil)
+		s := newSearcher[halmaPos, halma.Move](ctx, e, tt, lim, nil)
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	} else {

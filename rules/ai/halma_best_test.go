@@ -10,7 +10,7 @@ import (
 
 // bestByInsertion is the paranoid search's former move choice: a stable
 // insertion sort of the whole list by order, then its first n.
-func bestByInsertion(e *halmaEngine, p *halmaPos, moves []halma.Move, n int) []halma.Move {
+func bestByInsertion(e halmaEngine, p *halmaPos, moves []halma.Move, n int) []halma.Move {
 	moves = slices.Clone(moves)
 	for i := 1; i < len(moves); i++ {
 		for j := i; j > 0 && e.order(p, &moves[j]) > e.order(p, &moves[j-1]); j-- {
@@ -33,7 +33,7 @@ func TestParanoidBestMatchesSort(t *testing.T) {
 		for ply := 0; ply < 150 && pos.p.Winner() < 0; ply++ {
 			moves := pos.p.Moves()
 			for _, n := range []int{1, beam, len(moves)} {
-				want := bestByInsertion(&e, &pos, moves, n)
+				want := bestByInsertion(e, &pos, moves, n)
 				if got := s.best(&pos, slices.Clone(moves), n); !slices.Equal(got, want) {
 					t.Fatalf("%s: best(%d) = %v, sorted %v", pos.p.FEN(), n, got, want)
 				}
