@@ -74,6 +74,9 @@ func campBox(b Board) [mbSize]bool {
 	return c
 }
 
+// add puts s in b, in place.
+func (b *Board) add(s Sq) { b[s>>6] |= 1 << (s & 63) }
+
 // mover generates the moves of one position.
 type mover struct {
 	box    [mbSize]uint8
@@ -142,13 +145,13 @@ func (m *mover) reach(s Sq) Board {
 	in := tgt[i]
 	for _, o := range mbOff {
 		if j := (i + o) & mbMask; box[j] == mbEmpty && (!in || tgt[j]) {
-			reach = reach.With(mbSq(j))
+			reach.add(mbSq(j))
 		}
 	}
 	tail := m.flood(i)
 	m.unsee(tail)
 	for k := 1; k < tail; k++ {
-		reach = reach.With(mbSq(int(m.queue[k&255])))
+		reach.add(mbSq(int(m.queue[k&255])))
 	}
 	box[i] = mbPiece
 	return reach
