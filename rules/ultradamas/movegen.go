@@ -315,8 +315,8 @@ func (g *gen) startSeries(s Square, level int) {
 // reset sets g up for a new generation of p's moves into buf[:0],
 // keeping its series table.
 func (g *gen) reset(p *Position, buf []Move) {
-	seen := g.seen
-	*g = gen{p: p, moves: buf[:0], side: p.turn, seen: seen}
+	g.p, g.moves, g.side = p, buf[:0], p.turn
+	g.capOnly, g.want, g.found, g.depth = false, nil, false, 0
 }
 
 // Moves appends the legal moves of p to buf[:0] and returns the result.
