@@ -138,8 +138,10 @@ type gen struct {
 	mark    int  // first move of the current piece, for deduplication
 	capOnly bool // record capturing series only
 	// The (square, jumped) states a series of the current piece has
-	// explored, with two or more pieces jumped: the first ones in near,
-	// the rest in seen.
+	// explored, with three or more pieces jumped (fewer cannot be reached
+	// twice often enough to pay for a look-up): the first ones in near,
+	// the rest in seen. A state fixes the rest of the series, so a state
+	// seen before adds nothing.
 	near  [16][2]uint64
 	nnear int
 	seen  map[[2]uint64]struct{}
