@@ -6,9 +6,8 @@
 // value (one 256-bit Board per seat, the seat to move and the winner), a
 // Move is its start and end square, and Moves builds the jump closure of
 // each piece with a flood over the jump targets rather than a search over
-// paths (on a padded mailbox, movegen.go). PerftCounts counts every depth
-// of the move tree in one traversal. A Variant fixes the board, the number
-// of players and the leave-home rule.
+// paths. A Variant fixes the board, the number of players and the
+// leave-home rule.
 //
 // Game and State adapt it to the rules.Game and rules.State interfaces
 // (with rules.Perfter and rules.Recorder); ReadRecord reads back what

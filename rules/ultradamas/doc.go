@@ -7,9 +7,7 @@
 // comparable value (bitboards: both sides, a level 1-6 per piece, the
 // level of the piece an ultra king carries, the side to move and the plies
 // since the last capture or promotion); Move is a 16-byte value; Moves
-// appends the legal moves to a buffer, Apply plays one, Perft counts
-// (PerftCounts counts every depth in one traversal), Bitboards reads the
-// position's sets of squares.
+// appends the legal moves to a buffer, Apply plays one, Perft counts.
 // Record keeps a whole game (formations and moves) and writes and reads
 // it as text. State adapts all this to rules.Game and rules.State, with the
 // formation phase (rules.Former), rules.Perfter and rules.Recorder.
