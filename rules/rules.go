@@ -231,3 +231,22 @@ type Retirer interface {
 	// two-player game is ErrNotNow: there a resignation ends the game.
 	Retire(seat int) (State, error)
 }
+
+// Saver is a State that writes what its rules need to go on without its
+// past moves: the position, the positions since the last irreversible move
+// (repetitions), the draw counters, huffing rights, formation progress.
+// Restore(Save()) plays on exactly as the state that was saved: same
+// Moves, Outcome, FEN, View, and the same after any sequence of Play.
+type Saver interface {
+	Save() []byte
+}
+
+// Restorer is a Game that reads what its states' Save wrote. A damaged or
+// foreign snapshot is an *Error (kind ErrBadSnapshot), never a panic.
+type Restorer interface {
+	Restore(snapshot []byte) (State, error)
+}
+
+// ErrBadSnapshot: a snapshot (Saver.Save) that is damaged, of another game
+// or variant, or of a version this code does not read.
+var ErrBadSnapshot = errors.New("rules: bad snapshot")

@@ -1,0 +1,241 @@
+package draughts
+
+import (
+	"encoding/binary"
+	"math/bits"
+
+	"github.com/boardgamebot/bot/rules"
+)
+
+// snapshotVersion is the first byte of every snapshot Save writes.
+const snapshotVersion = 1
+
+// snapshotVariants are the variants a snapshot names by index (byte 1).
+var snapshotVariants = [...]Variant{Spanish, Damas, DamasHuff, Dame, DameShort}
+
+// maxCount bounds the counters a snapshot may carry (far above any game's).
+const maxCount = 1 << 20
+
+var (
+	_ rules.Saver    = State{}
+	_ rules.Restorer = Def{}
+)
+
+// Save writes what the rules need to go on (rules.Saver), version 1:
+//
+//	version, variant index, White, Black, Kings (uint32 little-endian),
+//	side to move, flags (bit 0: three-kings count running, bit 1: its
+//	strong side is Black, bits 2-3: 1 Black resigned, 2 White resigned,
+//	3 draw agreed), king-move run and three-kings moves (uvarints), the
+//	huffed field (255 for none), the huffable fields (uvarint), then the
+//	count (uvarint) and the positions before this one since the last man
+//	move, capture or huff (oldest first): each side's kings (uint32s) and
+//	the side to move; their men are the current position's.
+//
+// An opening position takes 26 bytes; each repeatable position adds 9.
+func (s State) Save() []byte {
+	g := s.g
+	b := make([]byte, 0, 32)
+	b = append(b, snapshotVersion, variantIndex(g.v))
+	b = appendPosition(b, g.cur)
+	flags := byte(0)
+	if g.counting {
+		flags |= 1
+	}
+	if g.strongSide == Black {
+		flags |= 2
+	}
+	if g.final.Over {
+		switch g.final.Winner {
+		case int(White):
+			flags |= 1 << 2
+		case int(Black):
+			flags |= 2 << 2
+		default:
+			flags |= 3 << 2
+		}
+	}
+	b = append(b, flags)
+	b = binary.AppendUvarint(b, uint64(g.kingRun))
+	b = binary.AppendUvarint(b, uint64(g.strongMoves))
+	b = append(b, byte(g.huffed))
+	b = binary.AppendUvarint(b, uint64(g.huffable))
+	past := g.repeatable()
+	b = binary.AppendUvarint(b, uint64(len(past)))
+	for _, p := range past {
+		b = binary.LittleEndian.AppendUint32(b, p.White&p.Kings)
+		b = binary.LittleEndian.AppendUint32(b, p.Black&p.Kings)
+		b = append(b, byte(p.ToMove))
+	}
+	return b
+}
+
+// repeatable returns the positions before the current one that may still
+// occur again, oldest first: those since the last man move, capture or
+// huff. A man never moves back and a capture or huff never returns a
+// piece, so an earlier position can never recur; these are exactly the
+// positions with the current men and number of pieces, at the end of the
+// record.
+func (g Game) repeatable() []Position {
+	seq := g.history
+	if len(seq) > 0 && seq[len(seq)-1] == g.cur {
+		seq = seq[:len(seq)-1]
+	}
+	n := 0
+	for i := len(seq) - 1; i >= 0 && sameMen(seq[i], g.cur); i-- {
+		n++
+	}
+	if n < len(seq) {
+		return append([]Position(nil), seq[len(seq)-n:]...)
+	}
+	k := 0
+	for i := len(g.past) - 1; i >= 0 && sameMen(g.past[i], g.cur); i-- {
+		k++
+	}
+	out := append([]Position(nil), g.past[len(g.past)-k:]...)
+	return append(out, seq...)
+}
+
+// sameMen reports whether p and q have the same men and number of pieces.
+func sameMen(p, q Position) bool {
+	return p.White&^p.Kings == q.White&^q.Kings && p.Black&^p.Kings == q.Black&^q.Kings &&
+		bits.OnesCount32(p.White) == bits.OnesCount32(q.White) && bits.OnesCount32(p.Black) == bits.OnesCount32(q.Black)
+}
+
+func variantIndex(v Variant) byte {
+	for i, w := range snapshotVariants {
+		if w == v {
+			return byte(i)
+		}
+	}
+	return 255
+}
+
+func appendPosition(b []byte, p Position) []byte {
+	b = binary.LittleEndian.AppendUint32(b, p.White)
+	b = binary.LittleEndian.AppendUint32(b, p.Black)
+	b = binary.LittleEndian.AppendUint32(b, p.Kings)
+	return append(b, byte(p.ToMove))
+}
+
+// Restore reads a snapshot written by Save (rules.Restorer). The state it
+// returns plays on exactly as the saved one; its Record starts at the
+// snapshot's position. A snapshot that is damaged, of another variant or
+// of an unknown version is a rules.ErrBadSnapshot error.
+func (d Def) Restore(snapshot []byte) (rules.State, error) {
+	g, err := d.V.restore(snapshot)
+	if err != nil {
+		return nil, err
+	}
+	return d.wrap(g), nil
+}
+
+func badSnapshot(why string) error {
+	return rules.Errorf(rules.ErrBadSnapshot, "bad draughts snapshot: %s", why)
+}
+
+// reader reads a snapshot; the first error sticks.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) byte() byte {
+	if len(r.b) < 1 {
+		r.bad = true
+		return 0
+	}
+	c := r.b[0]
+	r.b = r.b[1:]
+	return c
+}
+
+func (r *reader) uint32() uint32 {
+	if len(r.b) < 4 {
+		r.bad = true
+		return 0
+	}
+	x := binary.LittleEndian.Uint32(r.b)
+	r.b = r.b[4:]
+	return x
+}
+
+func (r *reader) uvarint(limit uint64) uint64 {
+	x, n := binary.Uvarint(r.b)
+	if n <= 0 || x > limit {
+		r.bad = true
+		return 0
+	}
+	r.b = r.b[n:]
+	return x
+}
+
+func (v Variant) restore(snapshot []byte) (Game, error) {
+	r := &reader{b: snapshot}
+	if ver := r.byte(); r.bad || ver != snapshotVersion {
+		return Game{}, badSnapshot("unknown version")
+	}
+	if vi := r.byte(); r.bad || int(vi) >= len(snapshotVariants) || snapshotVariants[vi] != v {
+		return Game{}, badSnapshot("not a snapshot of " + v.Name())
+	}
+	cur := Position{White: r.uint32(), Black: r.uint32(), Kings: r.uint32(), ToMove: Color(r.byte())}
+	flags := r.byte()
+	kingRun := r.uvarint(maxCount)
+	strongMoves := r.uvarint(maxCount)
+	huffed := Field(r.byte())
+	huffable := r.uvarint(1<<32 - 1)
+	n := r.uvarint(maxCount)
+	if r.bad || n > uint64(len(r.b))/9 {
+		return Game{}, badSnapshot("too short")
+	}
+	if !v.validPosition(cur) {
+		return Game{}, badSnapshot("impossible position")
+	}
+	past := make([]Position, 0, n)
+	for range n {
+		kw, kb, side := r.uint32(), r.uint32(), Color(r.byte())
+		p := Position{White: cur.White&^cur.Kings | kw, Black: cur.Black&^cur.Kings | kb, Kings: kw | kb, ToMove: side}
+		if kw&kb != 0 || !sameMen(p, cur) || !v.validPosition(p) {
+			return Game{}, badSnapshot("impossible earlier position")
+		}
+		past = append(past, p)
+	}
+	switch {
+	case r.bad || len(r.b) > 0:
+		return Game{}, badSnapshot("wrong length")
+	case flags>>4 != 0:
+		return Game{}, badSnapshot("unknown flags")
+	case huffed != NoField && (huffed >= 32 || (cur.White|cur.Black)&(1<<huffed) != 0):
+		return Game{}, badSnapshot("bad huffed field")
+	case huffable&^uint64(cur.Pieces(cur.ToMove.Other())) != 0 || (huffable != 0 && !v.Huff):
+		return Game{}, badSnapshot("bad huffing rights")
+	}
+	g := NewGame(v, cur)
+	g.huffed, g.huffable = huffed, uint32(huffable)
+	g.kingRun, g.strongMoves = int(kingRun), int(strongMoves)
+	g.counting, g.strongSide = flags&1 != 0, Color(flags>>1&1)
+	g.past = past
+	if final := flags >> 2 & 3; final != 0 {
+		if g.Outcome().Over {
+			return Game{}, badSnapshot("a game that ended twice")
+		}
+		switch final {
+		case 1:
+			g = g.Resign(Black)
+		case 2:
+			g = g.Resign(White)
+		default:
+			g = g.AgreeDraw()
+		}
+	}
+	return g, nil
+}
+
+// validPosition reports whether p is a position ParseFEN accepts.
+func (v Variant) validPosition(p Position) bool {
+	if p.ToMove > Black || p.White&p.Black != 0 || p.Kings&^(p.White|p.Black) != 0 {
+		return false
+	}
+	q, err := v.ParseFEN(v.FEN(p))
+	return err == nil && q == p
+}
