@@ -231,11 +231,11 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	return g, nil
 }
 
-// validPosition reports whether p is a position ParseFEN accepts.
+// validPosition reports whether p is a position ParseFEN accepts: each
+// square holds one piece, kings are pieces, no man stands on its
+// promotion rank, at most 12 pieces a side.
 func (v Variant) validPosition(p Position) bool {
-	if p.ToMove > Black || p.White&p.Black != 0 || p.Kings&^(p.White|p.Black) != 0 {
-		return false
-	}
-	q, err := v.ParseFEN(v.FEN(p))
-	return err == nil && q == p
+	return p.ToMove <= Black && p.White&p.Black == 0 && p.Kings&^(p.White|p.Black) == 0 &&
+		p.White&^p.Kings&topRank == 0 && p.Black&^p.Kings&lowRank == 0 &&
+		bits.OnesCount32(p.White) <= 12 && bits.OnesCount32(p.Black) <= 12
 }

@@ -246,6 +246,23 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 	}
 }
 
+// TestValidPosition: a snapshot's position is valid exactly when ParseFEN
+// accepts it, over random bitboards.
+func TestValidPosition(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	for i := 0; i < 20000; i++ {
+		white, black := rng.Uint32()&rng.Uint32(), rng.Uint32()&rng.Uint32()
+		if i%2 == 0 {
+			white &^= black
+		}
+		p := Position{White: white, Black: black, Kings: (white | black) & rng.Uint32(), ToMove: Color(rng.IntN(2))}
+		q, err := Spanish.ParseFEN(Spanish.FEN(p))
+		if want := err == nil && q == p; Spanish.validPosition(p) != want {
+			t.Fatalf("%s: validPosition %v, ParseFEN %v", Spanish.FEN(p), !want, err)
+		}
+	}
+}
+
 // TestRestoreRejects: damaged and foreign snapshots are ErrBadSnapshot.
 func TestRestoreRejects(t *testing.T) {
 	good := Def{Spanish}.Start(0).(rules.Saver).Save()

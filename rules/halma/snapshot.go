@@ -103,12 +103,19 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 	case int(won) > v.Players:
 		return bad("no such winner")
 	}
-	// The position must be one ParseFEN accepts (piece counts, a seat to
-	// move that is in the game); the winner is kept as saved.
-	q, err := ParseFEN(p.FEN())
-	if q.won = won; err != nil || q != (Position{pieces: p.pieces, lay: p.lay, turn: p.turn, won: won}) {
-		return bad("impossible position")
+	// The position must be one ParseFEN accepts: at most a camp's pieces
+	// a seat; with four players, someone has pieces and the seat to move
+	// is one of them. The winner is kept as saved.
+	for seat := 0; seat < v.Players; seat++ {
+		if p.pieces[seat].Count() > layouts[p.lay].pieces {
+			return bad("too many pieces")
+		}
 	}
+	if int(p.turn) >= v.Players || (v.Players > 2 && p.pieces[p.turn].Empty()) {
+		return bad("no such seat to move")
+	}
+	p.won = won
+	q := p
 	s.pos, s.start, s.setup = q, q, q.FEN()
 	s.judge()
 	return s, nil
