@@ -30,9 +30,11 @@ var (
 //	huffed field (255 for none), the huffable fields (uvarint), then the
 //	count (uvarint) and the positions before this one since the last man
 //	move, capture or huff (oldest first): each side's kings (uint32s) and
-//	the side to move; their men are the current position's.
+//	the side to move; their men are the current position's. Only Spanish
+//	draughts has the repetition rule and these positions; its 40-move
+//	rule bounds them.
 //
-// An opening position takes 26 bytes; each repeatable position adds 9.
+// A position takes 21 to 26 bytes; each repeatable position adds 9.
 func (s State) Save() []byte {
 	g := s.g
 	b := make([]byte, 0, 32)
@@ -75,8 +77,12 @@ func (s State) Save() []byte {
 // huff. A man never moves back and a capture or huff never returns a
 // piece, so an earlier position can never recur; these are exactly the
 // positions with the current men and number of pieces, at the end of the
-// record.
+// record. Only Spanish draughts has the repetition rule: the others need
+// none, so that their snapshots stay small however long kings shuffle.
 func (g Game) repeatable() []Position {
+	if g.v.Draws != SpanishDraws {
+		return nil
+	}
 	seq := g.history
 	if len(seq) > 0 && seq[len(seq)-1] == g.cur {
 		seq = seq[:len(seq)-1]
@@ -187,6 +193,9 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	n := r.uvarint(maxCount)
 	if r.bad || n > uint64(len(r.b))/9 {
 		return Game{}, badSnapshot("too short")
+	}
+	if n > 0 && v.Draws != SpanishDraws {
+		return Game{}, badSnapshot("earlier positions in a game without the repetition rule")
 	}
 	if !v.validPosition(cur) {
 		return Game{}, badSnapshot("impossible position")

@@ -246,6 +246,34 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 	}
 }
 
+// TestSnapshotSizeBounded: kings shuffling for hundreds of moves in a game
+// without the repetition rule (dame) keep a snapshot of constant size; in
+// Spanish draughts the 40-move rule bounds it.
+func TestSnapshotSizeBounded(t *testing.T) {
+	for _, c := range []struct {
+		v   Variant
+		max int
+	}{{Dame, 32}, {DameShort, 32}, {Damas, 32}, {Spanish, 32 + 9*40}} {
+		s, err := Def{c.v}.Load("W:WK1,K2:BK31,K32")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(2, 2))
+		most := 0
+		for i := 0; i < 300; i++ {
+			a := step(rng, s)
+			if a == "" {
+				break
+			}
+			s = apply(t, s, a)
+			most = max(most, len(s.(rules.Saver).Save()))
+		}
+		if most > c.max {
+			t.Errorf("%s: a snapshot of %d bytes, want at most %d", c.v.Name(), most, c.max)
+		}
+	}
+}
+
 // TestValidPosition: a snapshot's position is valid exactly when ParseFEN
 // accepts it, over random bitboards.
 func TestValidPosition(t *testing.T) {
