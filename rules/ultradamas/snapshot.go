@@ -20,14 +20,18 @@ var (
 //	version, then 0 and the formations given so far (two uint64
 //	little-endian square sets, 0 for a side still to choose) in the
 //	formation phase; or 1, the position, and the count (uvarint) and the
-//	positions since the last capture or promotion before this one
-//	(oldest first), which the repetition rule counts.
+//	positions since the last capture or promotion before this one, which
+//	the repetition rule counts, newest first, each as its difference from
+//	the position after it.
 //
 // A position is the side to move, the plies since the last capture or
-// promotion (for the 80-ply draw; 0 in the earlier positions), the
-// occupied squares (uint64) and one byte per piece in square order: side
-// (bit 0), level (bits 1-3), carried level (bits 4-6). The opening
-// position takes 36 bytes; each earlier position adds about 34.
+// promotion (for the 80-ply draw), the occupied squares (uint64) and one
+// byte per piece in square order: side (bit 0), level (bits 1-3),
+// carried level (bits 4-6). A difference is a byte (the number of squares
+// that differ, plus 128 when Black is to move) and per such square, in
+// order, the square and its piece byte (0 for empty). The opening position
+// takes 37 bytes; each earlier position adds about 5; the 80-ply rule
+// bounds them.
 func (s *State) Save() []byte {
 	if !s.started {
 		b := []byte{snapshotVersion, 0}
@@ -42,10 +46,50 @@ func (s *State) Save() []byte {
 		keys = keys[:len(keys)-1]
 	}
 	b = binary.AppendUvarint(b, uint64(len(keys)))
-	for _, k := range keys {
-		b = appendPosition(b, k)
+	next := s.pos.Key()
+	for i := len(keys) - 1; i >= 0; i-- {
+		b = appendDiff(b, keys[i], next)
+		next = keys[i]
 	}
 	return b
+}
+
+// appendDiff writes key k as its difference from next.
+func appendDiff(b []byte, k, next Position) []byte {
+	var sq []Square
+	for x := k.occ[0] | k.occ[1] | next.occ[0] | next.occ[1]; x != 0; x &= x - 1 {
+		if q := first(x); pieceByte(k, q) != pieceByte(next, q) {
+			sq = append(sq, q)
+		}
+	}
+	b = append(b, byte(len(sq))|byte(k.turn)<<7)
+	for _, q := range sq {
+		b = append(b, byte(q), pieceByte(k, q))
+	}
+	return b
+}
+
+// pieceByte is the piece on q as a snapshot writes it, 0 for none.
+func pieceByte(p Position, q Square) byte {
+	side, level, carried, ok := p.Piece(q)
+	if !ok {
+		return 0
+	}
+	return byte(side) | byte(level)<<1 | byte(carried)<<4
+}
+
+// setPiece puts the piece of byte c (0: none) on q; false when c is no piece.
+func setPiece(p *Position, q Square, c byte) bool {
+	p.clear(bit(q))
+	if c == 0 {
+		return true
+	}
+	level, carried := int(c>>1&7), int(c>>4&7)
+	if c>>7 != 0 || level < Man || level > DoubleUltra || carried > QuadKing {
+		return false
+	}
+	p.put(q, Side(c&1), level, carried)
+	return true
 }
 
 func appendPosition(b []byte, p Position) []byte {
@@ -97,18 +141,19 @@ func (Game) Restore(snapshot []byte) (rules.State, error) {
 	if !ok || r.bad {
 		return bad("impossible position")
 	}
-	keys := make([]Position, 0, n+1)
-	for range n {
-		k, ok := r.position()
-		if !ok || k.ply != 0 {
+	keys := make([]Position, n+1)
+	keys[n] = pos.Key()
+	for i := int(n) - 1; i >= 0; i-- {
+		k, ok := r.diff(keys[i+1])
+		if !ok {
 			return bad("impossible earlier position")
 		}
-		keys = append(keys, k)
+		keys[i] = k
 	}
 	if r.bad || len(r.b) > 0 {
 		return bad("wrong length")
 	}
-	s := &State{started: true, rec: Record{Start: pos}, pos: pos, keys: append(keys, pos.Key())}
+	s := &State{started: true, rec: Record{Start: pos}, pos: pos, keys: keys}
 	s.judge()
 	return s, nil
 }
@@ -123,14 +168,32 @@ func (r *reader) position() (p Position, ok bool) {
 	}
 	p.turn, p.ply = Side(turn), ply
 	for x := all; x != 0; x &= x - 1 {
-		c := r.byte()
-		level, carried := int(c>>1&7), int(c>>4&7)
-		if c>>7 != 0 || level < Man || level > DoubleUltra || carried > QuadKing {
+		if c := r.byte(); c == 0 || !setPiece(&p, first(x), c) {
 			return p, false
 		}
-		p.put(first(x), Side(c&1), level, carried)
 	}
 	return p, !r.bad && p.Valid() == nil
+}
+
+// diff reads a position written by appendDiff against next; ok is false
+// when it is not a valid position or not written as appendDiff writes.
+func (r *reader) diff(next Position) (p Position, ok bool) {
+	h := r.byte()
+	n := int(h & 127)
+	if r.bad || n > 64 || 2*n > len(r.b) {
+		return p, false
+	}
+	p = next
+	p.turn = Side(h >> 7)
+	last := -1
+	for range n {
+		q, c := Square(r.byte()), r.byte()
+		if int(q) <= last || q > 63 || c == pieceByte(next, q) || !setPiece(&p, q, c) {
+			return p, false
+		}
+		last = int(q)
+	}
+	return p, p.Valid() == nil
 }
 
 // reader reads a snapshot; the first error sticks.

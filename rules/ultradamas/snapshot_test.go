@@ -236,11 +236,35 @@ func FuzzRestore(f *testing.F) {
 	})
 }
 
-// BenchmarkSnapshot measures Save and Restore at the start and after 40
-// plies, and reports the snapshot's size.
+// quietState returns the state with the most plies since a capture or
+// promotion met in a few seeded random games (the most earlier positions
+// a snapshot carries).
+func quietState(tb testing.TB) rules.State {
+	var best rules.State
+	for seed := uint64(0); seed < 20; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 17))
+		s := Game{}.Start(0)
+		for ply := 0; ply < 1000; ply++ {
+			x := randomAction(rng, s)
+			if x == "" {
+				break
+			}
+			s = act(tb, s, x)
+			if st := s.(*State); st.started && (best == nil || st.pos.ply > best.(*State).pos.ply) {
+				best = s
+			}
+		}
+	}
+	return best
+}
+
+// BenchmarkSnapshot measures Save and Restore at the start, after 40
+// random plies and in the quietest state of a few random games, and
+// reports the snapshot's size and the plies since a capture or promotion.
 //
 //	go test -run '^$' -bench Snapshot -benchtime 20000x ./rules/ultradamas
 func BenchmarkSnapshot(b *testing.B) {
+	states := map[string]rules.State{"quiet": quietState(b)}
 	for _, plies := range []int{0, 40} {
 		s, _ := Game{}.Load(Start().FEN())
 		rng := rand.New(rand.NewPCG(9, 9))
@@ -248,14 +272,19 @@ func BenchmarkSnapshot(b *testing.B) {
 			ms := s.Moves()
 			s = act(b, s, ms[rng.IntN(len(ms))].Text)
 		}
+		states[fmt.Sprintf("ply=%d", plies)] = s
+	}
+	for _, name := range []string{"ply=0", "ply=40", "quiet"} {
+		s := states[name]
 		snap := s.(rules.Saver).Save()
-		b.Run(fmt.Sprintf("Save/ply=%d", plies), func(b *testing.B) {
+		b.Run("Save/"+name, func(b *testing.B) {
 			for b.Loop() {
 				snap = s.(rules.Saver).Save()
 			}
 			b.ReportMetric(float64(len(snap)), "bytes")
+			b.ReportMetric(float64(s.(*State).pos.ply), "quiet-plies")
 		})
-		b.Run(fmt.Sprintf("Restore/ply=%d", plies), func(b *testing.B) {
+		b.Run("Restore/"+name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := (Game{}).Restore(snap); err != nil {
 					b.Fatal(err)
