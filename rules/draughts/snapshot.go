@@ -29,12 +29,16 @@ var (
 //	3 draw agreed), king-move run and three-kings moves (uvarints), the
 //	huffed field (255 for none), the huffable fields (uvarint), then the
 //	count (uvarint) and the positions before this one since the last man
-//	move, capture or huff (oldest first): each side's kings (uint32s) and
-//	the side to move; their men are the current position's. Only Spanish
-//	draughts has the repetition rule and these positions; its 40-move
-//	rule bounds them.
+//	move, capture or huff, newest first, each as its difference from the
+//	position after it: a byte (the number of fields that differ, plus 128
+//	when Black is to move) and a byte per such field, in order: the field
+//	(bits 0-4) and what stands on it (bits 5-7: 0 nothing, 1 a White man,
+//	2 a Black man, 3 a White king, 4 a Black king). Only Spanish draughts
+//	has the repetition rule and these positions; its 40-move rule bounds
+//	them.
 //
-// A position takes 21 to 26 bytes; each repeatable position adds 9.
+// A position takes 21 to 26 bytes; each repeatable position adds 3 (a
+// king's move).
 func (s State) Save() []byte {
 	g := s.g
 	b := make([]byte, 0, 32)
@@ -64,12 +68,54 @@ func (s State) Save() []byte {
 	b = binary.AppendUvarint(b, uint64(g.huffable))
 	past := g.repeatable()
 	b = binary.AppendUvarint(b, uint64(len(past)))
-	for _, p := range past {
-		b = binary.LittleEndian.AppendUint32(b, p.White&p.Kings)
-		b = binary.LittleEndian.AppendUint32(b, p.Black&p.Kings)
-		b = append(b, byte(p.ToMove))
+	next := g.cur
+	for i := len(past) - 1; i >= 0; i-- {
+		p := past[i]
+		var fs []byte
+		for f := Field(0); f < 32; f++ {
+			if c := content(p, f); c != content(next, f) {
+				fs = append(fs, byte(f)|c<<5)
+			}
+		}
+		b = append(b, byte(len(fs))|byte(p.ToMove)<<7)
+		b = append(b, fs...)
+		next = p
 	}
 	return b
+}
+
+// content is what stands on f: 0 nothing, 1 a White man, 2 a Black man,
+// 3 a White king, 4 a Black king.
+func content(p Position, f Field) byte {
+	bit := uint32(1) << f
+	c := byte(0)
+	switch {
+	case p.White&bit != 0:
+		c = 1
+	case p.Black&bit != 0:
+		c = 2
+	default:
+		return 0
+	}
+	if p.Kings&bit != 0 {
+		c += 2
+	}
+	return c
+}
+
+// setContent puts c (see content) on f.
+func setContent(p *Position, f Field, c byte) {
+	*p = removePiece(*p, f)
+	bit := uint32(1) << f
+	switch c {
+	case 1, 3:
+		p.White |= bit
+	case 2, 4:
+		p.Black |= bit
+	}
+	if c >= 3 {
+		p.Kings |= bit
+	}
 }
 
 // repeatable returns the positions before the current one that may still
@@ -191,7 +237,7 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	huffed := Field(r.byte())
 	huffable := r.uvarint(1<<32 - 1)
 	n := r.uvarint(maxCount)
-	if r.bad || n > uint64(len(r.b))/9 {
+	if r.bad || n > uint64(len(r.b)) {
 		return Game{}, badSnapshot("too short")
 	}
 	if n > 0 && v.Draws != SpanishDraws {
@@ -200,14 +246,26 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	if !v.validPosition(cur) {
 		return Game{}, badSnapshot("impossible position")
 	}
-	past := make([]Position, 0, n)
-	for range n {
-		kw, kb, side := r.uint32(), r.uint32(), Color(r.byte())
-		p := Position{White: cur.White&^cur.Kings | kw, Black: cur.Black&^cur.Kings | kb, Kings: kw | kb, ToMove: side}
-		if kw&kb != 0 || !sameMen(p, cur) || !v.validPosition(p) {
+	past := make([]Position, n)
+	next := cur
+	for i := int(n) - 1; i >= 0; i-- {
+		h := r.byte()
+		p := next
+		p.ToMove = Color(h >> 7)
+		last := -1
+		for range h & 127 {
+			c := r.byte()
+			f, what := Field(c&31), c>>5
+			if r.bad || int(f) <= last || what > 4 || what == content(next, f) {
+				return Game{}, badSnapshot("impossible earlier position")
+			}
+			setContent(&p, f, what)
+			last = int(f)
+		}
+		if r.bad || !sameMen(p, cur) || !v.validPosition(p) {
 			return Game{}, badSnapshot("impossible earlier position")
 		}
-		past = append(past, p)
+		past[i], next = p, p
 	}
 	switch {
 	case r.bad || len(r.b) > 0:

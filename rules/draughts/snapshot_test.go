@@ -253,7 +253,7 @@ func TestSnapshotSizeBounded(t *testing.T) {
 	for _, c := range []struct {
 		v   Variant
 		max int
-	}{{Dame, 32}, {DameShort, 32}, {Damas, 32}, {Spanish, 32 + 9*40}} {
+	}{{Dame, 32}, {DameShort, 32}, {Damas, 32}, {Spanish, 32 + 3*40}} {
 		s, err := Def{c.v}.Load("W:WK1,K2:BK31,K32")
 		if err != nil {
 			t.Fatal(err)
