@@ -27,7 +27,7 @@ var (
 //	side to move, flags (bit 0: three-kings count running, bit 1: its
 //	strong side is Black, bits 2-3: 1 Black resigned, 2 White resigned,
 //	3 draw agreed), king-move run and three-kings moves (uvarints), the
-//	huffed field (255 for none), the huffable fields (uvarint), then the
+//	huffable fields (uvarint), then the
 //	count (uvarint) and the positions before this one since the last man
 //	move, capture or huff, newest first, each as its difference from the
 //	position after it: a byte (the number of fields that differ, plus 128
@@ -37,7 +37,7 @@ var (
 //	has the repetition rule and these positions; its 40-move rule bounds
 //	them.
 //
-// A position takes 21 to 26 bytes; each repeatable position adds 3 (a
+// A position takes 20 to 25 bytes; each repeatable position adds 3 (a
 // king's move).
 func (s State) Save() []byte {
 	g := s.g
@@ -64,7 +64,6 @@ func (s State) Save() []byte {
 	b = append(b, flags)
 	b = binary.AppendUvarint(b, uint64(g.kingRun))
 	b = binary.AppendUvarint(b, uint64(g.strongMoves))
-	b = append(b, byte(g.huffed))
 	b = binary.AppendUvarint(b, uint64(g.huffable))
 	past := g.repeatable()
 	b = binary.AppendUvarint(b, uint64(len(past)))
@@ -234,7 +233,6 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	flags := r.byte()
 	kingRun := r.uvarint(maxCount)
 	strongMoves := r.uvarint(maxCount)
-	huffed := Field(r.byte())
 	huffable := r.uvarint(1<<32 - 1)
 	n := r.uvarint(maxCount)
 	if r.bad || n > uint64(len(r.b)) {
@@ -272,13 +270,13 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 		return Game{}, badSnapshot("wrong length")
 	case flags>>4 != 0:
 		return Game{}, badSnapshot("unknown flags")
-	case huffed != NoField && (huffed >= 32 || (cur.White|cur.Black)&(1<<huffed) != 0):
-		return Game{}, badSnapshot("bad huffed field")
 	case huffable&^uint64(cur.Pieces(cur.ToMove.Other())) != 0 || (huffable != 0 && !v.Huff):
 		return Game{}, badSnapshot("bad huffing rights")
 	}
 	g := NewGame(v, cur)
-	g.huffed, g.huffable = huffed, uint32(huffable)
+	// A huff made before the snapshot is part of its position: the
+	// record starts after it, and reads back.
+	g.huffable = uint32(huffable)
 	g.kingRun, g.strongMoves = int(kingRun), int(strongMoves)
 	g.counting, g.strongSide = flags&1 != 0, Color(flags>>1&1)
 	g.past = past

@@ -389,3 +389,64 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// TestRestoredRecord: the record of a restored state starts at the
+// snapshot's position and reads back to the same position after the moves
+// played since.
+func TestRestoredRecord(t *testing.T) {
+	for _, g := range snapshotGames(t) {
+		rng := rand.New(rand.NewPCG(4, 4))
+		s := g.Start(0)
+		for i := 0; i < 20; i++ {
+			s = apply(t, s, step(rng, s))
+		}
+		r := roundTrip(t, "ply 20", s)
+		for i := 0; i < 10; i++ {
+			if a := step(rng, r); a != "" {
+				r = apply(t, r, a)
+			}
+		}
+		back, _, err := ParsePDN(r.(rules.Recorder).Record(rules.Meta{}))
+		if err != nil || StateOf(back).FEN() != r.FEN() {
+			t.Errorf("%s: the record of a restored state reads back as %v, %v; want %s", g.Name(), StateOf(back).FEN(), err, r.FEN())
+		}
+	}
+}
+
+// TestRestoredHuff: a snapshot taken between a huff and the huffer's move
+// restores a state that plays on the same, and whose record (the huff,
+// then the move) reads back.
+func TestRestoredHuff(t *testing.T) {
+	found := 0
+	for seed := uint64(0); seed < 40 && found < 5; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 8))
+		s := Def{DamasHuff}.Start(0)
+		for i := 0; i < 200 && !s.Outcome().Over; i++ {
+			hs := s.(rules.Huffer).Huffable()
+			if len(hs) == 0 {
+				if a := step(rng, s); a != "" && a[0] != 'h' {
+					s = apply(t, s, a)
+				}
+				continue
+			}
+			h, err := s.(rules.Huffer).Huff(hs[0].String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Outcome().Over {
+				break
+			}
+			r := roundTrip(t, "after a huff", h)
+			a, r := playOn(t, "after a huff", rand.New(rand.NewPCG(seed, 9)), h, r, 6)
+			back, _, err := ParsePDN(r.(rules.Recorder).Record(rules.Meta{}))
+			if err != nil || StateOf(back).FEN() != a.FEN() {
+				t.Fatalf("seed %d: the record reads back as %v, %v; want %s", seed, StateOf(back).FEN(), err, a.FEN())
+			}
+			found++
+			break
+		}
+	}
+	if found == 0 {
+		t.Fatal("no huff in the random games")
+	}
+}
