@@ -166,6 +166,10 @@ func (s *State) Position() Position { return s.pos }
 // First is the seat that moved first.
 func (s *State) First() int { return s.first }
 
+// Moved returns the number of moves seat has made since the start (the
+// leave-home rule counts them).
+func (s *State) Moved(seat int) int { return s.turns[seat&3] }
+
 // History returns the moves played since the start, in order (not the
 // retirements: see Retire).
 func (s *State) History() []Move {

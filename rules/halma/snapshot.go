@@ -19,8 +19,8 @@ var (
 
 // Save writes what the rules need to go on (rules.Saver), version 1:
 //
-//	version, size, players, leave-home (uvarint), the first seat, the
-//	moves each seat has made (uvarints, one per player), the seat to move,
+//	version, size, players, leave-home (uvarint), the moves each seat has
+//	made (uvarints, one per player), the seat to move,
 //	the winner's seat + 1 (0 while the game goes on), then per seat the
 //	number of its pieces and their squares (one byte each, rank*16+file).
 //
@@ -33,7 +33,6 @@ func (s *State) Save() []byte {
 	b := make([]byte, 0, 64)
 	b = append(b, snapshotVersion, byte(v.Size), byte(v.Players))
 	b = binary.AppendUvarint(b, uint64(v.LeaveHome))
-	b = append(b, byte(s.first))
 	for seat := 0; seat < v.Players; seat++ {
 		b = binary.AppendUvarint(b, uint64(s.turns[seat]))
 	}
@@ -50,7 +49,8 @@ func (s *State) Save() []byte {
 
 // Restore reads a snapshot written by Save (rules.Restorer). The state
 // plays on exactly as the saved one; its History and Record start at the
-// snapshot's position (Record writes it as the FEN tag). A snapshot that is
+// snapshot's position, as a game loaded from its FEN (First is its seat to
+// move; Moved still counts from the start). A snapshot that is
 // damaged, of another variant or of an unknown version is a
 // rules.ErrBadSnapshot error.
 func (g Game) Restore(snapshot []byte) (rules.State, error) {
@@ -74,7 +74,7 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 	if r.bad || v != g.v {
 		return bad("not a snapshot of this game")
 	}
-	s := &State{game: g, first: int(r.byte()), out: rules.Outcome{Winner: -1}}
+	s := &State{game: g, out: rules.Outcome{Winner: -1}}
 	for seat := 0; seat < v.Players; seat++ {
 		s.turns[seat] = int(r.uvarint(maxCount))
 	}
@@ -98,8 +98,6 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 	switch {
 	case r.bad || len(r.b) > 0:
 		return bad("wrong length")
-	case s.first >= v.Players:
-		return bad("no such first seat")
 	case int(won) > v.Players:
 		return bad("no such winner")
 	}
@@ -116,7 +114,8 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 	}
 	p.won = won
 	q := p
-	s.pos, s.start, s.setup = q, q, q.FEN()
+	// The record starts at the snapshot, as a game loaded from its FEN.
+	s.pos, s.start, s.setup, s.first = q, q, q.FEN(), int(q.turn)
 	s.judge()
 	return s, nil
 }

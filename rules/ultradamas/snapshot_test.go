@@ -293,3 +293,27 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// TestRestoredRecord: the record of a restored state starts at the
+// snapshot's position and reads back to the same position after the moves
+// played since.
+func TestRestoredRecord(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	s := Game{}.Start(0)
+	for i := 0; i < 22; i++ {
+		s = act(t, s, randomAction(rng, s))
+	}
+	r := roundTrip(t, "ply 20", s)
+	for i := 0; i < 10; i++ {
+		if x := randomAction(rng, r); x != "" {
+			r = act(t, r, x)
+		}
+	}
+	rec, _, err := ParseRecord(r.(rules.Recorder).Record(rules.Meta{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := FromRecord(rec); got.FEN() != r.FEN() || got.Outcome() != r.Outcome() {
+		t.Errorf("the record of a restored state reads back as %s %+v; want %s %+v", got.FEN(), got.Outcome(), r.FEN(), r.Outcome())
+	}
+}
