@@ -58,6 +58,8 @@ var (
 	// ErrNotNow: the action exists but is not allowed at this point
 	// (huffing without the right, a formation after the game started, ...).
 	ErrNotNow = errors.New("rules: not allowed now")
+	// ErrBadSnapshot: a snapshot (Saver.Save) that Restore cannot read.
+	ErrBadSnapshot = errors.New("rules: bad snapshot")
 )
 
 // Error is a rules error: a kind (one of the Err variables) and a one-line
@@ -246,7 +248,3 @@ type Saver interface {
 type Restorer interface {
 	Restore(snapshot []byte) (State, error)
 }
-
-// ErrBadSnapshot: a snapshot (Saver.Save) that is damaged, of another game
-// or variant, or of a version this code does not read.
-var ErrBadSnapshot = errors.New("rules: bad snapshot")
