@@ -151,14 +151,12 @@ func (e halmaEngine) eval(p *halmaPos) int {
 	return e.cost(p, 1-me) - e.cost(p, me)
 }
 
-// halmaTurns counts the moves each seat has made in s's game.
+// halmaTurns counts the moves each seat has made in s's game (also when s
+// was restored from a snapshot, without its past moves).
 func halmaTurns(s *halma.State) [4]uint16 {
 	var t [4]uint16
-	players := s.Position().Players()
-	seat := s.First()
-	for range s.History() {
-		t[seat%players]++
-		seat++
+	for seat := range s.Position().Players() {
+		t[seat] = uint16(min(s.Moved(seat), 1<<16-1))
 	}
 	return t
 }

@@ -36,6 +36,9 @@ type Game struct {
 	// huffable are the opponent's pieces the side to move may huff.
 	huffable uint32
 	final    rules.Outcome // set by Resign and AgreeDraw
+	// past are the positions before start that the repetition rule still
+	// counts: set by Restore, which starts a record at a snapshot.
+	past []Position
 }
 
 // NewGame starts a record of variant v from position start.
@@ -71,6 +74,11 @@ func (g Game) Before(i int) Position {
 // Repetitions returns how many times the current position has occurred.
 func (g Game) Repetitions() int {
 	n := 0
+	for _, p := range g.past {
+		if p == g.cur {
+			n++
+		}
+	}
 	for _, p := range g.history {
 		if p == g.cur {
 			n++
