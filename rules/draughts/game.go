@@ -88,9 +88,10 @@ func (g Game) Repetitions() int {
 }
 
 // Moves returns the legal moves now: none when the game is over, whether
-// by resignation, agreement or an automatic draw.
+// by resignation, agreement, an automatic draw or a huff that took a
+// side's last piece.
 func (g Game) Moves() []Move {
-	if g.final.Over || g.autoDraw().Over {
+	if g.final.Over || g.cur.Pieces(White) == 0 || g.cur.Pieces(Black) == 0 || g.autoDraw().Over {
 		return nil
 	}
 	return g.v.Moves(g.cur)
