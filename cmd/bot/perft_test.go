@@ -90,6 +90,17 @@ func TestMovesAgreeWithPerft(t *testing.T) {
 	}
 }
 
+// TestPerftHalma: bot perft counts Halma in one traversal, every depth
+// equal to rules/halma's TestPerft.
+func TestPerftHalma(t *testing.T) {
+	if _, out, errs := runTool("perft", "--game", "halma", "--opt", "size=8", "--depth", "3"); out != "1 24\n2 576\n3 20050\n" {
+		t.Errorf("perft halma 8x8: %q %q", out, errs)
+	}
+	if _, out, errs := runTool("perft", "--game", "halma", "--opt", "players=4", "--depth", "3"); out != "1 32\n2 1024\n3 32768\n" {
+		t.Errorf("perft halma 16x16 four players: %q %q", out, errs)
+	}
+}
+
 // TestFormations: a game with a formation phase starts from the default
 // formations, or from those --setup gives.
 func TestFormations(t *testing.T) {

@@ -21,15 +21,19 @@ type halmaEngine struct {
 	players   int
 	leaveHome int
 	dist      *[4][256]int32 // dist[seat][sq]: how far sq is from seat's target corner
-	home      [4]halma.Board
+	home      *[4]halma.Board
 }
+
+// The generic search calls the engine's methods through its dictionary,
+// with a copy of the engine each time: the tables stay behind pointers so
+// that the copy is four words.
 
 // newHalmaEngine measures every square against each seat's target corner
 // with 2(dx+dy)+max(dx,dy), dx and dy counted from the corner: on every
 // board the camp is exactly the set of squares closest by this measure,
 // so the total is smallest when the camp is full.
 func newHalmaEngine(p halma.Position, leaveHome int) halmaEngine {
-	e := halmaEngine{players: p.Players(), leaveHome: leaveHome, dist: new([4][256]int32)}
+	e := halmaEngine{players: p.Players(), leaveHome: leaveHome, dist: new([4][256]int32), home: new([4]halma.Board)}
 	n := p.Size()
 	corners := [4]halma.Sq{halma.SqAt(0, 0), halma.SqAt(0, n-1), halma.SqAt(n-1, n-1), halma.SqAt(n-1, 0)}
 	for seat := 0; seat < e.players; seat++ {
@@ -147,14 +151,12 @@ func (e halmaEngine) eval(p *halmaPos) int {
 	return e.cost(p, 1-me) - e.cost(p, me)
 }
 
-// halmaTurns counts the moves each seat has made in s's game.
+// halmaTurns counts the moves each seat has made in s's game (also when s
+// was restored from a snapshot, without its past moves).
 func halmaTurns(s *halma.State) [4]uint16 {
 	var t [4]uint16
-	players := s.Position().Players()
-	seat := s.First()
-	for range s.History() {
-		t[seat%players]++
-		seat++
+	for seat := range s.Position().Players() {
+		t[seat] = uint16(min(s.Moved(seat), 1<<16-1))
 	}
 	return t
 }
@@ -205,6 +207,7 @@ type paranoid struct {
 	e    halmaEngine
 	root int
 	bufs [maxPly + 1][]halma.Move
+	keys []int // best's order keys
 }
 
 // beam is how many moves paranoid looks at below the root.
@@ -232,14 +235,31 @@ func (s *paranoid) value(p *halmaPos, ply int) int {
 	return v
 }
 
-// best keeps the n most advancing moves of moves, in order.
+// best keeps the n most advancing moves of moves, in order (ties in
+// list order): it selects them one by one with each move's key worked
+// out once, and leaves the rest of moves in list order after them.
 func (s *paranoid) best(p *halmaPos, moves []halma.Move, n int) []halma.Move {
-	for i := 1; i < len(moves); i++ {
-		for j := i; j > 0 && s.e.order(p, &moves[j]) > s.e.order(p, &moves[j-1]); j-- {
-			moves[j], moves[j-1] = moves[j-1], moves[j]
+	keys := s.keys[:0]
+	for i := range moves {
+		keys = append(keys, s.e.order(p, &moves[i]))
+	}
+	s.keys = keys
+	n = min(n, len(moves))
+	for i := 0; i < n; i++ {
+		b := i
+		for j := i + 1; j < len(moves); j++ {
+			if keys[j] > keys[b] {
+				b = j
+			}
+		}
+		if b != i {
+			m, k := moves[b], keys[b]
+			copy(moves[i+1:b+1], moves[i:b])
+			copy(keys[i+1:b+1], keys[i:b])
+			moves[i], keys[i] = m, k
 		}
 	}
-	return moves[:min(n, len(moves))]
+	return moves[:n]
 }
 
 func (s *paranoid) search(p *halmaPos, depth, ply, alpha, beta int) int {

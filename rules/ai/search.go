@@ -1,6 +1,9 @@
 package ai
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // Scores. A won position scores mate minus the plies to the win, so that
 // the search prefers the quickest win and the slowest loss.
@@ -73,6 +76,7 @@ type searcher[P comparable, M comparable, E engine[P, M]] struct {
 	bufs    [maxPly + 1][]M
 	order   [maxPly + 1][]int
 	scores  [maxPly + 1][]int
+	keys    []int64 // sortByScore's buffer
 	path    [maxPly + 1]uint64
 	killers [maxPly + 1][2]M
 	hasKill [maxPly + 1][2]bool
@@ -172,15 +176,42 @@ func (s *searcher[P, M, E]) sortMoves(p *P, moves []M, ply, ttBest int) []int {
 		idx = append(idx, i)
 		sc = append(sc, v)
 	}
-	// Insertion sort: move lists are short and often nearly sorted.
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && sc[j] > sc[j-1]; j-- {
-			sc[j], sc[j-1] = sc[j-1], sc[j]
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
+	s.keys = sortByScore(idx, sc, s.keys)
 	s.order[ply], s.scores[ply] = idx, sc
 	return idx
+}
+
+// sortByScore sorts sc from the highest score down, ties in their first
+// order (a stable sort), and idx along with it. Short lists, often nearly
+// sorted (draughts), take an insertion sort; long ones (Halma) are packed
+// with their positions into distinct int64 keys for slices.Sort, with
+// keys as the buffer (returned for reuse).
+func sortByScore(idx, sc []int, keys []int64) []int64 {
+	if len(idx) <= 16 || len(idx) > 1<<16 {
+		for i := 1; i < len(idx); i++ {
+			for j := i; j > 0 && sc[j] > sc[j-1]; j-- {
+				sc[j], sc[j-1] = sc[j-1], sc[j]
+				idx[j], idx[j-1] = idx[j-1], idx[j]
+			}
+		}
+		return keys
+	}
+	keys = keys[:0]
+	for k := range sc {
+		// Highest key first: the score, then the earlier position.
+		keys = append(keys, -(int64(sc[k])<<16 | int64(0xFFFF-k)))
+	}
+	slices.Sort(keys)
+	for k, key := range keys {
+		key = -key
+		from := 0xFFFF - int(key&0xFFFF)
+		sc[k] = int(key >> 16)
+		keys[k] = int64(idx[from])
+	}
+	for k := range keys {
+		idx[k] = int(keys[k])
+	}
+	return keys
 }
 
 // search is the negamax alpha-beta search of p to depth plies (then the

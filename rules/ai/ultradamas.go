@@ -6,8 +6,8 @@ import (
 	"github.com/boardgamebot/bot/rules/ultradamas"
 )
 
-// ultraBoard is an Ultradamas position read square by square through the
-// package's exported API.
+// ultraBoard is an Ultradamas position with the level and carried level
+// of each square, read from the package's bitboards.
 type ultraBoard struct {
 	occ   [2]uint64
 	level [64]int8
@@ -15,14 +15,17 @@ type ultraBoard struct {
 }
 
 func readUltra(p *ultradamas.Position) (b ultraBoard) {
-	for s := ultradamas.Square(0); s < 64; s++ {
-		side, level, carried, ok := p.Piece(s)
-		if !ok {
-			continue
+	occ, lvl, carry := p.Bitboards()
+	b.occ = occ
+	for l, set := range lvl {
+		for ; set != 0; set &= set - 1 {
+			b.level[bits.TrailingZeros64(set)] = int8(l + 1)
 		}
-		b.occ[side] |= 1 << uint(s)
-		b.level[s] = int8(level)
-		b.carry[s] = int8(carried)
+	}
+	for l, set := range carry {
+		for ; set != 0; set &= set - 1 {
+			b.carry[bits.TrailingZeros64(set)] = int8(l + 1)
+		}
 	}
 	return b
 }

@@ -36,6 +36,9 @@ type Game struct {
 	// huffable are the opponent's pieces the side to move may huff.
 	huffable uint32
 	final    rules.Outcome // set by Resign and AgreeDraw
+	// past are the positions before start that the repetition rule still
+	// counts: set by Restore, which starts a record at a snapshot.
+	past []Position
 }
 
 // NewGame starts a record of variant v from position start.
@@ -71,6 +74,11 @@ func (g Game) Before(i int) Position {
 // Repetitions returns how many times the current position has occurred.
 func (g Game) Repetitions() int {
 	n := 0
+	for _, p := range g.past {
+		if p == g.cur {
+			n++
+		}
+	}
 	for _, p := range g.history {
 		if p == g.cur {
 			n++
@@ -80,9 +88,10 @@ func (g Game) Repetitions() int {
 }
 
 // Moves returns the legal moves now: none when the game is over, whether
-// by resignation, agreement or an automatic draw.
+// by resignation, agreement, an automatic draw or a huff that took a
+// side's last piece.
 func (g Game) Moves() []Move {
-	if g.final.Over || g.autoDraw().Over {
+	if g.final.Over || g.cur.Pieces(White) == 0 || g.cur.Pieces(Black) == 0 || g.autoDraw().Over {
 		return nil
 	}
 	return g.v.Moves(g.cur)

@@ -52,3 +52,32 @@ func TestNoMovesAfterAutomaticDraw(t *testing.T) {
 		})
 	}
 }
+
+// TestNoMovesAfterTheLastPieceIsHuffed: a huff that takes the opponent's
+// last piece ends the game, and then the huffer has no moves to play.
+//
+//	 . . . b    h8: Black man
+//	...
+//	 . b . .    d4: Black man
+//	. w . .     c3: White's only man, which could take d4, plays c3-b4;
+//	            Black huffs it on b4.
+func TestNoMovesAfterTheLastPieceIsHuffed(t *testing.T) {
+	v := DamasHuff
+	// White's only man c3 could take d4 but plays c3-b4; Black, to move,
+	// huffs c3's man (now on b4): White has no piece left.
+	g := NewGame(v, mustFEN(t, v, "W:Wc3:Bd4,h8"))
+	g = play(t, g, "c3-b4")
+	h, err := g.Huff(mustField(t, v, "b4"))
+	if err != nil {
+		t.Fatalf("huffing b4: %v", err)
+	}
+	if out := h.Outcome(); !out.Over || out.Winner != int(Black) {
+		t.Fatalf("outcome after the huff %+v, want Black wins\n%s", out, diagram(v, h.Position()))
+	}
+	if ms := h.Moves(); len(ms) != 0 {
+		t.Errorf("Moves after the last piece was huffed: %d moves, want none", len(ms))
+	}
+	if ms := (State{g: h}).Moves(); len(ms) != 0 {
+		t.Errorf("State.Moves after the last piece was huffed: %v, want none", ms)
+	}
+}

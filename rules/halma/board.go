@@ -98,12 +98,13 @@ type geometry struct {
 	steps  [256][8]Sq
 	njumps [256]uint8
 	jumps  [256][8]jump
+	walls  [mbSize]uint8 // the empty mailbox (movegen.go)
 }
 
 var directions = [8][2]int{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
 
 func newGeometry(size int) *geometry {
-	g := &geometry{size: size}
+	g := &geometry{size: size, walls: walls(size)}
 	on := func(f, r int) bool { return f >= 0 && f < size && r >= 0 && r < size }
 	for r := 0; r < size; r++ {
 		for f := 0; f < size; f++ {
@@ -131,8 +132,9 @@ type layout struct {
 	rows          []int // camp rows counted from the corner
 	g             *geometry
 	corners       [4]corner
-	home          [4]Board // home camp per seat
-	target        [4]int   // the seat whose home camp is each seat's target
+	home          [4]Board        // home camp per seat
+	target        [4]int          // the seat whose home camp is each seat's target
+	boxes         [4][mbSize]bool // home camps as mailbox masks (movegen.go)
 }
 
 // The configurations, in the order of the page's table.
@@ -159,6 +161,7 @@ func buildLayouts() [numLayouts]*layout {
 				}
 			}
 			l.target[seat] = (seat + players/2) % players
+			l.boxes[seat] = campBox(l.home[seat])
 		}
 		l.pieces = l.home[0].Count()
 		return l

@@ -92,7 +92,7 @@ func (g Game) Start(first int) rules.State { return g.StartState(first) }
 // StartState is Start with the concrete type.
 func (g Game) StartState(first int) *State {
 	p := g.v.Start(first)
-	return &State{game: g, pos: p, first: int(p.turn), out: rules.Outcome{Winner: -1}}
+	return &State{game: g, pos: p, start: p, first: int(p.turn), out: rules.Outcome{Winner: -1}}
 }
 
 // Load reads a position written by FEN; its board and players must be
@@ -115,7 +115,7 @@ func (g Game) LoadState(fen string) (*State, error) {
 		return nil, rules.Errorf(rules.ErrBadPosition, "bad halma position %q: it is for %dx%d with %d players, the game is %dx%d with %d",
 			short(fen), p.Size(), p.Size(), p.Players(), g.v.Size, g.v.Size, g.v.Players)
 	}
-	s := &State{game: g, pos: p, first: int(p.turn), setup: p.FEN(), out: rules.Outcome{Winner: -1}}
+	s := &State{game: g, pos: p, start: p, first: int(p.turn), setup: p.FEN(), out: rules.Outcome{Winner: -1}}
 	if p.won != 0 {
 		s.out = wonOutcome(p)
 	}
@@ -142,9 +142,19 @@ type State struct {
 	setup string // the starting FEN when the game did not start from the initial position
 	turns [4]int // turns each seat has taken since the start
 	out   rules.Outcome
-	prev  *State
-	last  Move // the move from prev to this state
-	left  int  // the seat that left the game from prev to this state, plus 1; 0 when last is a move
+	start Position // the position the record starts from
+	// hist holds the moves and retirements since start, the last first
+	// (for History and Record; the rules need none of the past). A few
+	// bytes a ply, shared between a state and the states played from it.
+	hist *step
+}
+
+// step is one move or retirement of a game's record, linked to the one
+// before it.
+type step struct {
+	prev *step
+	last Move  // the move
+	left uint8 // the seat that left the game, plus 1; 0 when last is a move
 }
 
 // Game returns the game.
@@ -155,6 +165,10 @@ func (s *State) Position() Position { return s.pos }
 
 // First is the seat that moved first.
 func (s *State) First() int { return s.first }
+
+// Moved returns the number of moves seat has made since the start (the
+// leave-home rule counts them).
+func (s *State) Moved(seat int) int { return s.turns[seat&3] }
 
 // History returns the moves played since the start, in order (not the
 // retirements: see Retire).
@@ -168,11 +182,10 @@ func (s *State) History() []Move {
 	return out
 }
 
-// steps returns the states after each move or retirement since the start,
-// in order.
-func (s *State) steps() []*State {
-	var rev []*State
-	for t := s; t.prev != nil; t = t.prev {
+// steps returns the moves and retirements since the start, in order.
+func (s *State) steps() []*step {
+	var rev []*step
+	for t := s.hist; t != nil; t = t.prev {
 		rev = append(rev, t)
 	}
 	slices.Reverse(rev)
@@ -201,7 +214,7 @@ func (s *State) RetireSeat(seat int) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &State{game: s.game, pos: p, first: s.first, setup: s.setup, turns: s.turns, prev: s, left: seat + 1, out: rules.Outcome{Winner: -1}}
+	n := &State{game: s.game, pos: p, first: s.first, setup: s.setup, turns: s.turns, start: s.start, hist: &step{prev: s.hist, left: uint8(seat + 1)}, out: rules.Outcome{Winner: -1}}
 	if p.won != 0 {
 		n.out = wonOutcome(p)
 	}
@@ -278,7 +291,7 @@ func (s *State) PlayMove(text string) (*State, rules.Move, error) {
 // after returns the state after the legal move m.
 func (s *State) after(m Move) *State {
 	mover := int(s.pos.turn)
-	n := &State{game: s.game, pos: s.pos.Play(m), first: s.first, setup: s.setup, turns: s.turns, prev: s, last: m, out: rules.Outcome{Winner: -1}}
+	n := &State{game: s.game, pos: s.pos.Play(m), first: s.first, setup: s.setup, turns: s.turns, start: s.start, hist: &step{prev: s.hist, last: m}, out: rules.Outcome{Winner: -1}}
 	n.turns[mover]++
 	lh := s.game.v.LeaveHome
 	switch {

@@ -249,16 +249,14 @@ func (p Position) AppendMoves(dst []Move) []Move {
 		return dst
 	}
 	n := len(dst)
-	l := p.l()
-	occ := p.Occupied()
-	target := l.home[l.target[p.turn]]
-	var queue [256]Sq
+	var m mover
+	m.setup(&p)
 	mine := p.pieces[p.turn]
 	for w, x := range mine {
 		for x != 0 {
 			s := Sq(w<<6 | bits.TrailingZeros64(x))
 			x &= x - 1
-			reach := l.g.reach(occ.Without(s), target, s, &queue)
+			reach := m.reach(s)
 			for w2, y := range reach {
 				for y != 0 {
 					dst = append(dst, Move{s, Sq(w2<<6 | bits.TrailingZeros64(y))})
@@ -271,39 +269,6 @@ func (p Position) AppendMoves(dst []Move) []Move {
 		dst = append(dst, Pass)
 	}
 	return dst
-}
-
-// reach returns the squares a piece on s can end its move on: the empty
-// neighbours and the jump closure. occ holds every other piece (s itself
-// counts as empty); once the piece stands in target it may not land
-// outside it.
-func (g *geometry) reach(occ, target Board, s Sq, queue *[256]Sq) Board {
-	var reach Board
-	in := target.Has(s)
-	for k := 0; k < int(g.nsteps[s]); k++ {
-		n := g.steps[s][k]
-		if !occ.Has(n) && (!in || target.Has(n)) {
-			reach = reach.With(n)
-		}
-	}
-	seen := Board{}.With(s)
-	queue[0] = s
-	head, tail := 0, 1
-	for head < tail {
-		c := queue[head]
-		head++
-		in := target.Has(c)
-		js := &g.jumps[c]
-		for k := 0; k < int(g.njumps[c]); k++ {
-			j := js[k]
-			if occ.Has(j.over) && !occ.Has(j.land) && !seen.Has(j.land) && (!in || target.Has(j.land)) {
-				seen = seen.With(j.land)
-				queue[tail] = j.land
-				tail++
-			}
-		}
-	}
-	return reach.Or(seen.Without(s))
 }
 
 // Play returns the position after m, which must be one of p.Moves(): the
@@ -407,29 +372,6 @@ func (t *jumpTree) path(to Sq) []Sq {
 		path[i] = s
 	}
 	return path
-}
-
-// Perft counts the leaves of the move tree depth plies deep (a pass is one
-// move; a won position has none).
-func (p Position) Perft(depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([][]Move, depth)
-	return p.perft(depth, bufs)
-}
-
-func (p Position) perft(depth int, bufs [][]Move) uint64 {
-	moves := p.AppendMoves(bufs[depth-1][:0])
-	bufs[depth-1] = moves
-	if depth == 1 {
-		return uint64(len(moves))
-	}
-	var n uint64
-	for i := range moves {
-		n += p.Play(bufs[depth-1][i]).perft(depth-1, bufs)
-	}
-	return n
 }
 
 // String draws the position, rank 1 at the bottom: one digit per seat

@@ -64,7 +64,7 @@ func (s *State) Record(meta rules.Meta) string {
 	}
 	// A round is one move of each player still in the game.
 	playing := 0
-	start := steps[0].prev.pos
+	start := s.start
 	for seat := 0; seat < s.game.v.Players; seat++ {
 		if !start.Retired(seat) {
 			playing++

@@ -137,7 +137,14 @@ type gen struct {
 	level   int
 	mark    int  // first move of the current piece, for deduplication
 	capOnly bool // record capturing series only
-	seen    map[[2]uint64]struct{}
+	// The (square, jumped) states a series of the current piece has
+	// explored, with three or more pieces jumped (fewer cannot be reached
+	// twice often enough to pay for a look-up): the first ones in near,
+	// the rest in seen. A state fixes the rest of the series, so a state
+	// seen before adds nothing.
+	near  [16][2]uint64
+	nnear int
+	seen  map[[2]uint64]struct{}
 
 	// Route search (Path): the move wanted, the depth limit and the route.
 	want     *Move
@@ -147,6 +154,24 @@ type gen struct {
 	found    bool
 	foundLen int
 }
+
+// rayBits[s][d][k] is the square k+1 steps from s in direction d as a
+// bitboard, 0 off the board.
+var rayBits = func() (t [64][8][3]uint64) {
+	for s := range t {
+		for d := range t[s] {
+			for k, q := range ray[s][d] {
+				if q >= 0 {
+					t[s][d][k] = bit(q)
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// allDirs are the eight directions, clockwise from north.
+var allDirs = [8]int{dirN, dirNE, dirE, dirSE, dirS, dirSW, dirW, dirNW}
 
 // hop is one jump available to a piece: where it lands, what it jumps.
 type hop struct {
@@ -159,40 +184,36 @@ type hop struct {
 // already jumped; manFirst restricts a man to its forward directions.
 func (g *gen) hops(s Square, jumped uint64, manFirst bool, out *[8]hop) int {
 	n := 0
-	dirs := [8]int{0, 1, 2, 3, 4, 5, 6, 7}
-	nd := 8
+	dirs := allDirs[:]
 	if manFirst {
-		f := forward[g.side]
-		dirs[0], dirs[1], dirs[2] = f[0], f[1], f[2]
-		nd = 3
+		dirs = forward[g.side&1][:]
 	}
-	for _, d := range dirs[:nd] {
-		r := &ray[s][d]
-		s1 := r[0]
-		if s1 < 0 || r[1] < 0 {
+	for _, d := range dirs {
+		rb := &rayBits[s][d]
+		b1, b2 := rb[0], rb[1]
+		if b2 == 0 {
 			continue
 		}
-		b1, b2 := bit(s1), bit(r[1])
 		switch {
 		case g.enemy&b1 != 0:
 			if jumped&b1 != 0 {
 				continue
 			}
 			if g.occ&b2 == 0 {
-				out[n] = hop{r[1], b1, true}
+				out[n] = hop{ray[s][d][1], b1, true}
 				n++
-			} else if g.level >= TripleKing && g.enemy&b2 != 0 && jumped&b2 == 0 && r[2] >= 0 && g.occ&bit(r[2]) == 0 {
-				out[n] = hop{r[2], b1 | b2, true}
+			} else if g.level >= TripleKing && g.enemy&b2 != 0 && jumped&b2 == 0 && rb[2] != 0 && g.occ&rb[2] == 0 {
+				out[n] = hop{ray[s][d][2], b1 | b2, true}
 				n++
 			}
 		case g.occ&b1 == 0:
-			if g.level == QuadKing && g.enemy&b2 != 0 && jumped&b2 == 0 && r[2] >= 0 && g.occ&bit(r[2]) == 0 {
-				out[n] = hop{r[2], b2, true}
+			if g.level == QuadKing && g.enemy&b2 != 0 && jumped&b2 == 0 && rb[2] != 0 && g.occ&rb[2] == 0 {
+				out[n] = hop{ray[s][d][2], b2, true}
 				n++
 			}
 		default: // a friendly piece
 			if g.level == TripleKing && jumped&b1 == 0 && g.occ&b2 == 0 {
-				out[n] = hop{r[1], b1, false}
+				out[n] = hop{ray[s][d][1], b1, false}
 				n++
 			}
 		}
@@ -205,15 +226,11 @@ func (g *gen) series(s Square, jumped, captured uint64, manFirst bool) {
 	if g.found {
 		return
 	}
-	if bits.OnesCount64(jumped) >= 2 && g.want == nil {
+	if bits.OnesCount64(jumped) >= 3 && g.want == nil {
 		key := [2]uint64{uint64(s), jumped}
-		if g.seen == nil {
-			g.seen = map[[2]uint64]struct{}{}
-		}
-		if _, ok := g.seen[key]; ok {
+		if g.explored(key) {
 			return
 		}
-		g.seen[key] = struct{}{}
 	}
 	var hs [8]hop
 	n := g.hops(s, jumped, manFirst, &hs)
@@ -242,6 +259,29 @@ func (g *gen) series(s Square, jumped, captured uint64, manFirst bool) {
 	}
 }
 
+// explored reports whether the series state key was explored already,
+// and records it.
+func (g *gen) explored(key [2]uint64) bool {
+	for _, k := range g.near[:g.nnear] {
+		if k == key {
+			return true
+		}
+	}
+	if g.nnear < len(g.near) {
+		g.near[g.nnear] = key
+		g.nnear++
+		return false
+	}
+	if g.seen == nil {
+		g.seen = map[[2]uint64]struct{}{}
+	}
+	if _, ok := g.seen[key]; ok {
+		return true
+	}
+	g.seen[key] = struct{}{}
+	return false
+}
+
 // add records the series of the current piece ending on to.
 func (g *gen) add(to Square, captured uint64) {
 	if captured == 0 && (to == g.from || g.capOnly) {
@@ -268,9 +308,17 @@ func (g *gen) startSeries(s Square, level int) {
 	g.own = g.p.occ[g.side] &^ bit(s)
 	g.enemy = g.p.occ[g.side^1]
 	g.occ = all &^ bit(s)
-	if g.seen != nil {
+	g.nnear = 0
+	if len(g.seen) > 0 {
 		clear(g.seen)
 	}
+}
+
+// reset sets g up for a new generation of p's moves into buf[:0],
+// keeping its series table.
+func (g *gen) reset(p *Position, buf []Move) {
+	g.p, g.moves, g.side = p, buf[:0], p.turn
+	g.capOnly, g.want, g.found, g.depth = false, nil, false, 0
 }
 
 // Moves appends the legal moves of p to buf[:0] and returns the result.
@@ -358,7 +406,9 @@ func (p *Position) quiet(g *gen) {
 	for b := own & (p.lvl[UltraKing-1] | p.lvl[DoubleUltra-1]); b != 0; b &= b - 1 {
 		u := first(b)
 		duk := p.lvl[DoubleUltra-1]&bit(u) != 0
-		for _, a := range p.ultraActions(u, carriers, empty, duk) {
+		var acts [maxUltraActions]Action
+		na := p.ultraActions(u, carriers, empty, duk, &acts)
+		for _, a := range acts[:na] {
 			if duk {
 				g.second(a, 0)
 			} else {
@@ -368,27 +418,50 @@ func (p *Position) quiet(g *gen) {
 	}
 }
 
-// ultraActions lists the quiet actions of the ultra king on u: drops when
-// loaded, otherwise teleports and loads.
-func (p *Position) ultraActions(u Square, carriers, empty uint64, duk bool) []Action {
-	var out []Action
+// maxUltraActions bounds the quiet actions of one ultra king: a drop or
+// teleport to each empty square, or those and a load from each neighbour.
+const maxUltraActions = 64 + 8
+
+// ultraActions writes the quiet actions of the ultra king on u to out
+// and returns their number: drops when loaded, otherwise teleports and
+// loads.
+func (p *Position) ultraActions(u Square, carriers, empty uint64, duk bool, out *[maxUltraActions]Action) int {
+	n := 0
 	if carriers&bit(u) != 0 {
 		for e := empty; e != 0; e &= e - 1 {
-			out = append(out, Action{Drop, u, first(e)})
+			out[n%maxUltraActions] = Action{Drop, u, first(e)}
+			n++
 		}
-		return out
+		return n
 	}
 	for e := empty; e != 0; e &= e - 1 {
-		out = append(out, Action{Shift, u, first(e)})
+		out[n%maxUltraActions] = Action{Shift, u, first(e)}
+		n++
 	}
-	climbers := p.lvl[Man-1] | p.lvl[King-1] | p.lvl[TripleKing-1] | p.lvl[QuadKing-1]
+	for c := around[u] & p.occ[p.turn] & p.climbers(carriers, duk); c != 0; c &= c - 1 {
+		out[n%maxUltraActions] = Action{Load, first(c), u}
+		n++
+	}
+	return n
+}
+
+// climbers is the set of pieces that may climb onto an ultra king (a
+// double ultra king when duk): levels 1-4 and unloaded ultra kings.
+func (p *Position) climbers(carriers uint64, duk bool) uint64 {
+	c := p.lvl[Man-1] | p.lvl[King-1] | p.lvl[TripleKing-1] | p.lvl[QuadKing-1]
 	if !duk {
-		climbers |= p.lvl[UltraKing-1] &^ carriers
+		c |= p.lvl[UltraKing-1] &^ carriers
 	}
-	for c := around[u] & p.occ[p.turn] & climbers; c != 0; c &= c - 1 {
-		out = append(out, Action{Load, first(c), u})
+	return c
+}
+
+// countUltraActions returns the number of actions ultraActions writes.
+func (p *Position) countUltraActions(u Square, carriers, empty uint64, duk bool) int {
+	n := bits.OnesCount64(empty)
+	if carriers&bit(u) == 0 {
+		n += bits.OnesCount64(around[u] & p.occ[p.turn] & p.climbers(carriers, duk))
 	}
-	return out
+	return n
 }
 
 // second appends the moves of a double ultra king whose first action is a
@@ -407,34 +480,9 @@ func (g *gen) second(a Action, captured uint64) {
 	}
 	g.moves = append(g.moves, Move{Captured: captured, First: a})
 	empty := ^(q.occ[0] | q.occ[1])
-	for _, b := range q.ultraActions(d, q.carriers(), empty, true) {
+	var acts [maxUltraActions]Action
+	na := q.ultraActions(d, q.carriers(), empty, true, &acts)
+	for _, b := range acts[:na] {
 		g.moves = append(g.moves, Move{Captured: captured, First: a, Second: b})
 	}
-}
-
-// Perft counts the leaves of the move tree of p at the given depth
-// (draw rules ignored; a side with no move has no leaves below it).
-func (p Position) Perft(depth int) uint64 {
-	if depth <= 0 {
-		return 1
-	}
-	bufs := make([][]Move, depth)
-	for i := range bufs {
-		bufs[i] = make([]Move, 0, 64)
-	}
-	return perft(&p, depth, bufs)
-}
-
-func perft(p *Position, depth int, bufs [][]Move) uint64 {
-	ms := p.Moves(bufs[depth-1])
-	bufs[depth-1] = ms
-	if depth == 1 {
-		return uint64(len(ms))
-	}
-	var n uint64
-	for _, m := range ms {
-		q := p.Apply(m)
-		n += perft(&q, depth-1, bufs)
-	}
-	return n
 }

@@ -504,13 +504,19 @@ func walk(t *testing.T, p Position, depth int) uint64 {
 	return n
 }
 
+// BenchmarkPerft counts the trees of perftBenches (oldgen_test.go);
+// Mnodes/s is leaves per second.
 func BenchmarkPerft(b *testing.B) {
-	p := Start()
-	var nodes uint64
-	for b.Loop() {
-		nodes += p.Perft(5)
+	for _, c := range perftBenches {
+		p := benchPosition(b, c.fen)
+		b.Run(c.name, func(b *testing.B) {
+			var n uint64
+			for b.Loop() {
+				n += p.Perft(c.depth)
+			}
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+		})
 	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }
 
 func ExamplePosition_Perft() {

@@ -75,6 +75,14 @@ func (p Position) Piece(s Square) (side Side, level, carried int, ok bool) {
 	return side, p.levelAt(b), p.carriedAt(b), true
 }
 
+// Bitboards returns p's sets of squares (bit s is square s): each side's
+// pieces, the pieces of each level (lvl[L-1] for level L) and the ultra
+// kings carrying a piece of each level (carry[L-1]). The computer player
+// reads positions through it.
+func (p Position) Bitboards() (occ [2]uint64, lvl [6]uint64, carry [4]uint64) {
+	return p.occ, p.lvl, p.carry
+}
+
 func (p *Position) levelAt(b uint64) int {
 	for l := 0; l < 6; l++ {
 		if p.lvl[l]&b != 0 {

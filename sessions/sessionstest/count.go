@@ -6,6 +6,7 @@
 package sessionstest
 
 import (
+	"encoding/binary"
 	"fmt"
 	"sort"
 	"strconv"
@@ -274,3 +275,49 @@ func (r retirer) Retire(seat int) (rules.State, error) {
 	}
 	return s.wrap(), nil
 }
+
+var (
+	_ rules.Saver    = state{}
+	_ rules.Restorer = (*Count)(nil)
+)
+
+// Save implements rules.Saver: version 1, then the counter, the seat to
+// move, the pending formations and the seats gone (bit sets), the winner
+// + 1 and over (uvarints), and the reason's text.
+func (s state) Save() []byte {
+	b := []byte{1}
+	for _, x := range []int{s.n, s.turn, s.pending, s.gone, s.winner + 1, btoi(s.over)} {
+		b = binary.AppendUvarint(b, uint64(x))
+	}
+	return append(b, string(s.reason)...)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Restore implements rules.Restorer.
+func (g *Count) Restore(snapshot []byte) (rules.State, error) {
+	bad := rules.Errorf(rules.ErrBadSnapshot, "bad count snapshot")
+	if len(snapshot) < 1 || snapshot[0] != 1 {
+		return nil, bad
+	}
+	b := snapshot[1:]
+	var x [6]int
+	for i, limit := range []uint64{1 << 20, uint64(g.Players - 1), 1<<g.Players - 1, 1<<g.Players - 1, uint64(g.Players), 1} {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > limit {
+			return nil, bad
+		}
+		x[i], b = int(v), b[n:]
+	}
+	s := state{g: g, n: x[0], turn: x[1], pending: x[2], gone: x[3], winner: x[4] - 1, over: x[5] == 1}
+	setText(&s.reason, string(b))
+	return s.wrap(), nil
+}
+
+// setText sets a string field whatever its string type.
+func setText[T ~string](dst *T, text string) { *dst = T(text) }
