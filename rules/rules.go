@@ -102,9 +102,39 @@ type Outcome struct {
 	Over bool
 	// Winner is the winning seat, or -1 for a draw (and while not Over).
 	Winner int
-	// Reason is a short phrase: "no pieces left", "no legal move",
-	// "threefold repetition", "40 moves with kings only", "camp filled", ...
-	Reason string
+	// Reason says why, as a code; adapters word it.
+	Reason Reason
+	// N is the number a Reason names: the moves of KingMoves and
+	// ThreeKings, the plies of QuietPlies, the move of LeftHome; 0 otherwise.
+	N int
+}
+
+// Reason is why a game ended: a closed set of codes, worded by the
+// adapters. The strings are stable: finished games store them.
+type Reason string
+
+// The reasons a game ends.
+const (
+	NoPieces      Reason = "no-pieces"      // the loser has no pieces left
+	NoMove        Reason = "no-move"        // the loser has no legal move
+	Repetition    Reason = "repetition"     // draw: the same position a third time
+	KingMoves     Reason = "king-moves"     // draw: N moves with kings only
+	ThreeKings    Reason = "three-kings"    // draw: three kings against one for N moves
+	FewKings      Reason = "few-kings"      // draw: kings only, equal and few
+	QuietPlies    Reason = "quiet-plies"    // draw: N plies without capture or promotion
+	CampFilled    Reason = "camp-filled"    // Halma: the winner filled the target camp
+	OthersLeft    Reason = "others-left"    // the others resigned or abandoned
+	LeftHome      Reason = "left-home"      // Halma: a piece still at home after move N
+	Resigned      Reason = "resigned"       // a player resigned
+	DrawAgreed    Reason = "draw-agreed"    // every player agreed to a draw
+	Abandoned     Reason = "abandoned"      // a player let the clock play N moves in a row (sessions)
+	TargetReached Reason = "target-reached" // the test game's target (sessions/sessionstest)
+)
+
+// Reasons lists every Reason.
+func Reasons() []Reason {
+	return []Reason{NoPieces, NoMove, Repetition, KingMoves, ThreeKings, FewKings, QuietPlies,
+		CampFilled, OthersLeft, LeftHome, Resigned, DrawAgreed, Abandoned, TargetReached}
 }
 
 // Piece is what a picture shows of a piece.

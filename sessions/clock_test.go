@@ -241,7 +241,7 @@ func TestAbandonAfterThreeAutoMoves(t *testing.T) {
 	}
 	no := f.n.last()
 	res := no.Session.Record.Result
-	if res == nil || res.Winner != 1 || !res.Abandoned || !strings.Contains(res.Reason, "abandoned") {
+	if res == nil || res.Winner != 1 || !res.Abandoned || res.Reason != rules.Abandoned || res.By != 0 || res.N != sessions.AutoMovesToAbandon {
 		t.Fatalf("last notice %+v, result %+v: want bob's win by abandonment", no, res)
 	}
 	hist, _ := f.s.History(ctx, sessions.HistoryQuery{Key: key})

@@ -141,15 +141,14 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 		}
 		next.rec.Auto[seat]++
 		if next.rec.Result == nil && next.rec.Auto[seat] >= AutoMovesToAbandon {
-			if left, ok := s.retire(next, []int{seat}, "abandoned"); ok {
+			if left, ok := s.retire(next, []int{seat}, rules.Abandoned); ok {
 				// More players: the others play on without this one.
 				next = left
 				if next.rec.Result != nil {
 					next.rec.Result.Abandoned = true
 				}
 			} else {
-				res := &Result{Winner: -1, Reason: fmt.Sprintf("%s abandoned (%d moves in a row played by the clock)",
-					from.game.Seats()[seat], AutoMovesToAbandon), Ended: now, FEN: st.FEN(), Abandoned: true}
+				res := &Result{Winner: -1, Reason: rules.Abandoned, N: AutoMovesToAbandon, By: seat, Ended: now, FEN: st.FEN(), Abandoned: true}
 				if len(next.rec.Seats) == 2 {
 					res.Winner = 1 - seat
 				}

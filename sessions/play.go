@@ -148,7 +148,7 @@ func (s *Service) draw(cur *live, req Request) (*live, Event, error) {
 	if len(next.rec.DrawOffer) < next.rec.stillIn() {
 		return next, Event{Kind: EvDrawOffered, Seat: seats[0]}, nil
 	}
-	next.rec.Result = &Result{Winner: -1, Reason: "draw agreed", Ended: now, FEN: next.state.FEN()}
+	next.rec.Result = &Result{Winner: -1, Reason: rules.DrawAgreed, By: -1, Ended: now, FEN: next.state.FEN()}
 	return next, Event{Kind: EvDrawAgreed, Seat: seats[0]}, nil
 }
 
@@ -167,11 +167,11 @@ func (s *Service) Resign(ctx context.Context, req Request) (Event, error) {
 		if t := cur.state.Turn(); slices.Contains(seats, t) {
 			seat = t
 		}
-		if next, ok := s.retire(cur, seats, "resigned"); ok {
+		if next, ok := s.retire(cur, seats, rules.Resigned); ok {
 			return next, Event{Kind: EvResigned, Seat: seat, passed: next.rec.Result == nil && cur.state.Turn() != next.state.Turn()}, nil
 		}
 		next := cur.clone()
-		res := &Result{Winner: -1, Reason: cur.game.Seats()[seat] + " resigned", Ended: s.now().UTC(), FEN: cur.state.FEN()}
+		res := &Result{Winner: -1, Reason: rules.Resigned, By: seat, Ended: s.now().UTC(), FEN: cur.state.FEN()}
 		if len(next.rec.Seats) == 2 {
 			res.Winner = 1 - seat
 		}
@@ -182,12 +182,12 @@ func (s *Service) Resign(ctx context.Context, req Request) (Event, error) {
 }
 
 // retire returns the session after seats have left the game (why:
-// "resigned", "abandoned"), with the others playing on, or reports false
+// rules.Resigned, rules.Abandoned), with the others playing on, or reports false
 // when that is not the way: a game of two, a game whose state is not a
 // rules.Retirer, or one where no person (only the computer) would play on
 // and more than one seat would be left. When one seat is left, the rules
 // say it has won and the game ends.
-func (s *Service) retire(cur *live, seats []int, why string) (*live, bool) {
+func (s *Service) retire(cur *live, seats []int, why rules.Reason) (*live, bool) {
 	if _, ok := cur.state.(rules.Retirer); !ok || len(cur.rec.Seats) <= 2 {
 		return nil, false
 	}
@@ -214,7 +214,7 @@ func (s *Service) retire(cur *live, seats []int, why string) (*live, bool) {
 			s.log.Error("retiring failed", "session", cur.rec.Key.String(), "seat", seat, "err", err)
 			return nil, false
 		}
-		next.add(Action{Kind: ActRetire, Seat: seat, Text: why, At: now})
+		next.add(Action{Kind: ActRetire, Seat: seat, Text: string(why), At: now})
 	}
 	next.state = st
 	next.rec.DrawOffer = nil
@@ -229,5 +229,5 @@ func (s *Service) checkEnd(l *live) {
 	if !o.Over {
 		return
 	}
-	l.rec.Result = &Result{Winner: o.Winner, Reason: o.Reason, Ended: l.rec.Updated, FEN: l.state.FEN()}
+	l.rec.Result = &Result{Winner: o.Winner, Reason: o.Reason, N: o.N, By: -1, Ended: l.rec.Updated, FEN: l.state.FEN()}
 }

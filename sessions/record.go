@@ -5,10 +5,18 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/boardgamebot/bot/rules"
 )
 
 // RecordVersion is the schema version written in every stored Record.
-const RecordVersion = 1
+// Version 2 stores a finished game's Result as a code (Result.Reason, N,
+// By); version 1 stored an English phrase, which reading maps to the code
+// (see Result.UnmarshalJSON).
+const RecordVersion = 2
+
+// OldestRecordVersion is the oldest record version this bot reads.
+const OldestRecordVersion = 1
 
 // Key names a session: one game at a time per platform, channel and thread
 // (Discord thread, Telegram forum topic; empty when there is none).
@@ -229,9 +237,15 @@ func (d Duration) String() string {
 type Result struct {
 	// Winner is the winning seat, or -1 for a draw (or no winner).
 	Winner int `json:"winner"`
-	// Reason is a short phrase: "no legal move", "resigned", "draw agreed".
-	Reason string    `json:"reason"`
-	Ended  time.Time `json:"ended"`
+	// Reason is why the game ended, as a code; adapters word it.
+	Reason rules.Reason `json:"why"`
+	// N is the number Reason names (rules.Outcome.N; for Abandoned, the
+	// moves the clock played in a row).
+	N int `json:"n,omitempty"`
+	// By is the seat that resigned or abandoned (Reason rules.Resigned,
+	// rules.Abandoned), -1 otherwise.
+	By    int       `json:"by"`
+	Ended time.Time `json:"ended"`
 	// FEN is the final position.
 	FEN string `json:"fen,omitempty"`
 	// Abandoned: the loser (the seat that is not Winner; with more players,

@@ -46,9 +46,10 @@ func (s *Service) Replay(rec *Record) (*Snapshot, error) {
 }
 
 func (s *Service) rebuild(rec *Record) (*live, error) {
-	if rec.V != RecordVersion {
-		return nil, fmt.Errorf("record version %d, want %d", rec.V, RecordVersion)
+	if rec.V < OldestRecordVersion || rec.V > RecordVersion {
+		return nil, fmt.Errorf("record version %d, want %d to %d", rec.V, OldestRecordVersion, RecordVersion)
 	}
+	rec.V = RecordVersion // Result.UnmarshalJSON read an old result as codes
 	game, err := s.games(rec.Game, rec.Options)
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
@@ -54,17 +55,17 @@ func TestLeaveFourPlayerGame(t *testing.T) {
 			"alice move !NotPlayer", "alice draw !NotPlayer", "alice resign !NotPlayer", "alice takeback !NotPlayer", "alice accept !NoChallenge"},
 			turn: "bob", left: "0"},
 		{name: "a draw needs the players still in", steps: []string{"carol resign", "alice draw", "bob draw", "dave draw"},
-			result: "draw: draw agreed", left: "2", pings: "over:alice over:bob over:carol"},
+			result: "draw: draw-agreed", left: "2", pings: "over:alice over:bob over:carol"},
 		{name: "leaving clears the draw offer", steps: []string{"alice draw", "carol resign", "bob accept !NoChallenge", "carol draw !NotPlayer"},
 			turn: "alice", left: "2", pings: ""},
 		{name: "the last one left wins", steps: []string{"bob resign", "alice move", "carol resign", "dave move", "alice resign"},
-			result: "winner 3: the others left", left: "0 1 2", pings: "over:bob over:carol over:dave"},
+			result: "winner 3: others-left", left: "0 1 2", pings: "over:bob over:carol over:dave"},
 		{name: "no takeback across a retirement", steps: []string{"alice move", "carol resign", "alice takeback !NoTakeback"},
 			turn: "bob", left: "2"},
 		{name: "restart after a retirement", steps: []string{"alice move", "bob resign", "restart", "carol move", "bob move !NotPlayer", "dave move"},
 			turn: "alice", left: "1", pings: "turn:alice"},
 		{name: "restart, then the last leaves", steps: []string{"dave resign", "bob resign", "restart", "alice resign"},
-			result: "winner 2: the others left", left: "0 1 3", pings: "over:bob over:carol over:dave"},
+			result: "winner 2: others-left", left: "0 1 3", pings: "over:bob over:carol over:dave"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := sessions.NewMemoryStore()
@@ -146,7 +147,7 @@ func TestLeaveFourPlayerGame(t *testing.T) {
 				if r.Winner >= 0 {
 					got = fmt.Sprintf("winner %d: ", r.Winner)
 				}
-				if got += r.Reason; got != tc.result {
+				if got += string(r.Reason); got != tc.result {
 					t.Errorf("result %q, want %q", got, tc.result)
 				}
 				if _, err := s.Look(ctx, key); !errors.Is(err, sessions.ErrNoGame) {
@@ -176,7 +177,7 @@ func TestResignWithoutRetiring(t *testing.T) {
 		must(t)(s.Accept(ctx, req(u)))
 	}
 	ev := must(t)(s.Resign(ctx, req(bob)))
-	if r := ev.Session.Record.Result; r == nil || r.Winner != -1 || r.Reason != "Player 2 resigned" {
+	if r := ev.Session.Record.Result; r == nil || r.Winner != -1 || r.Reason != rules.Resigned || r.By != 1 {
 		t.Fatalf("count without retire: result %+v, want the end with no winner", r)
 	}
 
@@ -238,7 +239,7 @@ func TestAbandonFourPlayerGame(t *testing.T) {
 		t.Fatalf("the game still runs: %v", err)
 	}
 	res := f.n.last().Session.Record.Result
-	if res == nil || res.Winner != 1 || res.Reason != "the others left" || !res.Abandoned {
+	if res == nil || res.Winner != 1 || res.Reason != rules.OthersLeft || !res.Abandoned {
 		t.Fatalf("result %+v, want bob's win when the others left", res)
 	}
 }
@@ -280,7 +281,7 @@ func TestHalmaFourPlayersLeave(t *testing.T) {
 	must(t)(s.Move(ctx, req(alice), "e3-f4"))
 	must(t)(s.Resign(ctx, req(dave)))
 	ev = must(t)(s.Resign(ctx, req(bob))) // bob was to move; alice is left
-	if r := ev.Session.Record.Result; r == nil || r.Winner != 0 || r.Reason != "the others left" || len(ev.Session.Record.Ratings) != 0 {
+	if r := ev.Session.Record.Result; r == nil || r.Winner != 0 || r.Reason != rules.OthersLeft || len(ev.Session.Record.Ratings) != 0 {
 		t.Fatalf("result %+v, ratings %v; want alice's win, unrated", r, ev.Session.Record.Ratings)
 	}
 	hist, _ := s.History(ctx, sessions.HistoryQuery{Key: key})

@@ -262,7 +262,7 @@ func TestWholeGameGoesToHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fin.Actions) != 3 || fin.Result.Reason != "target reached" || fin.Result.FEN != "5:1" {
+	if len(fin.Actions) != 3 || fin.Result.Reason != rules.TargetReached || fin.Result.FEN != "5:1" {
 		t.Fatalf("finished record: %d actions, result %+v", len(fin.Actions), fin.Result)
 	}
 	for _, u := range []sessions.User{alice, bob} {
@@ -350,7 +350,7 @@ func TestFourPlayerResignEndsWithoutWinner(t *testing.T) {
 	must(t)(s.Accept(ctx, req(bob)))
 	must(t)(s.Accept(ctx, req(carol)))
 	ev := must(t)(s.Resign(ctx, req(carol)))
-	if r := ev.Session.Record.Result; r == nil || r.Winner != -1 || r.Reason != "Player 3 resigned" {
+	if r := ev.Session.Record.Result; r == nil || r.Winner != -1 || r.Reason != rules.Resigned || r.By != 2 {
 		t.Fatalf("result %+v", r)
 	}
 }

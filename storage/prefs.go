@@ -17,8 +17,10 @@ const PrefsVersion = 1
 type prefs struct {
 	V int `json:"v"`
 	// Notify: the user asked for turn pings by private message (true) or
-	// turned them off (false).
-	Notify bool `json:"notify"`
+	// turned them off (false); nil when they never said.
+	Notify *bool `json:"notify,omitempty"`
+	// Lang is the language the user chose with /lang; "" for none.
+	Lang string `json:"lang,omitempty"`
 }
 
 // SetNotify records whether a user of a platform wants turn pings by
@@ -44,7 +46,7 @@ func (s *Store) SetNotify(ctx context.Context, platform, userID string, on bool)
 			}
 			p = old
 		}
-		p.Notify = on
+		p.Notify = &on
 		v, err := json.Marshal(p)
 		if err != nil {
 			return err
@@ -73,7 +75,9 @@ func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bo
 			if err != nil {
 				return fmt.Errorf("preferences of user %s: %w", user, err)
 			}
-			out[user] = p.Notify
+			if p.Notify != nil {
+				out[user] = *p.Notify
+			}
 		}
 		return nil
 	})
@@ -101,4 +105,67 @@ func decodePrefs(v []byte) (prefs, error) {
 		return prefs{}, damage(fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion))
 	}
 	return p, nil
+}
+
+// SetLang records the language a user of a platform chose with /lang;
+// "" forgets it. The other preferences of the user are kept.
+func (s *Store) SetLang(ctx context.Context, platform, userID, lang string) error {
+	k, err := userKey(platform, userID)
+	if err != nil {
+		return err
+	}
+	select {
+	case <-s.quit:
+		return fmt.Errorf("storage: saving the language of %s user %s: %w", platform, userID, ErrClosed)
+	default:
+	}
+	err = s.update("preferences of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bPrefs)
+		p := prefs{V: PrefsVersion}
+		if v := b.Get(k); v != nil {
+			old, err := decodePrefs(v)
+			if err != nil {
+				return err
+			}
+			p = old
+		}
+		p.Lang = lang
+		v, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		return b.Put(k, v)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: saving the language of %s user %s: %w", platform, userID, err)
+	}
+	return nil
+}
+
+// Langs returns the languages the users of a platform chose with /lang,
+// by user id.
+func (s *Store) Langs(ctx context.Context, platform string) (map[string]string, error) {
+	if platform == "" || strings.ContainsRune(platform, 0) {
+		return nil, fmt.Errorf("storage: bad platform %q", platform)
+	}
+	prefix := []byte(platform + "\x00")
+	out := map[string]string{}
+	err := s.view("preferences of "+platform, func(tx *bbolt.Tx) error {
+		c := tx.Bucket(bPrefs).Cursor()
+		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
+			user := strings.TrimSuffix(string(k[len(prefix):]), "\x00")
+			p, err := decodePrefs(v)
+			if err != nil {
+				return fmt.Errorf("preferences of user %s: %w", user, err)
+			}
+			if p.Lang != "" {
+				out[user] = p.Lang
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: reading the languages of %s: %w", platform, err)
+	}
+	return out, nil
 }

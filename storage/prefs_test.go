@@ -120,3 +120,35 @@ func TestNotifyPrefsErrors(t *testing.T) {
 		t.Errorf("another platform's prefs: %v, %v", got, err)
 	}
 }
+
+// TestLangs: the languages chosen with /lang round-trip through a closed
+// and reopened file, per platform, next to the turn pings without
+// changing them: a user who chose a language only has made no choice of
+// pings.
+func TestLangs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s := open(t, path)
+	if err := s.SetNotify(ctx, "telegram", "42", true); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range [][3]string{{"telegram", "42", "es"}, {"telegram", "7", "de"}, {"telegram", "7", "tl"}, {"discord", "42", "de"}} {
+		if err := s.SetLang(ctx, c[0], c[1], c[2]); err != nil {
+			t.Fatalf("SetLang%v: %v", c, err)
+		}
+	}
+	s.Close()
+	s = open(t, path)
+	defer s.Close()
+	tg, err := s.Langs(ctx, "telegram")
+	if err != nil || !maps.Equal(tg, map[string]string{"42": "es", "7": "tl"}) {
+		t.Fatalf("telegram languages %v, %v", tg, err)
+	}
+	dc, err := s.Langs(ctx, "discord")
+	if err != nil || !maps.Equal(dc, map[string]string{"42": "de"}) {
+		t.Fatalf("discord languages %v, %v", dc, err)
+	}
+	pings, err := s.NotifyPrefs(ctx, "telegram")
+	if err != nil || !maps.Equal(pings, map[string]bool{"42": true}) {
+		t.Fatalf("telegram pings after the languages: %v, %v (want 42 on, 7 not chosen)", pings, err)
+	}
+}

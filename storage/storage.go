@@ -562,8 +562,8 @@ func decode(v []byte) (*sessions.Record, error) {
 	if err := json.Unmarshal(v, &head); err != nil {
 		return nil, damage(fmt.Errorf("bad record: %w", err))
 	}
-	if head.V != sessions.RecordVersion {
-		return nil, damage(fmt.Errorf("record version %d, this bot reads %d", head.V, sessions.RecordVersion))
+	if head.V < sessions.OldestRecordVersion || head.V > sessions.RecordVersion {
+		return nil, damage(fmt.Errorf("record version %d, this bot reads %d to %d", head.V, sessions.OldestRecordVersion, sessions.RecordVersion))
 	}
 	var r sessions.Record
 	if err := json.Unmarshal(v, &r); err != nil {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
 	"go.etcd.io/bbolt"
@@ -127,7 +129,7 @@ func TestStoredJSONHasVersion(t *testing.T) {
 	defer db.Close()
 	db.View(func(tx *bbolt.Tx) error {
 		v := tx.Bucket([]byte("live")).Get([]byte("test\x00a\x00"))
-		if !bytes.HasPrefix(v, []byte(`{"v":1,`)) {
+		if !bytes.HasPrefix(v, fmt.Appendf(nil, `{"v":%d,`, sessions.RecordVersion)) {
 			t.Errorf("stored record: %.60s", v)
 		}
 		return nil
@@ -407,4 +409,50 @@ func crashChild(path string) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestOldFinishedGameRead: a finished game stored by a version 1 bot,
+// whose result is an English phrase, reads with its result as codes.
+func TestOldFinishedGameRead(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s := open(t, path)
+	fin := fullRecord(key("done"))
+	fin.Result = &sessions.Result{Winner: 0, Reason: rules.Resigned, By: 1, Ended: t0.Add(time.Hour)}
+	if err := s.Commit(ctx, &sessions.Change{Key: fin.Key, Finished: fin}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	// Make it what a version 1 bot wrote.
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket([]byte("games"))
+		k, v := b.Cursor().First()
+		var rec map[string]any
+		if err := json.Unmarshal(v, &rec); err != nil {
+			return err
+		}
+		rec["v"] = 1
+		rec["result"] = map[string]any{"winner": 0, "reason": "Black resigned", "ended": t0.Add(time.Hour)}
+		old, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		return b.Put(k, old)
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s = open(t, path)
+	defer s.Close()
+	got, err := s.Finished(ctx, "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.Result; r == nil || r.Reason != rules.Resigned || r.By != 1 || r.Winner != 0 {
+		t.Fatalf("old result read as %+v, want Black (seat 1) resigned", got.Result)
+	}
 }

@@ -27,15 +27,20 @@ func snapshotWith(texts ...string) *sessions.Snapshot {
 // rules' reason and gives one list of legal moves, whatever list the
 // reason carries, and /moves.
 func TestIllegalMoveListsMovesOnce(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
 	seven := snapshotWith("a2-b3", "b3-a4", "b3-c4", "d3-c4", "d3-e4", "f3-e4", "f3-g4")
 	for _, tc := range []struct {
 		name, reason string
 		s            *sessions.Snapshot
 		want         string
 	}{
-		{"draughts, every legal move in the reason", "a4-b5 is not legal: the piece on a4 cannot move (legal: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, f3-e4, ... 7 in all)", seven,
+		{"draughts, a piece that cannot move", "a4-b5 is not legal: the piece on a4 cannot move", seven,
 			"a4-b5 is not legal: the piece on a4 cannot move. Legal moves: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, … (/moves lists all 7)."},
-		{"ultradamas, every legal move in the reason", "the man on a1 cannot move now (legal: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, f3-e4, ...)", seven,
+		{"ultradamas, a piece that cannot move", "the man on a1 cannot move now", seven,
 			"The man on a1 cannot move now. Legal moves: a2-b3, b3-a4, b3-c4, d3-c4, d3-e4, … (/moves lists all 7)."},
 		{"the piece's own moves in the reason", "b3-a5 is not legal (legal from b3: b3-a4, b3-c4)", seven,
 			"b3-a5 is not legal (legal from b3: b3-a4, b3-c4). /moves lists all 7 legal moves."},
@@ -51,7 +56,7 @@ func TestIllegalMoveListsMovesOnce(t *testing.T) {
 			`"c3xe5xg7" is not legal (legal from c3: c3xe5). /moves shows the only legal move.`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := illegalMove(tc.s, tc.reason); got != tc.want {
+			if got := en.illegalMove(tc.s, tc.reason); got != tc.want {
 				t.Errorf("got\n%s\nwant\n%s", got, tc.want)
 			}
 		})

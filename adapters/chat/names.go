@@ -29,26 +29,44 @@ func IsComputerName(name string) bool {
 	return false
 }
 
-// CheckName says in one line why name, with or without a leading @, cannot
-// be a person's name, or returns nil: a name is 1 to MaxName letters,
-// digits, '_', '-' and '.', and not one of the computer's names.
+// CheckName says why name, with or without a leading @, cannot be a
+// person's name (a *NameError), or returns nil: a name is 1 to MaxName
+// letters, digits, '_', '-' and '.', and not one of the computer's names.
 func CheckName(name string) error {
 	name = strings.TrimPrefix(name, "@")
 	switch {
 	case name == "":
-		return errors.New("a name is needed")
+		return &NameError{Problem: "NameEmpty", Name: name}
 	case !utf8.ValidString(name):
-		return errors.New("a name must be valid UTF-8 text")
+		return &NameError{Problem: "NameNotUTF8", Name: name}
 	case utf8.RuneCountInString(name) > MaxName:
-		return fmt.Errorf("a name is at most %d letters", MaxName)
+		return &NameError{Problem: "NameTooLong", Name: name}
 	case strings.ContainsFunc(name, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
 	}):
-		return errors.New("a name may hold only letters, digits, '_', '-' and '.'")
+		return &NameError{Problem: "NameChars", Name: name}
 	case IsComputerName(name):
-		return fmt.Errorf("%q is the computer's name", name)
+		return &NameError{Problem: "NameComputer", Name: name}
 	}
 	return nil
+}
+
+// NameError is why a name cannot be: Problem is the catalogue message
+// that says it (Speaker.NameProblem words it).
+type NameError struct {
+	Problem string
+	Name    string
+}
+
+func (e *NameError) Error() string { return fmt.Sprintf("bad name %q: %s", e.Name, e.Problem) }
+
+// NameProblem words why a name cannot be (an error of CheckName).
+func (p Speaker) NameProblem(err error) string {
+	var ne *NameError
+	if errors.As(err, &ne) {
+		return p.T(ne.Problem, "Max", MaxName, "Name", ne.Name)
+	}
+	return err.Error()
 }
 
 // Spelling returns how name (in any case) is written for the person who

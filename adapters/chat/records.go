@@ -19,7 +19,7 @@ const (
 )
 
 // opponents names the seats other than seat.
-func opponents(s *sessions.Snapshot, seat int) string {
+func (p Speaker) opponents(s *sessions.Snapshot, seat int) string {
 	var names []string
 	for i, u := range s.Record.Seats {
 		if i != seat && !u.Is(s.Player(seat)) {
@@ -29,65 +29,64 @@ func opponents(s *sessions.Snapshot, seat int) string {
 	if len(names) == 0 {
 		return s.Player(seat).Name
 	}
-	return strings.Join(names, " and ")
+	return p.andList(names)
 }
 
 // ratingLine says what a finished game did to ratings, or why it was not
 // rated; empty for games that are never rated.
-func ratingLine(s *sessions.Snapshot) string {
+func (p Speaker) ratingLine(s *sessions.Snapshot) string {
 	rec := s.Record
 	if len(rec.Ratings) == 0 {
 		if len(rec.Seats) == 2 && rec.Play.Rated && !slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) &&
 			!rec.Seats[0].Is(rec.Seats[1]) {
 			if rec.Result != nil && rec.Result.Winner < 0 {
-				return fmt.Sprintf("Not rated: a draw counts once each player made more than %d moves.", sessions.MinRatedMoves)
+				return p.T("NotRatedDraw", "Count", sessions.MinRatedMoves)
 			}
-			return fmt.Sprintf("Not rated: the game ended before the winner made more than %d moves.", sessions.MinRatedMoves)
+			return p.T("NotRatedShort", "Count", sessions.MinRatedMoves)
 		}
 		return ""
 	}
 	var parts []string
 	for _, c := range rec.Ratings {
-		parts = append(parts, fmt.Sprintf("%s %d → %d (%s)", c.User.Name, c.Before, c.After, signed(c.After-c.Before)))
+		parts = append(parts, p.T("RatingChange", "Name", c.User.Name, "Before", c.Before, "After", c.After, "Change", signed(c.After-c.Before)))
 	}
 	if !rec.Ratings[0].Rated {
-		return fmt.Sprintf("Not rated (the winner made %d moves or fewer), but abandoning costs %d: %s.",
-			sessions.MinRatedMoves, sessions.AbandonPenalty, strings.Join(parts, ", "))
+		return p.T("NotRatedAbandoned", "Count", sessions.MinRatedMoves, "Penalty", sessions.AbandonPenalty, "Changes", strings.Join(parts, ", "))
 	}
-	return "Ratings: " + strings.Join(parts, ", ") + "."
+	return p.T("Ratings", "Changes", strings.Join(parts, ", "))
 }
 
 // Terms says what the one who accepts a challenge agrees to: the clock and
 // whether the game counts for the ratings, "clock 1d per move, rated" or
 // "no clock, unrated". A game is unrated with rated=no, against the
 // computer, against oneself and with more than two players.
-func Terms(s *sessions.Snapshot) string {
+func (p Speaker) terms(s *sessions.Snapshot) string {
 	rec := s.Record
-	clock := clockTerms(rec)
+	clock := p.clockTerms(rec)
 	self := len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) ||
 		len(rec.Seats) == 2 && !rec.Seats[0].IsZero() && rec.Seats[0].Is(rec.Seats[1])
 	if !rec.Play.Rated || len(rec.Seats) != 2 || self || slicesAny(rec.Seats, func(u sessions.User) bool { return u.Computer }) {
-		return clock + ", unrated"
+		return p.T("TermsUnrated", "Clock", clock)
 	}
-	return clock + ", rated"
+	return p.T("TermsRated", "Clock", clock)
 }
 
 // clockTerms says the clock of a game: "clock 1d per move", "no clock".
-func clockTerms(rec *sessions.Record) string {
+func (p Speaker) clockTerms(rec *sessions.Record) string {
 	if rec.Play.Time > 0 {
-		return "clock " + rec.Play.Time.String() + " per move"
+		return p.T("ClockPerMove", "Time", rec.Play.Time.String())
 	}
-	return "no clock"
+	return p.T("NoClock")
 }
 
 // rated says whether a finished game counted for the ratings: never
 // against the computer, against yourself or in a game of more than two,
 // nor with rated=no, nor when it ended too soon (ratingLine says why).
-func rated(rec *sessions.Record) string {
+func (p Speaker) rated(rec *sessions.Record) string {
 	if len(rec.Ratings) > 0 && rec.Ratings[0].Rated {
-		return "rated"
+		return p.T("Rated")
 	}
-	return "unrated"
+	return p.T("Unrated")
 }
 
 func slicesAny[T any](s []T, f func(T) bool) bool {
@@ -107,32 +106,35 @@ func signed(n int) string {
 }
 
 // left writes a span for people: "2d 3h", "5h 20m", "6m", "40s".
-func left(d time.Duration) string {
+func (p Speaker) left(d time.Duration) string {
 	switch {
 	case d < 0:
-		return "no time"
+		return p.T("LeftNone")
 	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd %dh", d/(24*time.Hour), d%(24*time.Hour)/time.Hour)
+		return p.T("LeftDays", "D", int(d/(24*time.Hour)), "H", int(d%(24*time.Hour)/time.Hour))
 	case d >= time.Hour:
-		return fmt.Sprintf("%dh %dm", d/time.Hour, d%time.Hour/time.Minute)
+		return p.T("LeftHours", "H", int(d/time.Hour), "M", int(d%time.Hour/time.Minute))
 	case d >= time.Minute:
-		return fmt.Sprintf("%dm", (d+30*time.Second)/time.Minute)
+		return p.T("LeftMinutes", "M", int((d+30*time.Second)/time.Minute))
 	}
-	return fmt.Sprintf("%ds", d/time.Second)
+	return p.T("LeftSeconds", "S", int(d/time.Second))
 }
 
+// Left writes a span for people in lang; for adapters that show the
+// time left.
+func (h *Handler) Left(lang string, d time.Duration) string { return h.words.In(lang).left(d) }
+
 // clockLine says how much time the player to move has left.
-func clockLine(s *sessions.Snapshot, now time.Time) string {
+func (p Speaker) clockLine(s *sessions.Snapshot, now time.Time) string {
 	r := s.Record
 	if r.Deadline.IsZero() {
 		return ""
 	}
-	who := "the formation"
+	who := p.T("TheFormation")
 	if t := s.Turn(); t >= 0 {
 		who = s.Player(t).Name
 	}
-	return fmt.Sprintf("Clock: %s per move; %s has %s left (until %s UTC).", r.Play.Time, who,
-		left(r.Deadline.Sub(now)), r.Deadline.UTC().Format("Jan 2 15:04"))
+	return p.T("ClockLine", "Time", r.Play.Time.String(), "Who", who, "Left", p.left(r.Deadline.Sub(now)), "Until", r.Deadline.UTC().Format("2006-01-02 15:04"))
 }
 
 // NoticeReply turns a notice of the sessions service into a message:
@@ -140,29 +142,37 @@ func clockLine(s *sessions.Snapshot, now time.Time) string {
 // those with To privately (or with a mention). It is the same text on
 // every platform.
 func (h *Handler) NoticeReply(n sessions.Notice) Reply {
+	return h.NoticeReplyIn(h.noticeLang(n), n)
+}
+
+// NoticeReplyIn turns a notice into a message in lang.
+func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	s := n.Session
-	var r Reply
-	add := func(format string, args ...any) { r.Lines = append(r.Lines, fmt.Sprintf(format, args...)) }
+	p := h.words.In(lang)
+	r := Reply{Lang: p.Lang}
+	if s != nil && s.Record.Result == nil && n.Kind != sessions.NoticeExpired {
+		r.Session = s
+	}
+	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	if s == nil {
 		return r
 	}
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		add("%s, it is your turn in %s (%s): /board shows the game.", n.To.Name, gameTitle(s), players(s))
+		add("NoticeYourTurn", "Name", n.To.Name, "Game", p.gameTitle(s), "Players", p.players(s))
 		return r
 	case sessions.NoticeGameOver:
-		add("%s", ResultLine(s))
-		if l := ratingLine(s); l != "" {
-			add("%s", l)
+		r.Lines = append(r.Lines, p.resultLine(s))
+		if l := p.ratingLine(s); l != "" {
+			r.Lines = append(r.Lines, l)
 		}
 		return r
 	case sessions.NoticeReminder:
-		add("%s, your move in %s: %s left (until %s UTC). When it runs out the computer moves for you.",
-			n.To.Name, gameTitle(s), left(n.Left), s.Record.Deadline.UTC().Format("Jan 2 15:04"))
-		r.Buttons = []Button{{"Board", "/board"}, {"Moves", "/moves"}}
+		add("NoticeReminder", "Name", n.To.Name, "Game", p.gameTitle(s), "Left", p.left(n.Left), "Until", s.Record.Deadline.UTC().Format("2006-01-02 15:04"))
+		r.Buttons = []Button{{p.T("ButtonBoard"), "/board"}, {p.T("ButtonMoves"), "/moves"}}
 		return r
 	case sessions.NoticeExpired:
-		add("%s's challenge to %s lapsed: nobody accepted it in time. /play to start another.", s.Record.Challenger.Name, gameTitle(s))
+		add("NoticeExpired", "Name", s.Record.Challenger.Name, "Game", p.gameTitle(s))
 		return r
 	case sessions.NoticeMoved:
 		switch {
@@ -171,40 +181,40 @@ func (h *Handler) NoticeReply(n sessions.Notice) Reply {
 			if n.Seat < len(s.Record.Auto) {
 				streak = s.Record.Auto[n.Seat]
 			}
-			add("%s ran out of time: the computer played %s for them (%d of %d in a row before the game is lost).",
-				player(s, n.Seat), n.Move.Text, streak, sessions.AutoMovesToAbandon)
+			add("NoticeAutoMove", "Player", p.player(s, n.Seat), "Move", n.Move.Text, "N", streak, "Max", sessions.AutoMovesToAbandon)
 			if s.Record.Retired(n.Seat) && s.Record.Result == nil {
-				add("%s has abandoned the game and leaves it; the others play on.", player(s, n.Seat))
+				add("NoticeAbandonedLeaves", "Player", p.player(s, n.Seat))
 			} else if s.Record.Retired(n.Seat) {
-				add("%s has abandoned the game and leaves it.", player(s, n.Seat))
+				add("NoticeAbandoned", "Player", p.player(s, n.Seat))
 			}
 		case n.Auto:
-			add("Time ran out for the formation: the usual one was taken.")
+			add("NoticeAutoFormation")
 		default:
 			if sq := computerHuff(s, n); sq != "" {
-				add("%s huffed the piece on %s (it should have captured).", player(s, n.Seat), sq)
+				add("NoticeComputerHuffed", "Player", p.player(s, n.Seat), "Square", sq)
 			}
 			if n.Move != nil {
-				add("%s played %s.", player(s, n.Seat), n.Move.Text)
+				add("EventMoved", "Player", p.player(s, n.Seat), "Move", n.Move.Text)
 			} else if computerHuff(s, n) == "" {
-				add("%s has chosen a formation.", player(s, n.Seat))
+				add("EventFormed", "Player", p.player(s, n.Seat))
 			}
 		}
 	}
 	if s.Record.Result != nil {
-		add("%s", ResultLine(s))
-		if l := ratingLine(s); l != "" {
-			add("%s", l)
+		r.Lines = append(r.Lines, p.resultLine(s))
+		if l := p.ratingLine(s); l != "" {
+			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, sessions.User{})
-		r.Buttons = []Button{{"Rematch", "/rematch"}}
+		r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
 		return r
 	}
-	if st := status(s); st != "" {
-		add("%s", st)
+	if st := p.status(s); st != "" {
+		r.Lines = append(r.Lines, st)
+		r.TurnLine = len(r.Lines)
 	}
 	r.Picture = picture(s, sessions.User{})
-	r.Buttons = gameButtons
+	r.Buttons = p.gameButtons()
 	return r
 }
 
@@ -239,7 +249,7 @@ func (h *Handler) userArg(ctx context.Context, m Message, arg string) (sessions.
 		return sessions.User{}, &r
 	}
 	if !ok {
-		r := fail(fmt.Sprintf("I know no player called @%s here (players are known once they have finished a game): /history lists yours.", clip(name, 30)))
+		r := fail(m.sp.T("UnknownPlayer", "Name", clip(name, 30)))
 		return sessions.User{}, &r
 	}
 	return u, nil
@@ -270,7 +280,7 @@ func (h *Handler) whoAndGame(ctx context.Context, m Message, args []string, cmd 
 		}
 		id, ok := h.gameArg(a)
 		if !ok {
-			r := fail(fmt.Sprintf("%q is neither @someone nor a game: /%s [@user] [game] (/games lists the games).", clip(a, 30), cmd))
+			r := fail(m.sp.T("NotUserNorGame", "Text", clip(a, 30), "Name", cmd))
 			return who, "", &r
 		}
 		game = id
@@ -279,15 +289,15 @@ func (h *Handler) whoAndGame(ctx context.Context, m Message, args []string, cmd 
 }
 
 // outcome is a finished game's result in a few words.
-func outcome(rec *sessions.Record) string {
+func (p Speaker) outcome(rec *sessions.Record) string {
 	r := rec.Result
 	switch {
 	case r == nil:
-		return "unfinished"
+		return p.T("OutcomeUnfinished")
 	case r.Winner >= 0 && r.Winner < len(rec.Seats):
-		return rec.Seats[r.Winner].Name + " won (" + r.Reason + ")"
+		return p.T("OutcomeWon", "Name", rec.Seats[r.Winner].Name, "Why", p.reason(r, p.recordSeat(rec)))
 	}
-	return "drawn (" + r.Reason + ")"
+	return p.T("OutcomeDrawn", "Why", p.reason(r, p.recordSeat(rec)))
 }
 
 func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
@@ -300,16 +310,16 @@ func (h *Handler) history(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("history", m, err)
 	}
 	if len(recs) == 0 {
-		return Reply{Lines: []string{fmt.Sprintf("%s has no finished game yet: /play <game> @user starts one.", who.Name)}}
+		return Reply{Lines: []string{m.sp.T("HistoryNone", "Name", who.Name)}}
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("Last games of %s (/show <id> for one):", who.Name)}}
+	out := Reply{Lines: []string{m.sp.T("HistoryHeader", "Name", who.Name)}}
 	for _, rec := range recs {
 		var names []string
 		for _, u := range rec.Seats {
 			names = append(names, u.Name)
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("#%s %s %s: %s; %s, %s.", rec.ID, rec.Result.Ended.UTC().Format("2006-01-02"),
-			rec.Game, strings.Join(names, " vs "), outcome(rec), count(countMoves(rec), "move")))
+		out.Lines = append(out.Lines, m.sp.T("HistoryLine", "ID", rec.ID, "Date", rec.Result.Ended.UTC().Format("2006-01-02"),
+			"Game", rec.Game, "Players", strings.Join(names, " vs "), "Outcome", m.sp.outcome(rec), "Count", countMoves(rec)))
 	}
 	return out
 }
@@ -319,7 +329,7 @@ var idRe = regexp.MustCompile(`^#?[0-9]{1,19}$`)
 // finished loads the finished game named by args[0].
 func (h *Handler) finished(ctx context.Context, m Message, arg, cmd string) (*sessions.Snapshot, *Reply) {
 	if !idRe.MatchString(arg) {
-		r := fail(fmt.Sprintf("%q is not a game id: /%s 12 (/history lists the ids).", clip(arg, 30), cmd))
+		r := fail(m.sp.T("NotGameID", "Text", clip(arg, 30), "Name", cmd))
 		return nil, &r
 	}
 	s, err := h.svc.Game(ctx, m.Key.Platform, arg)
@@ -337,16 +347,16 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	}
 	rec := s.Record
 	out := Reply{Lines: []string{
-		fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s)),
-		fmt.Sprintf("Played %s to %s, %s; time per move %s, %s.", rec.Started.UTC().Format("2006-01-02 15:04"),
-			rec.Result.Ended.UTC().Format("2006-01-02 15:04 UTC"), count(countMoves(rec), "move"), rec.Play.Time, rated(rec)),
-		result(s),
+		m.sp.T("GameHeader", "ID", rec.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s)),
+		m.sp.T("ShowPlayed", "From", rec.Started.UTC().Format("2006-01-02 15:04"), "To", rec.Result.Ended.UTC().Format("2006-01-02 15:04"),
+			"Count", countMoves(rec), "Time", rec.Play.Time.String(), "Rated", m.sp.rated(rec)),
+		m.sp.result(s),
 	}}
-	if l := ratingLine(s); l != "" {
+	if l := m.sp.ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)
 	}
 	out.Picture = picture(s, m.User)
-	out.Buttons = []Button{{"Replay", "/replay " + rec.ID}, {"Export", "/export " + rec.ID}}
+	out.Buttons = []Button{{m.sp.T("ButtonReplay"), "/replay " + rec.ID}, {m.sp.T("ButtonExport"), "/export " + rec.ID}}
 	return out
 }
 
@@ -360,7 +370,7 @@ func (h *Handler) replay(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("replay", m, err)
 	}
 	return Reply{
-		Lines:  []string{fmt.Sprintf("Game #%s, %s: %s, %s.", s.Record.ID, gameTitle(s), players(s), count(len(moves), "move"))},
+		Lines:  []string{m.sp.T("ReplayHeader", "ID", s.Record.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s), "Count", len(moves))},
 		Replay: &Replay{Frames: frames, Moves: moves, Game: s.Game.ID(), Name: "game-" + s.Record.ID + ".gif"},
 	}
 }
@@ -397,16 +407,16 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 			doc.MIME = "application/x-pdn"
 		}
 	} else {
-		doc.Data = []byte(moveList(s, meta))
+		doc.Data = []byte(moveList(s, meta, h.words.In(DefaultLang).gameTitle(s)))
 	}
-	return Reply{Lines: []string{fmt.Sprintf("Game #%s, %s: %s.", rec.ID, gameTitle(s), players(s))}, Document: doc}
+	return Reply{Lines: []string{m.sp.T("GameHeader", "ID", rec.ID, "Game", m.sp.gameTitle(s), "Players", m.sp.players(s))}, Document: doc}
 }
 
 // moveList writes a game that has no record format of its own: tags, then
 // the actions numbered by round.
-func moveList(s *sessions.Snapshot, meta rules.Meta) string {
+func moveList(s *sessions.Snapshot, meta rules.Meta, title string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[Event %q]\n[Date %q]\n[Game %q]\n", meta.Event, meta.Date, gameTitle(s))
+	fmt.Fprintf(&b, "[Event %q]\n[Date %q]\n[Game %q]\n", meta.Event, meta.Date, title)
 	for i, n := range meta.Names {
 		fmt.Fprintf(&b, "[%s %q]\n", s.SeatName(i), n)
 	}
@@ -471,28 +481,26 @@ func (h *Handler) rating(ctx context.Context, m Message, args []string) Reply {
 		if p.all == nil {
 			continue
 		}
-		line := fmt.Sprintf("%s: %d all time (%s)", g, p.all.Rating, record(p.all))
+		var line string
 		if p.month != nil {
-			line += fmt.Sprintf("; %d this month (%s).", p.month.Rating, record(p.month))
+			line = m.sp.T("RatingLine", "Game", g, "All", p.all.Rating, "AllRecord", m.sp.record(p.all), "Month", p.month.Rating, "MonthRecord", m.sp.record(p.month))
 		} else {
-			line += fmt.Sprintf("; %d this month (no game yet).", sessions.StartRating)
+			line = m.sp.T("RatingLineNoMonth", "Game", g, "All", p.all.Rating, "AllRecord", m.sp.record(p.all), "Month", sessions.StartRating)
 		}
 		out.Lines = append(out.Lines, line)
 	}
 	if len(out.Lines) == 0 {
-		what := "a rated game"
 		if game != "" {
-			what += " of " + game
+			return Reply{Lines: []string{m.sp.T("NoRatingGame", "Name", who.Name, "Start", sessions.StartRating, "Game", game, "Count", sessions.MinRatedMoves)}}
 		}
-		return Reply{Lines: []string{fmt.Sprintf("%s has no rating yet: everyone starts at %d, and %s counts once the winner made more than %d moves (/help rating).",
-			who.Name, sessions.StartRating, what, sessions.MinRatedMoves)}}
+		return Reply{Lines: []string{m.sp.T("NoRating", "Name", who.Name, "Start", sessions.StartRating, "Count", sessions.MinRatedMoves)}}
 	}
-	out.Lines = append([]string{fmt.Sprintf("Ratings of %s (/top <game> for the ladder):", who.Name)}, out.Lines...)
+	out.Lines = append([]string{m.sp.T("RatingsHeader", "Name", who.Name)}, out.Lines...)
 	return out
 }
 
-func record(st *sessions.Standing) string {
-	return fmt.Sprintf("%s: %d won, %d lost, %d drawn", count(st.Games, "game"), st.Won, st.Lost, st.Drawn)
+func (p Speaker) record(st *sessions.Standing) string {
+	return p.T("RecordLine", "Count", st.Games, "Won", st.Won, "Lost", st.Lost, "Drawn", st.Drawn)
 }
 
 var monthRe = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
@@ -510,12 +518,12 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		default:
 			id, ok := h.gameArg(w)
 			if !ok {
-				return fail(fmt.Sprintf("%q is neither a game nor a month: /top [game] [month|2026-10] (/games lists the games).", clip(a, 30)))
+				return fail(m.sp.T("TopBadWord", "Text", clip(a, 30)))
 			}
 			game = id
 		}
 	}
-	when := "all time"
+	when := m.sp.T("AllTime")
 	if period != sessions.AllTime {
 		when = period
 	}
@@ -533,20 +541,20 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		return h.errorReply("top", m, err)
 	}
 	if l.Players == 0 {
-		return Reply{Lines: []string{fmt.Sprintf("No rated %s games yet (%s): /play %s @user starts one.", game, when, game)}}
+		return Reply{Lines: []string{m.sp.T("TopNone", "Game", game, "When", when)}}
 	}
-	out := Reply{Lines: []string{fmt.Sprintf("Ladder of %s, %s (%s):", game, when, count(l.Players, "player"))}}
+	out := Reply{Lines: []string{m.sp.T("TopHeader", "Game", game, "When", when, "Count", l.Players)}}
 	place := 0
 	for i, st := range l.Rows {
 		if i == 0 || st.Rating != l.Rows[i-1].Rating {
 			place = i + 1
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("%d. %s %d (%s)", place, st.User.Name, st.Rating, record(&st)))
+		out.Lines = append(out.Lines, m.sp.T("TopLine", "Place", place, "Name", st.User.Name, "Rating", st.Rating, "Record", m.sp.record(&st)))
 	}
 	if l.Me != nil {
-		out.Lines = append(out.Lines, fmt.Sprintf("Your place: %d of %d, rated %d.", l.Place, l.Players, l.Me.Rating))
+		out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Of", l.Players, "Rating", l.Me.Rating))
 	} else {
-		out.Lines = append(out.Lines, "You are not on this ladder yet.")
+		out.Lines = append(out.Lines, m.sp.T("TopNotYou"))
 	}
 	return out
 }
@@ -570,7 +578,7 @@ func (h *Handler) gameHere(ctx context.Context, key sessions.Key) (string, error
 
 // leaders lists the first players of every game's ladder.
 func (h *Handler) leaders(ctx context.Context, m Message, period, when string) Reply {
-	out := Reply{Lines: []string{fmt.Sprintf("Leaders of every game, %s (/top <game> for a whole ladder):", when)}}
+	out := Reply{Lines: []string{m.sp.T("LeadersHeader", "When", when)}}
 	for _, g := range h.games() {
 		l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: g.ID, Period: period, Limit: LeadersLimit})
 		if err != nil {
@@ -585,12 +593,12 @@ func (h *Handler) leaders(ctx context.Context, m Message, period, when string) R
 			if i == 0 || st.Rating != l.Rows[i-1].Rating {
 				place = i + 1
 			}
-			rows = append(rows, fmt.Sprintf("%d. %s %d", place, st.User.Name, st.Rating))
+			rows = append(rows, m.sp.T("LeaderRow", "Place", place, "Name", st.User.Name, "Rating", st.Rating))
 		}
-		out.Lines = append(out.Lines, fmt.Sprintf("%s (%s): %s.", g.ID, count(l.Players, "player"), strings.Join(rows, ", ")))
+		out.Lines = append(out.Lines, m.sp.T("LeadersLine", "Game", g.ID, "Count", l.Players, "Rows", strings.Join(rows, ", ")))
 	}
 	if len(out.Lines) == 1 {
-		return Reply{Lines: []string{fmt.Sprintf("No rated games yet (%s): /play <game> @user starts one.", when)}}
+		return Reply{Lines: []string{m.sp.T("LeadersNone", "When", when)}}
 	}
 	return out
 }

@@ -163,7 +163,7 @@ func TestTakebackInChat(t *testing.T) {
 	}
 	f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played; clock 1h per move, rated.\nLast move: 2.\n"+
 		"alice (White) asks to take back their last move: bob, /accept or /decline.\n"+
-		"bob (Black) to move: /move <move> (/moves lists them).\nClock: 1h per move; bob has 1h 0m left (until Nov 20 11:00 UTC).\nFEN: 2:1", false)
+		"bob (Black) to move: /move <move> (/moves lists them).\nClock: 1h per move; bob has 1h 0m left (until 2026-11-20 11:00 UTC).\nFEN: 2:1", false)
 	f.expect("bob", "/decline", "refuses the takeback", false)
 	f.expect("alice", "/takeback", "asks", false)
 	// Asking twice is answered in takeback words, not in draw words.
@@ -205,7 +205,7 @@ func TestNoticesAsMessages(t *testing.T) {
 	f := newRecFixture(t)
 	f.expect("alice", "/play count @bob color=white", "challenges", false)
 	f.expect("bob", "/accept", "Game on", false)
-	f.expect("alice", "/board", `Clock: 1h per move; alice has 1h 0m left \(until Nov 20 11:00 UTC\)`, false)
+	f.expect("alice", "/board", `Clock: 1h per move; alice has 1h 0m left \(until 2026-11-20 11:00 UTC\)`, false)
 	f.n.take()
 	f.clk.Add(54 * time.Minute)
 	f.svc.Tick(ctx)

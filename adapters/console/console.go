@@ -80,8 +80,9 @@ func Run(ctx context.Context, c Config) error {
 	if c.Channel == "" {
 		c.Channel = "terminal"
 	}
+	words := c.speaker("")
 	if err := chat.CheckName(c.As); err != nil {
-		return fmt.Errorf("console: --as %q: %v", c.As, err)
+		return fmt.Errorf("console: --as %q: %s", c.As, words.NameProblem(err))
 	}
 	key := sessions.Key{Platform: Platform, Channel: c.Channel}
 	// One spelling per person: the first one seen (this run, else the
@@ -151,13 +152,14 @@ func Run(ctx context.Context, c Config) error {
 		if len(fields) > 0 && strings.EqualFold(fields[0], "/as") {
 			switch {
 			case len(fields) != 2:
-				fmt.Fprintln(w, "/as takes one name: /as bob (you are "+speaker+").")
+				fmt.Fprintln(w, words.T("ConsoleAsOne", "Name", speaker))
 			case chat.CheckName(fields[1]) != nil:
-				msg := chat.CheckName(fields[1]).Error()
-				fmt.Fprintf(w, "%s%s: /as bob.\n", strings.ToUpper(msg[:1]), msg[1:])
+				why := []rune(words.NameProblem(chat.CheckName(fields[1])))
+				why[0] = unicode.ToUpper(why[0]) // it begins the line
+				fmt.Fprintln(w, words.T("ConsoleAsBad", "Why", string(why)))
 			default:
 				speaker = spell(fields[1])
-				fmt.Fprintf(w, "You are now %s.\n", speaker)
+				fmt.Fprintln(w, words.T("ConsoleYouAre", "Name", speaker))
 			}
 			continue
 		}
@@ -200,6 +202,19 @@ func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, fil
 	printReply(c, w, c.Handler.NoticeReply(n), files)
 }
 
+// speaker words the console's own lines in lang (the handler's default
+// when lang is "").
+func (c Config) speaker(lang string) chat.Speaker {
+	if c.Handler != nil {
+		return c.Handler.Words().In(lang)
+	}
+	w, err := chat.NewWords("")
+	if err != nil {
+		panic(err) // the embedded catalogues are tested
+	}
+	return w.In(lang)
+}
+
 // printReply prints a reply's lines, its board as text, and writes its
 // picture, replay or document to PictureDir.
 func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
@@ -210,21 +225,21 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 		fmt.Fprint(w, Board(r.Picture.View, r.Picture.Seats, r.Picture.Viewer))
 		if c.Draw != nil && c.PictureDir != "" {
 			*files++
-			writeFile(c, w, "Picture", fmt.Sprintf("board-%04d.png", *files), func() ([]byte, error) { return c.Draw(r.Picture) })
+			writeFile(c, w, r.Lang, "Picture", fmt.Sprintf("board-%04d.png", *files), func() ([]byte, error) { return c.Draw(r.Picture) })
 		}
 	}
 	if r.Replay != nil {
 		if c.Animate == nil || c.PictureDir == "" {
-			fmt.Fprintln(w, "(replays are written to files when console.pictures is set)")
+			fmt.Fprintln(w, c.speaker(r.Lang).T("ConsoleNoReplay"))
 		} else {
-			writeFile(c, w, "Replay", r.Replay.Name, func() ([]byte, error) { return c.Animate(r.Replay) })
+			writeFile(c, w, r.Lang, "Replay", r.Replay.Name, func() ([]byte, error) { return c.Animate(r.Replay) })
 		}
 	}
 	if r.Document != nil {
 		if c.PictureDir == "" {
 			fmt.Fprint(w, string(r.Document.Data))
 		} else {
-			writeFile(c, w, "File", r.Document.Name, func() ([]byte, error) { return r.Document.Data, nil })
+			writeFile(c, w, r.Lang, "File", r.Document.Name, func() ([]byte, error) { return r.Document.Data, nil })
 		}
 	}
 }
@@ -251,7 +266,8 @@ func lastPicture(dir string) int {
 
 // writeFile writes the bytes produce returns to PictureDir/name and prints
 // "what: path".
-func writeFile(c Config, w io.Writer, what, name string, produce func() ([]byte, error)) {
+func writeFile(c Config, w io.Writer, lang, what, name string, produce func() ([]byte, error)) {
+	words := c.speaker(lang)
 	path := filepath.Join(c.PictureDir, filepath.Base(name))
 	data, err := produce()
 	if err == nil {
@@ -262,10 +278,10 @@ func writeFile(c Config, w io.Writer, what, name string, produce func() ([]byte,
 	}
 	if err != nil {
 		c.Log.Error(strings.ToLower(what), "err", err)
-		fmt.Fprintf(w, "(could not write the %s; see the log)\n", strings.ToLower(what))
+		fmt.Fprintln(w, words.T("ConsoleNotWritten"+what))
 		return
 	}
-	fmt.Fprintln(w, what+": "+path)
+	fmt.Fprintln(w, words.T("ConsoleWritten"+what, "Path", path))
 }
 
 // readLines sends each line of r (without its line end) to out, and closes

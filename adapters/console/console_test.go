@@ -154,9 +154,13 @@ func TestWholeGames(t *testing.T) {
 				t.Fatalf("FEN before and after the restart: %q, want %q", fens, script[half-1].fen)
 			}
 			// The end is announced with the rules' outcome.
-			want := "Game over: draw (" + outcome.Reason + ")."
+			why := map[rules.Reason]string{rules.NoPieces: "no pieces left", rules.NoMove: "no legal move",
+				rules.Repetition: "threefold repetition", rules.FewKings: "kings only, equal and few",
+				rules.KingMoves: "40 moves with kings only", rules.ThreeKings: "three kings against one for 13 moves",
+				rules.QuietPlies: "80 plies without capture or promotion", rules.CampFilled: "camp filled"}[outcome.Reason]
+			want := "Game over: draw (" + why + ")."
 			if outcome.Winner >= 0 {
-				want = fmt.Sprintf("Game over: %s (%s) wins (%s).", names[outcome.Winner], label(outcome.Winner), outcome.Reason)
+				want = fmt.Sprintf("Game over: %s (%s) wins (%s).", names[outcome.Winner], label(outcome.Winner), why)
 			}
 			if !strings.Contains(out2, want+" Saved as game #1.") {
 				t.Fatalf("the end: want %q; output ends:\n%s", want, tail(out2, 1500))

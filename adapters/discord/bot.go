@@ -91,7 +91,7 @@ type Bot struct {
 	ctx   atomic.Pointer[context.Context]
 	wg    sync.WaitGroup
 	stop  atomic.Bool
-	seen  dedupe
+	seen  *chat.Recent
 	where places
 
 	mu       sync.Mutex
@@ -136,7 +136,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if b.games == nil {
 		b.games = games.List
 	}
-	b.seen.init(4096)
+	b.seen = chat.NewRecent(4096)
 	b.where.init()
 	s.AddHandler(b.onEvent)
 	return b, nil
@@ -255,7 +255,7 @@ func (b *Bot) onEvent(s *discordgo.Session, e *discordgo.Event) {
 		if !ok || ic.Interaction == nil || b.stop.Load() {
 			return
 		}
-		if !b.seen.add(ic.ID) {
+		if !b.seen.Add(ic.ID) {
 			b.log.Info("discord: interaction delivered again; ignored", "id", ic.ID)
 			return
 		}
@@ -281,35 +281,6 @@ func (b *Bot) track() bool {
 		return false
 	}
 	b.wg.Add(1)
-	return true
-}
-
-// dedupe remembers the last n interaction ids.
-type dedupe struct {
-	mu   sync.Mutex
-	set  map[string]struct{}
-	ring []string
-	next int
-}
-
-func (d *dedupe) init(n int) {
-	d.set = make(map[string]struct{}, n)
-	d.ring = make([]string, n)
-}
-
-// add reports whether id is new, and remembers it.
-func (d *dedupe) add(id string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if _, ok := d.set[id]; ok {
-		return false
-	}
-	if old := d.ring[d.next]; old != "" {
-		delete(d.set, old)
-	}
-	d.ring[d.next] = id
-	d.next = (d.next + 1) % len(d.ring)
-	d.set[id] = struct{}{}
 	return true
 }
 

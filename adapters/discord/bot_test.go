@@ -643,7 +643,7 @@ func TestResignWithConfirmation(t *testing.T) {
 	from := f.mark()
 	i := f.press(t, board.id, carol, resign)
 	cb := f.waitFor(t, from, "carol's refusal", callback(i))
-	if flags(cb)&ephemeral == 0 || !strings.Contains(content(cb), "Only the players") {
+	if flags(cb)&ephemeral == 0 || !strings.Contains(content(cb), "Only a player of this game") {
 		t.Errorf("carol's Resign answered %q (flags %d)", content(cb), flags(cb))
 	}
 

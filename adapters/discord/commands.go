@@ -17,7 +17,7 @@ import (
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
 var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
-	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"}
+	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help", "lang"}
 
 // private lists the commands whose answer only the user sees.
 var private = map[string]bool{"help": true, "games": true, "moves": true}
@@ -25,20 +25,91 @@ var private = map[string]bool{"help": true, "games": true, "moves": true}
 // maxDescription is Discord's longest command or option description.
 const maxDescription = 100
 
+// discordLocales are the Discord locales each catalogue speaks for:
+// adding a language Discord has is adding its line here.
+func discordLocales() map[string][]discordgo.Locale {
+	return map[string][]discordgo.Locale{
+		"en": {discordgo.EnglishUS, discordgo.EnglishGB},
+		"es": {discordgo.SpanishES, discordgo.SpanishLATAM},
+		"de": {discordgo.German},
+	}
+}
+
+// localized words a catalogue message in the bot's default language, and
+// in every other language Discord has, by locale: the descriptions and
+// choice names of the slash commands.
+type localized struct {
+	def   chat.Speaker
+	other map[discordgo.Locale]chat.Speaker
+}
+
+func newLocalized(w *chat.Words) localized {
+	l := localized{def: w.In(""), other: map[discordgo.Locale]chat.Speaker{}}
+	for _, lang := range w.Langs() {
+		if lang == w.Default() {
+			continue
+		}
+		for _, loc := range discordLocales()[lang] {
+			l.other[loc] = w.In(lang)
+		}
+	}
+	return l
+}
+
+// text words f in each language: the default text and the localizations
+// (nil when there are none), each cut to n runes.
+func (l localized) text(n int, f func(p chat.Speaker) string) (string, map[discordgo.Locale]string) {
+	def := clip(f(l.def), n)
+	var out map[discordgo.Locale]string
+	for loc, p := range l.other {
+		if out == nil {
+			out = map[discordgo.Locale]string{}
+		}
+		out[loc] = clip(f(p), n)
+	}
+	return def, out
+}
+
 // commands builds the slash commands: names and descriptions from the chat
-// handler's command list, options per command.
+// handler's command list, options per command, with the descriptions and
+// the game choices in every language of the catalogues Discord has
+// (description_localizations, name_localizations). Names stay English.
 func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationCommand {
-	short := map[string]string{}
-	for _, c := range h.Commands() {
-		short[c.Command] = c.Label
+	loc := newLocalized(h.Words())
+	short := map[string]map[string]string{}
+	for _, lang := range h.Words().Langs() {
+		short[lang] = map[string]string{}
+		for _, c := range h.CommandsIn(lang) {
+			short[lang][c.Command] = c.Label
+		}
 	}
 	var gameChoices []*discordgo.ApplicationCommandOptionChoice
 	for _, g := range list {
-		gameChoices = append(gameChoices, &discordgo.ApplicationCommandOptionChoice{Name: g.Name, Value: g.ID})
+		name, names := loc.text(100, func(p chat.Speaker) string {
+			if w, ok := p.Maybe("GameName_" + g.ID); ok {
+				return w
+			}
+			return g.Name
+		})
+		gameChoices = append(gameChoices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: g.ID})
 	}
-	str := func(name, desc string, required bool) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: name,
-			Description: desc, Required: required}
+	desc := func(id string, kv ...any) (string, *map[discordgo.Locale]string) {
+		d, ds := loc.text(maxDescription, func(p chat.Speaker) string { return p.T(id, kv...) })
+		if ds == nil {
+			return d, nil
+		}
+		return d, &ds
+	}
+	opt := func(t discordgo.ApplicationCommandOptionType, name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
+		d, ds := desc(id, kv...)
+		o := &discordgo.ApplicationCommandOption{Type: t, Name: name, Description: d, Required: required}
+		if ds != nil {
+			o.DescriptionLocalizations = *ds
+		}
+		return o
+	}
+	str := func(name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
+		return opt(discordgo.ApplicationCommandOptionString, name, id, required, kv...)
 	}
 	choices := func(o *discordgo.ApplicationCommandOption, values ...string) *discordgo.ApplicationCommandOption {
 		for _, v := range values {
@@ -46,52 +117,62 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		}
 		return o
 	}
-	intChoices := func(name, desc string, values ...int) *discordgo.ApplicationCommandOption {
-		o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: name, Description: desc}
+	intChoices := func(name, id string, values ...int) *discordgo.ApplicationCommandOption {
+		o := opt(discordgo.ApplicationCommandOptionInteger, name, id, false)
 		for _, v := range values {
 			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
 		}
 		return o
 	}
-	boolean := func(name, desc string) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: name, Description: desc}
+	boolean := func(name, id string) *discordgo.ApplicationCommandOption {
+		return opt(discordgo.ApplicationCommandOptionBoolean, name, id, false)
 	}
-	user := func(name, desc string) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: name, Description: desc}
+	user := func(name, id string) *discordgo.ApplicationCommandOption {
+		return opt(discordgo.ApplicationCommandOptionUser, name, id, false)
 	}
 	game := func(required bool) *discordgo.ApplicationCommandOption {
-		o := str("game", "the game", required)
+		o := str("game", "DiscordOptGame", required)
 		o.Choices = gameChoices
+		return o
+	}
+	auto := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o.Autocomplete = true
 		return o
 	}
 	var helpChoices []*discordgo.ApplicationCommandOptionChoice
 	for _, n := range slashNames {
 		helpChoices = append(helpChoices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
 	}
+	def := h.DefaultTime(Platform)
 	options := map[string][]*discordgo.ApplicationCommandOption{
 		"play": {
 			game(true),
-			user("opponent", "who you challenge; choose me to play the computer; nobody: anyone here may accept"),
-			choices(str("color", "your colour (default random)", false), "white", "black", "random"),
-			choices(str("time", "time per move (default "+h.DefaultTime(Platform).String()+")", false), timeChoices(h.DefaultTime(Platform))...),
-			boolean("rated", "whether the game counts for the ratings (default yes)"),
-			intChoices("level", "the computer's level", 1, 2, 3, 4, 5),
-			intChoices("size", "Halma: the board", 8, 10, 16),
-			intChoices("players", "Halma on 16x16: 2 or 4 players", 2, 4),
-			boolean("flying", "German Dame: kings move and capture at any distance (default yes)"),
-			boolean("huff", "Damas: huffing instead of forced captures (default no)"),
+			user("opponent", "DiscordOptOpponent"),
+			choices(str("color", "DiscordOptColor", false), "white", "black", "random"),
+			choices(str("time", "DiscordOptTime", false, "Time", def.String()), timeChoices(def)...),
+			boolean("rated", "DiscordOptRated"),
+			intChoices("level", "DiscordOptLevel", 1, 2, 3, 4, 5),
+			intChoices("size", "DiscordOptSize", 8, 10, 16),
+			intChoices("players", "DiscordOptPlayers", 2, 4),
+			boolean("flying", "DiscordOptFlying"),
+			boolean("huff", "DiscordOptHuff"),
 		},
-		"move": {{Type: discordgo.ApplicationCommandOptionString, Name: "move", Description: "the move, like c3-d4 (start typing: the legal moves are offered)",
-			Required: true, Autocomplete: true}},
-		"setup":   {str("squares", "default, or the squares of your 12 pieces", true)},
-		"huff":    {{Type: discordgo.ApplicationCommandOptionString, Name: "square", Description: "the square of the piece to huff", Required: true, Autocomplete: true}},
-		"history": {user("user", "whose games (default: this channel's)"), game(false)},
-		"show":    {str("id", "the game's id (from /history)", true)},
-		"replay":  {str("id", "the game's id (from /history)", true)},
-		"export":  {str("id", "the game's id (from /history)", true)},
-		"rating":  {user("user", "whose rating (default yours)"), game(false)},
-		"top":     {game(false), str("month", "a month, like 2026-11 (default: all time)", false)},
-		"help":    {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Description: "a command to explain", Choices: helpChoices}},
+		"move":    {auto(str("move", "DiscordOptMove", true))},
+		"setup":   {str("squares", "DiscordOptSquares", true)},
+		"huff":    {auto(str("square", "DiscordOptSquare", true))},
+		"history": {user("user", "DiscordOptHistoryUser"), game(false)},
+		"show":    {str("id", "DiscordOptID", true)},
+		"replay":  {str("id", "DiscordOptID", true)},
+		"export":  {str("id", "DiscordOptID", true)},
+		"rating":  {user("user", "DiscordOptRatingUser"), game(false)},
+		"top":     {game(false), str("month", "DiscordOptMonth", false)},
+		"help":    {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Choices: helpChoices}},
+		"lang":    {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
+	}
+	hd, hds := desc("DiscordOptCommand")
+	options["help"][0].Description = hd
+	if hds != nil {
+		options["help"][0].DescriptionLocalizations = *hds
 	}
 	// Anyone who may send messages in a server channel may use the
 	// commands; they are not offered in private messages.
@@ -99,13 +180,18 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 	where := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	var out []*discordgo.ApplicationCommand
 	for _, n := range slashNames {
-		desc := short[n]
-		if desc == "" {
-			desc = n
+		d, ds := loc.text(maxDescription, func(p chat.Speaker) string {
+			if s := short[p.Lang][n]; s != "" {
+				return s
+			}
+			return n
+		})
+		c := &discordgo.ApplicationCommand{Type: discordgo.ChatApplicationCommand, Name: n,
+			Description: d, Options: options[n], DefaultMemberPermissions: &members, Contexts: &where}
+		if ds != nil {
+			c.DescriptionLocalizations = &ds
 		}
-		out = append(out, &discordgo.ApplicationCommand{Type: discordgo.ChatApplicationCommand, Name: n,
-			Description: clip(desc, maxDescription), Options: options[n],
-			DefaultMemberPermissions: &members, Contexts: &where})
+		out = append(out, c)
 	}
 	return out
 }

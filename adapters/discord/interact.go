@@ -81,7 +81,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	b.enter(key)
 	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
@@ -122,7 +122,8 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 		}
 		return
 	}
-	snap, _ := b.svc.Look(ctx, key)
+	snap := reply.Session // the reply's values: no second call of the service
+	words := b.h.Words().In(reply.Lang)
 	out, err := b.outgoing(key, cmd, reply, snap)
 	if err != nil {
 		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
@@ -135,13 +136,13 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 			if b.openThread(i, key, cmd, snap, reply, out, how) {
 				return
 			}
-			out.content += "\n(I could not open a thread for this game: it is played here, with the buttons.)"
+			out.content += "\n" + words.T("DiscordNoThread")
 			b.route(ctx, key.Channel, key)
 		}
 	}
 	if cmd == "moves" && snap != nil && snap.Turn() >= 0 && snap.Player(snap.Turn()).Is(user(i)) && len(out.components) == 0 {
 		// The player to move gets the move menus with the list.
-		out.components = b.pickerMessage(key, snap, "").components
+		out.components = b.pickerMessage(words, key, snap, "").components
 	}
 	switch {
 	case how == answerSlash:
@@ -175,7 +176,7 @@ func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string,
 	// The challenge message (the answer to /play, or the message whose
 	// Accept was pressed) says where the game went; an /accept typed in
 	// the channel answers so, and the challenge loses its buttons.
-	b.editOriginal(i, outgoing{content: firstLine(reply) + " Play on in <#" + th.ID + ">.", components: []discordgo.MessageComponent{}})
+	b.editOriginal(i, outgoing{content: firstLine(reply) + " " + b.h.Words().In(reply.Lang).T("DiscordPlayOnIn", "Thread", "<#"+th.ID+">"), components: []discordgo.MessageComponent{}})
 	onChallenge := (how == answerSlash && cmd == "play") || (how == answerComponent && i.Message != nil && i.Message.ID == key.Thread)
 	if !onChallenge {
 		if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
@@ -235,10 +236,11 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	d := i.MessageComponentData()
 	kind, key, more, ok := parseCustomID(d.CustomID)
 	if !ok || (i.ChannelID != key.Channel && i.ChannelID != key.Thread) {
-		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: "This button is not for here: /board shows the game."}, true)
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale))).T("DiscordNotHere")}, true)
 		return
 	}
 	u := user(i)
+	words := b.h.Words().In(b.h.LangFor(ctx, Platform, u, string(i.Locale)))
 	b.enter(key)
 	defer b.leave(key)
 	switch kind {
@@ -248,13 +250,13 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		}
 		b.deferUpdate(i)
 		text := more[0]
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale)})
 		b.deliver(ctx, i, key, commandName(text), reply, answerComponent, false)
 	case idResign:
 		snap, err := b.svc.Look(ctx, key)
 		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
-			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board"})
-			text := "Only the players can resign this game."
+			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale)})
+			text := words.T("OnlyPlayerResigns")
 			if err != nil || snap.Phase() != sessions.PhasePlaying {
 				text = firstLine(reply)
 			}
@@ -262,26 +264,26 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 			return
 		}
 		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{
-			content: "Resign " + snap.Game.Name() + "? This cannot be undone.",
+			content: words.T("DiscordResignConfirm", "Game", words.GameName(snap.Game.ID(), snap.Game.Name())),
 			components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-				discordgo.Button{Label: "Yes, resign", Style: discordgo.DangerButton, CustomID: customID(idYes, key)},
-				discordgo.Button{Label: "No, play on", Style: discordgo.SecondaryButton, CustomID: customID(idNo, key)},
+				discordgo.Button{Label: words.T("ButtonYesResign"), Style: discordgo.DangerButton, CustomID: customID(idYes, key)},
+				discordgo.Button{Label: words.T("ButtonNoPlayOn"), Style: discordgo.SecondaryButton, CustomID: customID(idNo, key)},
 			}}}}, true)
 	case idNo:
-		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: "You play on.", components: []discordgo.MessageComponent{}}, true)
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: words.T("DiscordPlayOn"), components: []discordgo.MessageComponent{}}, true)
 	case idYes:
 		b.deferUpdate(i)
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale)})
 		if reply.Error {
 			b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 			return
 		}
-		b.editOriginal(i, outgoing{content: "You resigned.", components: []discordgo.MessageComponent{}})
+		b.editOriginal(i, outgoing{content: words.T("DiscordResigned"), components: []discordgo.MessageComponent{}})
 		b.deliver(ctx, i, key, "resign", reply, answerComponent, false)
 	case idMoves:
-		b.movesMenu(ctx, i, key, u)
+		b.movesMenu(ctx, i, words, key, u)
 	case idPiece, idTarget:
-		b.pick(ctx, i, key, u, kind, more, d.Values)
+		b.pick(ctx, i, words, key, u, kind, more, d.Values)
 	}
 }
 
@@ -296,23 +298,23 @@ func commandName(text string) string {
 
 // movesMenu answers Moves: for the player to move, a menu of the pieces
 // that can move; for anyone else, the list of legal moves.
-func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, key sessions.Key, u sessions.User) {
+func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, words chat.Speaker, key sessions.Key, u sessions.User) {
 	snap, err := b.svc.Look(ctx, key)
 	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves"})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale)})
 		text := reply.Text()
 		if err == nil && snap.Turn() >= 0 && !snap.Player(snap.Turn()).Is(u) && len(snap.Record.SeatsOf(u)) > 0 {
-			text = "It is " + snap.Player(snap.Turn()).Name + "'s turn, not yours.\n" + text
+			text = words.T("DiscordNotYourTurn", "Name", snap.Player(snap.Turn()).Name) + "\n" + text
 		}
 		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: text}, true)
 		return
 	}
-	b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, b.pickerMessage(key, snap, ""), true)
+	b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, b.pickerMessage(words, key, snap, ""), true)
 }
 
 // pickerMessage is the two-step move menu: the pieces, and, once a piece
 // is chosen (from), its targets.
-func (b *Bot) pickerMessage(key sessions.Key, snap *sessions.Snapshot, from string) outgoing {
+func (b *Bot) pickerMessage(words chat.Speaker, key sessions.Key, snap *sessions.Snapshot, from string) outgoing {
 	version := strconv.Itoa(len(snap.Record.Actions))
 	pieces := chat.Picker(snap.State)
 	var pieceOpts []discordgo.SelectMenuOption
@@ -320,10 +322,7 @@ func (b *Bot) pickerMessage(key sessions.Key, snap *sessions.Snapshot, from stri
 	for k := range pieces {
 		p := &pieces[k]
 		sq := p.From.String()
-		desc := fmt.Sprintf("%d moves", len(p.Targets))
-		if len(p.Targets) == 1 {
-			desc = "1 move"
-		}
+		desc := words.T("DiscordPieceMoves", "Count", len(p.Targets))
 		pieceOpts = append(pieceOpts, discordgo.SelectMenuOption{Label: sq, Value: sq, Description: desc, Default: sq == from})
 		if sq == from {
 			chosen = p
@@ -335,9 +334,9 @@ func (b *Bot) pickerMessage(key sessions.Key, snap *sessions.Snapshot, from stri
 			break // at most 50 pieces; the rows left are for the targets
 		}
 		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-			CustomID: customID(idPiece, key, version, strconv.Itoa(k)), Placeholder: "Choose a piece", Options: opts}}})
+			CustomID: customID(idPiece, key, version, strconv.Itoa(k)), Placeholder: words.T("ChoosePieceMenu"), Options: opts}}})
 	}
-	content := "Your move: choose a piece, then where it goes."
+	content := words.T("DiscordPickPiece")
 	if chosen != nil {
 		var targetOpts []discordgo.SelectMenuOption
 		for k, t := range chosen.Targets {
@@ -352,12 +351,12 @@ func (b *Bot) pickerMessage(key sessions.Key, snap *sessions.Snapshot, from stri
 				break
 			}
 			rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.SelectMenu{
-				CustomID: customID(idTarget, key, version, from, strconv.Itoa(k)), Placeholder: "Move " + from + " to", Options: opts}}})
+				CustomID: customID(idTarget, key, version, from, strconv.Itoa(k)), Placeholder: words.T("DiscordMoveTo", "Square", from), Options: opts}}})
 		}
-		content = "Your move: where does " + from + " go?"
+		content = words.T("DiscordPickTarget", "Square", from)
 	}
 	if len(pieces) == 0 {
-		content = "No piece can move now: /board shows the game."
+		content = words.T("DiscordNoPiece")
 	}
 	return outgoing{content: content, components: rows}
 }
@@ -376,9 +375,9 @@ func chunks[T any](s []T, n int) [][]T {
 
 // pick serves the move menu: a piece chosen shows its targets; a target
 // chosen plays the move, unless the position changed since the menu.
-func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, key sessions.Key, u sessions.User, kind string, more, values []string) {
+func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Speaker, key sessions.Key, u sessions.User, kind string, more, values []string) {
 	stale := func() {
-		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: "The position has changed since this menu: press Moves again.",
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: words.T("DiscordStaleMenu"),
 			components: []discordgo.MessageComponent{}}, true)
 	}
 	snap, err := b.svc.Look(ctx, key)
@@ -387,7 +386,7 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, key sessions.K
 		return
 	}
 	if kind == idPiece {
-		b.respond(i, discordgo.InteractionResponseUpdateMessage, b.pickerMessage(key, snap, values[0]), true)
+		b.respond(i, discordgo.InteractionResponseUpdateMessage, b.pickerMessage(words, key, snap, values[0]), true)
 		return
 	}
 	if len(more) < 2 {
@@ -407,12 +406,12 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, key sessions.K
 		return
 	}
 	b.deferUpdate(i)
-	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID})
+	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale)})
 	if reply.Error {
 		b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 		return
 	}
-	b.editOriginal(i, outgoing{content: "You played " + move + ".", components: []discordgo.MessageComponent{}})
+	b.editOriginal(i, outgoing{content: words.T("DiscordYouPlayed", "Move", move), components: []discordgo.MessageComponent{}})
 	b.deliver(ctx, i, key, "move", reply, answerComponent, false)
 }
 
@@ -460,9 +459,10 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	if len(choices) == 0 {
 		// Discord wants at least one choice: offer what was typed, so that
 		// sending it explains why it is not a legal move.
-		name := "no legal move starts with " + strconv.Quote(typed)
+		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
+		name := words.T("DiscordNoMoveStarts", "Typed", typed)
 		if len(all) == 0 {
-			name = "no moves to offer here now"
+			name = words.T("DiscordNoMovesHere")
 		}
 		v := typed
 		if v == "" {
@@ -601,7 +601,7 @@ func (b *Bot) editOriginal(i *discordgo.Interaction, o outgoing) {
 // what does not fit as follow-ups.
 func (b *Bot) sendOriginal(i *discordgo.Interaction, o outgoing, eph bool) {
 	if o.empty() {
-		o.content = "Done."
+		o.content = "✓"
 	}
 	_, rest := o.parts()
 	b.editOriginal(i, o)

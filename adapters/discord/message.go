@@ -17,6 +17,7 @@ import (
 // outgoing turns a reply into a message: the text, the picture, a mention
 // of whoever has to act now, and the buttons.
 func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *sessions.Snapshot) (outgoing, error) {
+	words := b.h.Words().In(reply.Lang)
 	o := outgoing{content: reply.Text()}
 	var err error
 	if p := reply.Picture; p != nil {
@@ -26,7 +27,7 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
 		if gerr != nil {
 			err = errors.Join(err, gerr)
-			o.content += "\n(The animation could not be drawn; /show gives the final board.)"
+			o.content += "\n" + words.T("DiscordNoAnimation")
 		} else {
 			o.attach = append(o.attach, attachment{name: fileName(r.Name, "replay.gif"), mime: "image/gif", data: gif})
 		}
@@ -48,7 +49,7 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 					}
 				}
 				if len(ids) > 0 {
-					lines = append(lines, strings.Join(ids, " ")+": press Accept to play, or Decline.")
+					lines = append(lines, words.T("DiscordChallengeFor", "Mentions", strings.Join(ids, " ")))
 				}
 			}
 		case sessions.PhasePlaying:
@@ -58,13 +59,13 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 				// move, and the deadline only if it is still that position.
 				same := snap.State != nil && snap.State.FEN() == p.FEN
 				if p.View.Turn >= 0 && !snap.Player(p.View.Turn).Computer {
-					lines = append(lines, b.turnLine(snap, p.View.Turn, same))
+					lines = append(lines, b.turnLine(words, snap, p.View.Turn, same))
 				} else if same && p.View.Turn < 0 {
-					lines = append(lines, b.turnLine(snap, -1, true))
+					lines = append(lines, b.turnLine(words, snap, -1, true))
 				}
 			}
 			if cmd == "draw" && len(snap.Record.DrawOffer) > 0 && reply.Picture == nil && len(buttons) == 0 {
-				buttons = []chat.Button{{Label: "Accept draw", Command: "/accept"}, {Label: "Decline draw", Command: "/decline"}}
+				buttons = []chat.Button{{Label: words.T("ButtonAcceptDraw"), Command: "/accept"}, {Label: words.T("ButtonDeclineDraw"), Command: "/decline"}}
 				var others []string
 				for seat, u := range snap.Record.Seats {
 					if !slices.Contains(snap.Record.DrawOffer, seat) && snowflake(u.ID) {
@@ -72,7 +73,7 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 					}
 				}
 				if len(others) > 0 {
-					lines = append(lines, strings.Join(others, " ")+": accept the draw, or decline it.")
+					lines = append(lines, words.T("DiscordDrawFor", "Mentions", strings.Join(others, " ")))
 				}
 			}
 		}
@@ -96,7 +97,7 @@ func fileName(name, def string) string {
 
 // turnLine mentions the player of seat, to move (or those who must choose
 // a formation), with the deadline when the game has a clock and withClock.
-func (b *Bot) turnLine(snap *sessions.Snapshot, seat int, withClock bool) string {
+func (b *Bot) turnLine(words chat.Speaker, snap *sessions.Snapshot, seat int, withClock bool) string {
 	var who []string
 	if seat >= 0 {
 		who = append(who, mentionOf(snap.Player(seat)))
@@ -111,12 +112,12 @@ func (b *Bot) turnLine(snap *sessions.Snapshot, seat int, withClock bool) string
 	if len(who) == 0 {
 		return ""
 	}
-	line := strings.Join(who, " and ") + ": your move."
+	line := words.T("DiscordYourMove", "Mentions", words.AndList(who))
 	if len(pending) > 0 {
-		line = strings.Join(who, " and ") + ": choose your formation."
+		line = words.T("DiscordChooseFormation", "Mentions", words.AndList(who))
 	}
 	if d := snap.Record.Deadline; withClock && !d.IsZero() {
-		line += fmt.Sprintf(" Deadline <t:%d:f> (<t:%d:R>).", d.Unix(), d.Unix())
+		line += " " + words.T("DiscordDeadline", "When", fmt.Sprintf("<t:%d:f>", d.Unix()), "In", fmt.Sprintf("<t:%d:R>", d.Unix()))
 	}
 	return line
 }

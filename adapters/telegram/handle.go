@@ -58,7 +58,7 @@ func userOf(u *tgbotapi.User) sessions.User {
 // update dropped).
 func (b *Bot) dispatch(u update) <-chan struct{} {
 	done := make(chan struct{})
-	if !b.dedupe.add("u" + strconv.Itoa(u.UpdateID)) {
+	if !b.dedupe.Add("u" + strconv.Itoa(u.UpdateID)) {
 		b.log.Debug("telegram: duplicate update ignored", "update_id", u.UpdateID)
 		close(done)
 		return done
@@ -106,7 +106,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	w := placeOf(m)
 	user := userOf(m.From)
 	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
-		Mentions: b.mentions(text)}
+		Mentions: b.mentions(text), Lang: m.From.LanguageCode}
 	if !strings.HasPrefix(text, "/") {
 		switch {
 		case b.replyMove(m, text):
@@ -142,7 +142,8 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())
-		if why, ok := mayAnswer(snap, m.From, name); !ok {
+		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
+		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
 			b.sendText(w, esc(why), nil, m.MessageID)
 			return
 		}
@@ -174,12 +175,12 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 		return
 	}
 	if snap == nil {
-		snap, _ = b.svc.Look(ctx, w.key())
+		snap = r.Session // the reply's values: no second call of the service
 	}
-	kb := b.keyboard(r.Buttons, version(snap))
+	kb := b.keyboard(b.h.Words().In(r.Lang), r.Buttons, version(snap))
 	switch {
 	case r.Picture != nil:
-		caption, short := caption(r, snap)
+		caption, short := b.caption(r, snap)
 		if len([]rune(caption)) > maxCaption {
 			b.sendText(w, esc(r.Text()), nil, 0)
 			caption = short
@@ -234,7 +235,10 @@ const (
 )
 
 // gameButtons are the buttons under a board: Move, Draw, Resign.
-var gameButtons = []chat.Button{{Label: "Move", Command: "/moves"}, {Label: "Draw", Command: "/draw"}, {Label: "Resign", Command: "/resign"}}
+func gameButtons(words chat.Speaker) []chat.Button {
+	return []chat.Button{{Label: words.T("ButtonMove"), Command: "/moves"}, {Label: words.T("ButtonDraw"), Command: "/draw"},
+		{Label: words.T("ButtonResign"), Command: "/resign"}}
+}
 
 func button(label, data string) tgbotapi.InlineKeyboardButton {
 	return tgbotapi.InlineKeyboardButton{Text: label, CallbackData: &data}
@@ -243,15 +247,15 @@ func button(label, data string) tgbotapi.InlineKeyboardButton {
 // keyboard turns the reply's buttons into an inline keyboard in one row:
 // /moves becomes Move (the two-tap keyboards), /resign asks to confirm,
 // the others run their command.
-func (b *Bot) keyboard(buttons []chat.Button, ver string) *tgbotapi.InlineKeyboardMarkup {
+func (b *Bot) keyboard(words chat.Speaker, buttons []chat.Button, ver string) *tgbotapi.InlineKeyboardMarkup {
 	var row []tgbotapi.InlineKeyboardButton
 	for _, bt := range buttons {
 		cmd := strings.TrimPrefix(bt.Command, "/")
 		switch cmd {
 		case "moves":
-			row = append(row, button("Move", opMove+":"+ver))
+			row = append(row, button(words.T("ButtonMove"), opMove+":"+ver))
 		case "resign":
-			row = append(row, button("Resign", opResign+":"+ver))
+			row = append(row, button(bt.Label, opResign+":"+ver))
 		default:
 			data := opCommand + ":" + ver + ":" + cmd
 			if len(data) > 64 || strings.ContainsAny(cmd, " @") {
@@ -333,7 +337,7 @@ func target(snap *sessions.Snapshot, arg string) (string, bool) {
 
 // onCallback answers a button press.
 func (b *Bot) onCallback(ctx context.Context, q *callback) {
-	if !b.dedupe.add("c" + q.ID) {
+	if !b.dedupe.Add("c" + q.ID) {
 		return
 	}
 	w := placeOf(q.Message)
@@ -346,14 +350,15 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	if err != nil {
 		snap = nil
 	}
+	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
 	msgID := q.Message.MessageID
 	if ver != version(snap) {
-		b.answer(q.ID, "This keyboard is out of date: the game has changed since. Use the newest board (/board).", true)
+		b.answer(q.ID, words.T("KeyboardOutOfDate"), true)
 		b.editMarkup(w.chat, msgID, nil)
 		return
 	}
 	run := func(text string) {
-		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID})
+		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
 		if r.Duplicate {
 			b.answer(q.ID, "", false)
 			return
@@ -362,10 +367,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 			b.answer(q.ID, r.Text(), true)
 			return
 		}
-		after, err := b.svc.Look(ctx, w.key())
-		if err != nil {
-			after = nil
-		}
+		after := r.Session // the reply's values: no second call of the service
 		b.deliver(ctx, w, r, 0, after)
 		b.answer(q.ID, "", false)
 		if version(after) != ver {
@@ -374,46 +376,46 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	switch op {
 	case opMove:
-		if why := mayMove(snap, user); why != "" {
+		if why := mayMove(words, snap, user); why != "" {
 			b.answer(q.ID, why, true)
 			return
 		}
 		b.editMarkup(w.chat, msgID, piecesKeyboard(snap, ver))
-		b.answer(q.ID, "Choose a piece.", false)
+		b.answer(q.ID, words.T("ChoosePiece"), false)
 	case opPiece:
-		if why := mayMove(snap, user); why != "" {
+		if why := mayMove(words, snap, user); why != "" {
 			b.answer(q.ID, why, true)
 			return
 		}
 		kb := targetsKeyboard(snap, ver, arg)
 		if kb == nil {
-			b.answer(q.ID, "That piece cannot move now.", true)
+			b.answer(q.ID, words.T("PieceCannotMove"), true)
 			return
 		}
 		b.editMarkup(w.chat, msgID, kb)
-		b.answer(q.ID, "Choose where it goes.", false)
+		b.answer(q.ID, words.T("ChooseTarget"), false)
 	case opTarget:
-		if why := mayMove(snap, user); why != "" {
+		if why := mayMove(words, snap, user); why != "" {
 			b.answer(q.ID, why, true)
 			return
 		}
 		mv, ok := target(snap, arg)
 		if !ok {
-			b.answer(q.ID, "That move is not possible now: /moves lists the legal moves.", true)
+			b.answer(q.ID, words.T("MoveNotPossible"), true)
 			return
 		}
 		run("/move " + mv)
 	case opBack:
-		b.editMarkup(w.chat, msgID, b.keyboard(gameButtons, ver))
+		b.editMarkup(w.chat, msgID, b.keyboard(words, gameButtons(words), ver))
 		b.answer(q.ID, "", false)
 	case opResign:
 		if snap == nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(user)) == 0 {
-			b.answer(q.ID, "Only a player of this game can resign it.", true)
+			b.answer(q.ID, words.T("OnlyPlayerResigns"), true)
 			return
 		}
 		b.editMarkup(w.chat, msgID, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{
-			button("Yes, resign", opResignY+":"+ver), button("No, play on", opBack+":"+ver)}}})
-		b.answer(q.ID, "Resign this game? Press Yes to confirm.", false)
+			button(words.T("ButtonYesResign"), opResignY+":"+ver), button(words.T("ButtonNoPlayOn"), opBack+":"+ver)}}})
+		b.answer(q.ID, words.T("ResignConfirm"), false)
 	case opResignY:
 		run("/resign")
 	case opCommand:
@@ -422,7 +424,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 			return
 		}
 		if arg == "accept" || arg == "decline" {
-			if why, ok := mayAnswer(snap, q.From, arg); !ok {
+			if why, ok := mayAnswer(words, snap, q.From, arg); !ok {
 				b.answer(q.ID, why, true)
 				return
 			}
@@ -435,24 +437,24 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 }
 
 // mayMove says why user cannot make a move now, or "" when they can.
-func mayMove(s *sessions.Snapshot, user sessions.User) string {
+func mayMove(words chat.Speaker, s *sessions.Snapshot, user sessions.User) string {
 	switch {
 	case s == nil || s.Phase() == sessions.PhaseNone || s.Phase() == sessions.PhaseFinished:
-		return "No game is being played here: /play starts one."
+		return words.T("RefusedNoGameShort")
 	case s.Phase() == sessions.PhaseChallenge:
-		return "The game has not started yet: the challenge waits to be accepted."
+		return words.T("NotStartedShort")
 	case len(s.Pending()) > 0:
-		return "First each side chooses a formation: /setup default, or /setup and your squares."
+		return words.T("RefusedSetupFirst")
 	}
 	t := s.Turn()
 	if t < 0 {
-		return "Nobody is to move now: /board shows the game."
+		return words.T("NobodyToMove")
 	}
 	if !s.Player(t).Is(user) {
 		if len(s.Record.SeatsOf(user)) == 0 {
-			return "You are not playing in this game."
+			return words.T("NotPlayingShort")
 		}
-		return fmt.Sprintf("It is %s's turn (%s), not yours.", s.Player(t).Name, chat.SeatLabel(s, t))
+		return words.T("NotYourTurnShort", "Name", s.Player(t).Name, "Seat", words.SeatLabel(s, t))
 	}
 	return ""
 }
@@ -460,7 +462,7 @@ func mayMove(s *sessions.Snapshot, user sessions.User) string {
 // mayAnswer checks, for a challenge that names players, that the presser
 // is one of them (Telegram gives no id for an @username, so the names are
 // bound to the presser's username). It returns why not, or ok.
-func mayAnswer(s *sessions.Snapshot, from *tgbotapi.User, cmd string) (string, bool) {
+func mayAnswer(words chat.Speaker, s *sessions.Snapshot, from *tgbotapi.User, cmd string) (string, bool) {
 	if s == nil || s.Phase() != sessions.PhaseChallenge {
 		return "", true
 	}
@@ -492,7 +494,7 @@ func mayAnswer(s *sessions.Snapshot, from *tgbotapi.User, cmd string) (string, b
 	if len(rec.Invited) == 0 || (cmd == "accept" && open > len(pending)) {
 		return "", true
 	}
-	return fmt.Sprintf("This challenge is for %s: only they can %s it.", strings.Join(pending, " or "), cmd), false
+	return words.T("ChallengeForOthers", "Who", words.OrList(pending), "Name", cmd), false
 }
 
 // unclash returns the sessions user of from for answering a challenge.
@@ -552,64 +554,64 @@ func (b *Bot) mentions(text string) map[string]sessions.User {
 // ---- /start and /notify ----
 
 func (b *Bot) start(w where, m *message, args []string) {
+	words := b.words(m.From)
 	if m.Chat.Type == "private" && len(args) > 0 && args[0] == "notify" {
-		text := "Turn pings are on: I will write to you here when it is your turn in a game. /notify off turns them off."
+		text := words.T("PingsOnHere")
 		if err := b.setPings(b.sending(), m.From.ID, true); err != nil {
-			text = notSaved
+			text = words.T("PingsOnNotSaved")
 		}
 		b.sendText(w, esc(text), nil, 0)
 		return
 	}
-	b.sendText(w, esc("Hello! I referee draughts and Halma games in Telegram chats. "+
-		"Add me to a group and type /play spanish @friend, or /play spanish for anyone there; "+
-		"/games lists the games and /help the commands. "+
-		"/notify on sends you a private message when it is your turn."), nil, 0)
+	b.sendText(w, esc(words.T("Start")), nil, 0)
+}
+
+// words speaks to a Telegram user in their language.
+func (b *Bot) words(from *tgbotapi.User) chat.Speaker {
+	return b.h.Words().In(b.h.LangFor(b.sending(), Platform, userOf(from), from.LanguageCode))
 }
 
 func (b *Bot) notifyCommand(w where, m *message, args []string) {
 	id := m.From.ID
+	words := b.words(m.From)
 	arg := ""
 	if len(args) > 0 {
 		arg = strings.ToLower(args[0])
 	}
 	switch {
 	case len(args) > 1 || (arg != "" && arg != "on" && arg != "off"):
-		b.sendText(w, esc("/notify takes on or off: /notify on sends you a private message when it is your turn."), nil, m.MessageID)
+		b.sendText(w, esc(words.T("NotifyUsage")), nil, m.MessageID)
 	case arg == "on":
 		b.mu.Lock()
 		started := b.started[id]
 		b.mu.Unlock()
 		if !started {
 			link := "https://t.me/" + b.self + "?start=notify"
-			b.sendText(w, "Telegram lets me write to you only after you started a private chat with me: open "+
-				esc(link)+" and press Start, and turn pings are on.", nil, m.MessageID)
+			b.sendText(w, esc(words.T("NotifyStartFirst", "Link", link)), nil, m.MessageID)
 			return
 		}
-		text := "Turn pings are on: I will write to you privately when it is your turn. /notify off turns them off."
+		text := words.T("PingsOn")
 		if err := b.setPings(b.sending(), id, true); err != nil {
-			text = notSaved
+			text = words.T("PingsOnNotSaved")
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)
 	case arg == "off":
-		text := "Turn pings are off. /notify on turns them on again."
+		text := words.T("PingsOff")
 		if err := b.setPings(b.sending(), id, false); err != nil {
-			text = "Turn pings are off for now, but I could not save that: they may come back when I restart. Try /notify off again later."
+			text = words.T("PingsOffNotSaved")
 		}
 		b.sendText(w, esc(text), nil, m.MessageID)
 	default:
 		b.mu.Lock()
 		on := b.optedIn[id]
 		b.mu.Unlock()
-		state := "off: /notify on turns them on"
+		text := words.T("PingsAreOff")
 		if on {
-			state = "on: /notify off turns them off"
+			text = words.T("PingsAreOn")
 		}
-		b.sendText(w, esc("Your turn pings are "+state+"."), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID)
 	}
 }
-
-// notSaved answers /notify on when the choice could not be stored.
-const notSaved = "Turn pings are on, but I could not save that: they last until I restart. Try /notify on again later."
 
 // setPings turns a user's pings on or off, and stores the choice when
 // Prefs is set; a store that fails is logged and its error returned (the

@@ -22,28 +22,37 @@ func privateOnly(command string) bool { return command == "notify" }
 
 // menus are the command menus: private chats get every command, groups
 // the game's commands without /notify, and the default scope (any other
-// chat) the private list.
+// chat) the private list; each in the default language, and again for
+// each other language of the catalogues (language_code), descriptions
+// translated.
 func (b *Bot) menus() []menu {
-	var all, group []tgbotapi.BotCommand
-	for _, c := range b.h.Commands() {
-		desc := c.Label
-		if len(desc) < 3 {
-			desc = "/" + c.Command
+	var out []menu
+	w := b.h.Words()
+	for _, lang := range append([]string{""}, w.Langs()...) {
+		if lang == w.Default() {
+			continue // the menus without language_code
 		}
-		if len(desc) > 256 {
-			desc = desc[:256]
+		var all, group []tgbotapi.BotCommand
+		for _, c := range b.h.CommandsIn(lang) {
+			desc := c.Label
+			if len(desc) < 3 {
+				desc = "/" + c.Command
+			}
+			if r := []rune(desc); len(r) > 256 {
+				desc = string(r[:256])
+			}
+			bc := tgbotapi.BotCommand{Command: c.Command, Description: desc}
+			all = append(all, bc)
+			if !privateOnly(c.Command) {
+				group = append(group, bc)
+			}
 		}
-		bc := tgbotapi.BotCommand{Command: c.Command, Description: desc}
-		all = append(all, bc)
-		if !privateOnly(c.Command) {
-			group = append(group, bc)
-		}
+		out = append(out,
+			menu{scope: "default", lang: lang, commands: all},
+			menu{scope: "all_private_chats", lang: lang, commands: all},
+			menu{scope: "all_group_chats", lang: lang, commands: group})
 	}
-	return []menu{
-		{scope: "default", commands: all},
-		{scope: "all_private_chats", commands: all},
-		{scope: "all_group_chats", commands: group},
-	}
+	return out
 }
 
 // publishCommands publishes the command menus (setMyCommands), each

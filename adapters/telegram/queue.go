@@ -93,32 +93,3 @@ func (w *limiter) wait(ctx context.Context, n int, per time.Duration, now func()
 	}
 	return nil
 }
-
-// seen remembers the last keys it was given, to apply an update delivered
-// twice only once.
-type seen struct {
-	mu   sync.Mutex
-	set  map[string]struct{}
-	ring []string
-	next int
-}
-
-func newSeen(n int) *seen {
-	return &seen{set: make(map[string]struct{}, n), ring: make([]string, n)}
-}
-
-// add reports whether key is new, and remembers it.
-func (s *seen) add(key string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, ok := s.set[key]; ok {
-		return false
-	}
-	if old := s.ring[s.next]; old != "" {
-		delete(s.set, old)
-	}
-	s.ring[s.next] = key
-	s.next = (s.next + 1) % len(s.ring)
-	s.set[key] = struct{}{}
-	return true
-}

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -41,39 +39,40 @@ func mention(u sessions.User) string {
 
 // caption is the HTML caption of a board: the game's name, the reply's
 // lines with the player to move as a mention, and the deadline. short is
-// the name and the turn alone, for when the whole is too long.
-func caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+// the name and the turn alone, for when the whole is too long. It is built
+// from the reply's values (its session, which line says whose turn it is,
+// whether the clock is told), in the reply's language.
+func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+	words := b.h.Words().In(r.Lang)
 	title := r.Picture.Game
 	if info, ok := games.Lookup(r.Picture.Game); ok {
 		title = info.Name
 	}
-	head := "<b>" + esc(title) + "</b>"
+	head := "<b>" + esc(words.GameName(r.Picture.Game, title)) + "</b>"
 	var lines []string
 	turnLine := ""
-	t := s.Turn()
-	if t >= 0 {
-		u := s.Player(t)
-		prefix := u.Name + " (" + chat.SeatLabel(s, t) + ") to move"
-		for _, l := range r.Lines {
-			if turnLine == "" && strings.HasPrefix(l, prefix) {
-				turnLine = mention(u) + esc(l[len(u.Name):])
-				lines = append(lines, turnLine)
-				continue
-			}
-			lines = append(lines, esc(l))
-		}
-		if turnLine == "" {
-			turnLine = mention(u) + " (" + esc(chat.SeatLabel(s, t)) + ") to move."
-			lines = append(lines, turnLine)
-		}
-	} else {
-		for _, l := range r.Lines {
-			lines = append(lines, esc(l))
-		}
+	t := -1
+	if s != nil {
+		t = s.Turn()
 	}
-	clock := slices.ContainsFunc(r.Lines, func(l string) bool { return strings.HasPrefix(l, "Clock:") })
-	if t >= 0 && !s.Record.Deadline.IsZero() && !clock {
-		lines = append(lines, "Move by "+s.Record.Deadline.UTC().Format("Mon 2 Jan 15:04")+" UTC.")
+	if t >= 0 {
+		// The line saying whose turn it is, with the player as a mention.
+		const marker = "\x00"
+		before, after, _ := strings.Cut(b.h.TurnLine(r.Lang, s, marker), marker)
+		turnLine = esc(before) + mention(s.Player(t)) + esc(after)
+	}
+	for i, l := range r.Lines {
+		if i+1 == r.TurnLine && turnLine != "" {
+			lines = append(lines, turnLine)
+			continue
+		}
+		lines = append(lines, esc(l))
+	}
+	if t >= 0 && r.TurnLine == 0 {
+		lines = append(lines, turnLine)
+	}
+	if t >= 0 && !s.Record.Deadline.IsZero() && !r.Clock {
+		lines = append(lines, esc(words.T("MoveBy", "Until", s.Record.Deadline.UTC().Format("2006-01-02 15:04"))))
 	}
 	full = head + "\n" + strings.Join(lines, "\n")
 	short = head
@@ -268,7 +267,7 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 		gif, err := b.r.Replay(rp.Frames, rp.Moves, b.pictureOptions(rp.Frames[0].Numbers != nil))
 		if err != nil {
 			b.log.Error("telegram: drawing a replay", "game", rp.Game, "err", err)
-			p["text"] = "Sorry, the replay could not be drawn."
+			p["text"] = b.h.Words().In("").T("ReplayNotDrawn")
 			delete(p, "caption")
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			return err
@@ -443,34 +442,37 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	ci := b.chats[w.chat]
 	b.mu.Unlock()
 	s := n.Session
-	game := esc(s.Game.Name())
+	words := b.h.Words().In(b.h.LangOfUser(b.sending(), Platform, n.To))
+	game := esc(words.GameName(s.Game.ID(), s.Game.Name()))
 	if !on {
 		if n.Kind == sessions.NoticeReminder && w.chat < 0 {
-			b.sendText(w, fmt.Sprintf("%s, %s left to move in this game of %s: /board shows it.",
-				mention(n.To), esc(left(n.Left)), game), nil, 0)
+			const marker = "\x00"
+			before, after, _ := strings.Cut(words.T("PingReminderHere", "Name", marker, "Left", b.h.Left(words.Lang, n.Left), "Game", marker+marker), marker)
+			after = strings.Replace(esc(after), marker+marker, game, 1)
+			b.sendText(w, esc(before)+mention(n.To)+after, nil, 0)
 		}
 		return
 	}
-	place := "this chat"
+	place := esc(words.T("ThisChat"))
 	if ci.title != "" {
 		place = "<b>" + esc(ci.title) + "</b>"
 	}
 	var text string
 	switch n.Kind {
 	case sessions.NoticeYourTurn:
-		text = fmt.Sprintf("Your turn in %s (%s).", game, place)
+		text = words.T("PingYourTurn", "Game", game, "Place", place)
 		if s.Last != nil {
-			text += " Last move: " + esc(s.Last.Text) + "."
+			text += " " + esc(words.T("LastMove", "Move", s.Last.Text))
 		}
 	case sessions.NoticeReminder:
-		text = fmt.Sprintf("Reminder: %s left to move in %s (%s); then the clock plays for you.", esc(left(n.Left)), game, place)
+		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
 	case sessions.NoticeGameOver:
-		text = fmt.Sprintf("Your game of %s in %s is over.", game, place)
+		text = words.T("PingGameOver", "Game", game, "Place", place)
 		if s.Record.Result != nil {
-			text += " " + esc(chat.ResultLine(s))
+			text += " " + esc(b.h.ResultLineIn(words.Lang, s))
 		}
 	default:
-		text = fmt.Sprintf("News from your game of %s in %s.", game, place)
+		text = words.T("PingNews", "Game", game, "Place", place)
 	}
 	// The private message waits in the game chat's queues for the board
 	// being sent there (the handler that caused the notice sends it
@@ -484,7 +486,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			p["text"] = text
 			p["parse_mode"] = "HTML"
 			if link := chatLink(w.chat, ci, last); link != "" {
-				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: "Go to the game", URL: &link}}}})
+				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: words.T("ButtonGoToGame"), URL: &link}}}})
 			}
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			var ae *apiError
@@ -497,22 +499,6 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			return err
 		})
 	})
-}
-
-// left says a time left in words: "2h 5m", "40s".
-func left(d time.Duration) string {
-	switch {
-	case d >= time.Hour:
-		d = d.Round(time.Minute)
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if h >= 48 {
-			return fmt.Sprintf("%dd %dh", h/24, h%24)
-		}
-		return fmt.Sprintf("%dh %dm", h, m)
-	case d >= time.Minute:
-		return fmt.Sprintf("%dm", int(d.Round(time.Minute)/time.Minute))
-	}
-	return fmt.Sprintf("%ds", max(int(d.Round(time.Second)/time.Second), 0))
 }
 
 // chatLink is a t.me link to the game's chat (to its last board, when

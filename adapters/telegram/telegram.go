@@ -121,7 +121,7 @@ type Bot struct {
 	work   lanes // handling, per chat
 	out    lanes // sending, per chat
 	edits  lanes // keyboard edits, per chat
-	dedupe *seen
+	dedupe *chat.Recent
 
 	// sendCtx is the context of every send; cancelled once Run's grace
 	// period is over, and made again for the next Run. Read it with
@@ -223,7 +223,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	b := &Bot{
 		cfg: cfg, h: h, svc: svc, r: r, log: log, now: now, sleep: sleep,
 		c:       &client{api: api, http: hc, token: cfg.Token, log: log, tries: cfg.Retries, pause: cfg.RetryPause},
-		dedupe:  newSeen(8192),
+		dedupe:  chat.NewRecent(8192),
 		limits:  map[int64]*limiter{},
 		photos:  map[string]string{},
 		chats:   map[int64]chatInfo{},

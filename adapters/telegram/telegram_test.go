@@ -281,7 +281,11 @@ func checkCaption(t *testing.T, c *call, s *sessions.Snapshot) {
 		return
 	}
 	u := s.Player(s.Turn())
-	want := `<a href="tg://user?id=` + u.ID + `">` + u.Name + `</a> (` + chat.SeatLabel(s, s.Turn()) + `) to move`
+	w, err := chat.NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<a href="tg://user?id=` + u.ID + `">` + u.Name + `</a> (` + w.In("en").SeatLabel(s, s.Turn()) + `) to move`
 	if !strings.Contains(c.Params["caption"], want) {
 		t.Errorf("caption %q does not mention the player to move (%s)", c.Params["caption"], want)
 	}

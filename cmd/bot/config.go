@@ -14,12 +14,16 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/sessions"
 	"go.yaml.in/yaml/v3"
 )
 
 // config is every setting of the bot; config.example.yaml documents each.
 type config struct {
+	// Lang is the bot's default language: en, es, de or tl (a catalogue
+	// of adapters/chat/locales).
+	Lang    string `yaml:"lang"`
 	Storage struct {
 		Path        string   `yaml:"path"`
 		OpenTimeout duration `yaml:"open_timeout"`
@@ -119,6 +123,7 @@ func defaultConfig() config {
 	c.Console.Channel = "terminal"
 	c.Console.Pictures = "./data/pictures"
 	c.Render.Theme = "light"
+	c.Lang = chat.DefaultLang
 	c.Telegram.GroupLimit = 20
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
@@ -155,6 +160,7 @@ func str(f func(c *config) *string) func(c *config, v string) error {
 
 // settings lists every setting's environment override.
 var settings = []setting{
+	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
 	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
 	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
 	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
@@ -359,6 +365,11 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
+	}
+	if w, err := chat.NewWords(c.Lang); err != nil {
+		return c, fmt.Errorf("%s: lang %q has no catalogue", source, c.Lang)
+	} else {
+		c.Lang = w.Default()
 	}
 	switch strings.ToLower(c.Render.Theme) {
 	case "light", "dark":

@@ -36,7 +36,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod" (the sections: storage, log, console, render, discord, telegram, clocks, computer)`},
+			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
 			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout); line 3: unknown setting "pth" in storage (its settings: path, open_timeout)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
@@ -78,6 +78,23 @@ func TestConfigMissingFile(t *testing.T) {
 	}
 }
 
+// TestConfigLang: lang (BOT_LANG) is the default language; one without a
+// catalogue is refused in one line.
+func TestConfigLang(t *testing.T) {
+	if c, err := loadConfig("", noEnv); err != nil || c.Lang != "en" {
+		t.Fatalf("default lang: %q %v", c.Lang, err)
+	}
+	env := func(k string) string {
+		if k == "BOT_LANG" {
+			return "xx"
+		}
+		return ""
+	}
+	if _, err := loadConfig("", env); err == nil || !strings.Contains(err.Error(), `lang "xx" has no catalogue`) {
+		t.Fatalf("BOT_LANG=xx: %v, want a refusal", err)
+	}
+}
+
 func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	c, err := loadConfig("", noEnv)
 	if err != nil || c.Storage.Path != "./data/bot.db" || c.Console.As != "you" || c.Storage.OpenTimeout != duration(2*time.Second) {
@@ -111,6 +128,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	}
 	env["BOT_COMPUTER_MAX_TIME"] = "3s"
 	env["BOT_RENDER_THEME"] = "dark"
+	env["BOT_LANG"] = "en"
 	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
@@ -122,6 +140,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Log.Level, want.Log.Format = "debug", "json"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
 	want.Render.Theme = "dark"
+	want.Lang = "en"
 	want.Discord.Token, want.Discord.GuildID, want.Discord.ShardID, want.Discord.ShardCount = "x", "x", 1, 2
 	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit = "x", "x", 7
 	w := &want.Telegram.Webhook

@@ -66,7 +66,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	var notifiers sessions.Notifiers
 	svc := newService(c, store, &notifiers, log)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
@@ -254,7 +254,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
 	log.Info("console started", "database", c.Storage.Path, "live_sessions", n)
-	h := chat.New(chat.Config{Sessions: svc, Log: log})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {

@@ -177,7 +177,7 @@ func removePiece(p Position, f Field) Position {
 // Resign ends the game: side c resigns.
 func (g Game) Resign(c Color) Game {
 	if !g.Outcome().Over {
-		g.final = rules.Outcome{Over: true, Winner: int(c.Other()), Reason: c.String() + " resigned"}
+		g.final = rules.Outcome{Over: true, Winner: int(c.Other()), Reason: rules.Resigned}
 	}
 	return g
 }
@@ -185,7 +185,7 @@ func (g Game) Resign(c Color) Game {
 // AgreeDraw ends the game in a draw by agreement.
 func (g Game) AgreeDraw() Game {
 	if !g.Outcome().Over {
-		g.final = rules.Outcome{Over: true, Winner: -1, Reason: "draw agreed"}
+		g.final = rules.Outcome{Over: true, Winner: -1, Reason: rules.DrawAgreed}
 	}
 	return g
 }
@@ -231,11 +231,11 @@ func (g Game) Outcome() rules.Outcome {
 	side := p.ToMove
 	for _, c := range []Color{side, side.Other()} {
 		if p.Pieces(c) == 0 {
-			return rules.Outcome{Over: true, Winner: int(c.Other()), Reason: "no pieces left"}
+			return rules.Outcome{Over: true, Winner: int(c.Other()), Reason: rules.NoPieces}
 		}
 	}
 	if g.huffable == 0 && len(g.v.Moves(p)) == 0 {
-		return rules.Outcome{Over: true, Winner: int(side.Other()), Reason: "no legal move"}
+		return rules.Outcome{Over: true, Winner: int(side.Other()), Reason: rules.NoMove}
 	}
 	return g.autoDraw()
 }
@@ -244,22 +244,24 @@ func (g Game) Outcome() rules.Outcome {
 // generation, so Moves can ask it before generating.
 func (g Game) autoDraw() rules.Outcome {
 	p := g.cur
-	draw := func(reason string) rules.Outcome { return rules.Outcome{Over: true, Winner: -1, Reason: reason} }
+	draw := func(reason rules.Reason, n int) rules.Outcome {
+		return rules.Outcome{Over: true, Winner: -1, Reason: reason, N: n}
+	}
 	switch g.v.Draws {
 	case SpanishDraws:
 		if g.Repetitions() >= 3 {
-			return draw("threefold repetition")
+			return draw(rules.Repetition, 0)
 		}
 		if g.kingRun >= 40 {
-			return draw("40 moves with kings only")
+			return draw(rules.KingMoves, 40)
 		}
 		if g.counting && g.strongMoves >= 13 {
-			return draw("three kings against one for 13 moves")
+			return draw(rules.ThreeKings, 13)
 		}
 	case DamasDraws:
 		w, b := bits.OnesCount32(p.White), bits.OnesCount32(p.Black)
 		if (p.White|p.Black)&^p.Kings == 0 && w == b && w <= 2 {
-			return draw("kings only, equal and few")
+			return draw(rules.FewKings, 0)
 		}
 	}
 	return rules.Outcome{Winner: -1}

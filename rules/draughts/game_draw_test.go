@@ -1,6 +1,10 @@
 package draughts
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/boardgamebot/bot/rules"
+)
 
 // TestNoMovesAfterAutomaticDraw: once a game has ended by an automatic
 // draw, nothing is offered to play, as after a resignation: Moves, the
@@ -11,7 +15,7 @@ func TestNoMovesAfterAutomaticDraw(t *testing.T) {
 		v      Variant
 		fen    string
 		moves  []string
-		reason string
+		reason rules.Reason
 	}{
 		// Spanish, two lone kings shuffling until the third occurrence:
 		//   . . . .        d7: Black king
@@ -19,12 +23,12 @@ func TestNoMovesAfterAutomaticDraw(t *testing.T) {
 		//   ...
 		//    . W . .       d1: White king
 		{"threefold repetition", Spanish, "W:WKd1:BKd7",
-			[]string{"d1-e2", "d7-c6", "e2-d1", "c6-d7", "d1-e2", "d7-c6", "e2-d1", "c6-d7"}, "threefold repetition"},
+			[]string{"d1-e2", "d7-c6", "e2-d1", "c6-d7", "d1-e2", "d7-c6", "e2-d1", "c6-d7"}, rules.Repetition},
 		// Damas, a capture leaves two kings against two:
 		//   . . . K        h8, f8: Black kings
 		//   ...
 		//   K . K .        a1, c1: White kings; a1 takes b2
-		{"kings only, reached by a capture", Damas, "W:WKa1,Kc1:BKh8,Kf8,Kb2", []string{"a1xc3"}, "kings only, equal and few"},
+		{"kings only, reached by a capture", Damas, "W:WKa1,Kc1:BKh8,Kf8,Kb2", []string{"a1xc3"}, rules.FewKings},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := NewGame(c.v, mustFEN(t, c.v, c.fen))

@@ -172,7 +172,7 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal: the piece on %s cannot move (legal: %s)", name, v.Square(from), v.movesList(legal, 6))
+		return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal: the piece on %s cannot move", name, v.Square(from))
 	}
 	return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
 }

@@ -99,7 +99,7 @@ func TestParsePDNErrors(t *testing.T) {
 	}
 	// A standard game with algebraic moves and move numbers glued on.
 	g, _, err := ParsePDN("[GameType \"24\"]\n1.d3-c4 e6-d5 2.c4xe6 f7xd5 1/2-1/2")
-	if err != nil || len(g.plies) != 4 || g.Outcome().Reason != "draw agreed" {
+	if err != nil || len(g.plies) != 4 || g.Outcome().Reason != rules.DrawAgreed {
 		t.Fatalf("%v %+v", err, g.Outcome())
 	}
 }

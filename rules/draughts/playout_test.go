@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/boardgamebot/bot/rules"
 )
 
 // mirror swaps the colours and turns the board half a turn: the same game
@@ -66,10 +68,10 @@ func TestRandomPlayouts(t *testing.T) {
 	if testing.Short() {
 		games = 20
 	}
-	reasons := map[string]bool{"no pieces left": true, "no legal move": true, "threefold repetition": true,
-		"40 moves with kings only": true, "three kings against one for 13 moves": true, "kings only, equal and few": true}
+	reasons := map[rules.Reason]bool{rules.NoPieces: true, rules.NoMove: true, rules.Repetition: true,
+		rules.KingMoves: true, rules.ThreeKings: true, rules.FewKings: true}
 	for vi, v := range fuzzVariants {
-		ended := map[string]int{}
+		ended := map[rules.Reason]int{}
 		for n := 0; n < games; n++ {
 			rng := rand.New(rand.NewPCG(uint64(vi), uint64(n)))
 			g := NewGame(v, Initial)

@@ -348,7 +348,7 @@ func TestThreefoldRepetition(t *testing.T) {
 		t.Fatalf("after 7 plies: %+v, repetitions %d", out, g.Repetitions())
 	}
 	g = play(t, g, cycle[3])
-	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != "threefold repetition" {
+	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != rules.Repetition {
 		t.Fatalf("third occurrence: %+v", out)
 	}
 	if _, err := g.Play(g.v.Moves(g.Position())[0]); !errors.Is(err, rules.ErrGameOver) {
@@ -383,7 +383,7 @@ func TestFortyKingMoves(t *testing.T) {
 		}
 		g = play(t, g, b[i%6]+"-"+b[(i+1)%6])
 	}
-	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != "40 moves with kings only" {
+	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != rules.KingMoves {
 		t.Fatalf("after 40 king moves: %+v", out)
 	}
 	// A man's move starts the count again (the man on b1 goes to a2,
@@ -430,7 +430,7 @@ func TestThreeKingsAgainstOne(t *testing.T) {
 			g = play(t, g, b[i%6]+"-"+b[(i+1)%6])
 		}
 	}
-	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != "three kings against one for 13 moves" {
+	if out := g.Outcome(); !out.Over || out.Winner != -1 || out.Reason != rules.ThreeKings {
 		t.Fatalf("after 13 White moves: %+v\n%s", out, diagram(g.v, g.Position()))
 	}
 	// The same moves with a man instead of the a4 king: no count, no draw.
@@ -455,7 +455,7 @@ func TestDamasDraw(t *testing.T) {
 		{"W:WKa1,c1:BKh8,Kf8", false},          // not all kings
 	} {
 		g := NewGame(Damas, mustFEN(t, Damas, c.fen))
-		if out := g.Outcome(); out.Over != c.draw || (c.draw && (out.Winner != -1 || out.Reason != "kings only, equal and few")) {
+		if out := g.Outcome(); out.Over != c.draw || (c.draw && (out.Winner != -1 || out.Reason != rules.FewKings)) {
 			t.Errorf("%s: %+v, want draw %v", c.fen, out, c.draw)
 		}
 		if out := NewGame(Dame, mustFEN(t, Dame, c.fen)).Outcome(); out.Over {
@@ -474,13 +474,13 @@ func TestLoss(t *testing.T) {
 		v      Variant
 		fen    string
 		winner int
-		reason string
+		reason rules.Reason
 	}{
-		{Spanish, "W:Wb1:B", 0, "no pieces left"},
-		{Spanish, "B:Wb1:B", 0, "no pieces left"},
-		{Spanish, "W:W:Bb7", 1, "no pieces left"},
+		{Spanish, "W:Wb1:B", 0, rules.NoPieces},
+		{Spanish, "B:Wb1:B", 0, rules.NoPieces},
+		{Spanish, "W:W:Bb7", 1, rules.NoPieces},
 		// White's man on a8... cannot: a man on b7 blocked by c8 and a8.
-		{Spanish, "W:Wb7:Ba8,c8", 1, "no legal move"},
+		{Spanish, "W:Wb7:Ba8,c8", 1, rules.NoMove},
 		{Dame, "B:Wa1,b2:Ba3? ", -2, ""},
 	} {
 		p, err := c.v.ParseFEN(c.fen)

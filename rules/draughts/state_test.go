@@ -196,7 +196,7 @@ func TestGameOverAndRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := s.Outcome()
-	if !out.Over || out.Winner != 0 || out.Reason != "no pieces left" || s.Turn() != -1 || len(s.View().Movable) != 0 {
+	if !out.Over || out.Winner != 0 || out.Reason != rules.NoPieces || s.Turn() != -1 || len(s.View().Movable) != 0 {
 		t.Fatalf("outcome %+v", out)
 	}
 	if _, _, err := s.Play("b5-a6"); !errors.Is(err, rules.ErrGameOver) {

@@ -125,9 +125,9 @@ func (g Game) LoadState(fen string) (*State, error) {
 // wonOutcome is the outcome of a won position: the winner filled its
 // target camp, or (four players) the others left.
 func wonOutcome(p Position) rules.Outcome {
-	reason := "camp filled"
+	reason := rules.CampFilled
 	if !p.hasWon(p.Winner()) {
-		reason = "the others left"
+		reason = rules.OthersLeft
 	}
 	return rules.Outcome{Over: true, Winner: p.Winner(), Reason: reason}
 }
@@ -299,7 +299,7 @@ func (s *State) after(m Move) *State {
 		n.out = wonOutcome(n.pos)
 	case lh > 0 && n.turns[mover] == lh && !n.pos.pieces[mover].And(n.pos.Home(mover)).Empty():
 		n.out = rules.Outcome{Over: true, Winner: (mover + 1) % s.game.v.Players,
-			Reason: fmt.Sprintf("a piece still at home after move %d", lh)}
+			Reason: rules.LeftHome, N: lh}
 	}
 	return n
 }

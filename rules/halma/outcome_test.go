@@ -36,7 +36,7 @@ func TestWinWithOwnersPieceLeftInCamp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := rules.Outcome{Over: true, Winner: 0, Reason: "camp filled"}
+	want := rules.Outcome{Over: true, Winner: 0, Reason: rules.CampFilled}
 	if got := won.Outcome(); got != want {
 		t.Fatalf("outcome %+v, want %+v", got, want)
 	}
@@ -142,7 +142,7 @@ func TestLeaveHome(t *testing.T) {
 			}
 		}
 		o := s.Outcome()
-		if !o.Over || o.Winner != 1 || !strings.Contains(o.Reason, "home") {
+		if !o.Over || o.Winner != 1 || o.Reason != rules.LeftHome || o.N != 2 {
 			t.Fatalf("after player 1's second move with pieces at home: %+v, want player 2 to win", o)
 		}
 	})

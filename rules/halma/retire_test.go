@@ -133,7 +133,7 @@ func TestLastPlayerLeftWins(t *testing.T) {
 		t.Fatalf("turn %d, want 1 (Player 2)", s.Turn())
 	}
 	end := retire(t, s, 3) // player 4 leaves: player 2 has won
-	want := rules.Outcome{Over: true, Winner: 1, Reason: "the others left"}
+	want := rules.Outcome{Over: true, Winner: 1, Reason: rules.OthersLeft}
 	if end.Outcome() != want {
 		t.Fatalf("outcome %+v, want %+v", end.Outcome(), want)
 	}
@@ -184,7 +184,7 @@ func TestWinIntoEmptiedCamp(t *testing.T) {
 	//	   a b c d e f g h i j k l m n o p
 	const fen = "16:4:1:o16,n16,m16,p15,o15,n15,m15,p14,o14,n14,p13,o12,l12:a16:p16:p1"
 	s := load4(t, fen)
-	if w := play(t, s, "o12-o13"); w.Outcome() != (rules.Outcome{Over: true, Winner: 0, Reason: "camp filled"}) {
+	if w := play(t, s, "o12-o13"); w.Outcome() != (rules.Outcome{Over: true, Winner: 0, Reason: rules.CampFilled}) {
 		t.Fatalf("with player 3's piece on p16, o12-o13: %+v, want player 1 to win", w.Outcome())
 	}
 	r := retire(t, s, 2)
@@ -202,7 +202,7 @@ func TestWinIntoEmptiedCamp(t *testing.T) {
 	//	13 . . . . . . . . . . . . . . . 1
 	//	12 . . . . . . . . . . . . . . 1 .
 	w := play(t, load4(t, "16:4:1:p16,o16,n16,m16,p15,o15,n15,m15,p14,o14,n14,p13,o12:a16::p1"), "o12-o13")
-	if w.Outcome() != (rules.Outcome{Over: true, Winner: 0, Reason: "camp filled"}) {
+	if w.Outcome() != (rules.Outcome{Over: true, Winner: 0, Reason: rules.CampFilled}) {
 		t.Fatalf("player 1 filled the emptied camp alone: %+v, want a win", w.Outcome())
 	}
 	if again := load4(t, w.FEN()); again.Outcome() != w.Outcome() {
@@ -357,7 +357,7 @@ func TestPerftWithRetiredSeat(t *testing.T) {
 // record round-trip, and the game ends with a camp filled or one player left.
 func TestPlayoutsWithRetirements(t *testing.T) {
 	g, _ := New(Variant{Size: 16, Players: 4})
-	ends := map[string]int{}
+	ends := map[rules.Reason]int{}
 	for seed := uint64(0); seed < 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		s := g.StartState(rng.IntN(4))
@@ -400,7 +400,7 @@ func TestPlayoutsWithRetirements(t *testing.T) {
 		}
 		o := s.Outcome()
 		ends[o.Reason]++
-		if o.Over && o.Reason == "the others left" {
+		if o.Over && o.Reason == rules.OthersLeft {
 			p := s.Position()
 			for seat := 0; seat < 4; seat++ {
 				if (seat == o.Winner) == p.Retired(seat) {
@@ -411,7 +411,7 @@ func TestPlayoutsWithRetirements(t *testing.T) {
 		checkRecord(t, s, rules.Meta{Result: "*"})
 	}
 	t.Logf("ends: %v", ends)
-	if ends["camp filled"] == 0 || ends["the others left"] == 0 {
+	if ends[rules.CampFilled] == 0 || ends[rules.OthersLeft] == 0 {
 		t.Errorf("ends %v: want games won both ways", ends)
 	}
 }

@@ -178,7 +178,7 @@ func (p Position) ParseMove(text string) (Move, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "the %s on %v cannot move now (legal: %s)", levelNames[level], mover, p.list(legal, 6))
+		return Move{}, rules.Errorf(rules.ErrIllegal, "the %s on %v cannot move now", levelNames[level], mover)
 	}
 	return Move{}, rules.Errorf(rules.ErrIllegal, "%q is not legal (the %s on %v can play %s)", clip(text), levelNames[level], mover, p.list(own, 6))
 }

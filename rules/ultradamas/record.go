@@ -60,13 +60,13 @@ func outcome(p Position, reps int) rules.Outcome {
 	winner := int(p.turn ^ 1)
 	switch {
 	case p.occ[p.turn] == 0:
-		return rules.Outcome{Over: true, Winner: winner, Reason: "no pieces left"}
+		return rules.Outcome{Over: true, Winner: winner, Reason: rules.NoPieces}
 	case len(p.Moves(nil)) == 0:
-		return rules.Outcome{Over: true, Winner: winner, Reason: "no legal move"}
+		return rules.Outcome{Over: true, Winner: winner, Reason: rules.NoMove}
 	case reps >= 3:
-		return rules.Outcome{Over: true, Winner: -1, Reason: "threefold repetition"}
+		return rules.Outcome{Over: true, Winner: -1, Reason: rules.Repetition}
 	case p.ply >= DrawPlies:
-		return rules.Outcome{Over: true, Winner: -1, Reason: "80 plies without capture or promotion"}
+		return rules.Outcome{Over: true, Winner: -1, Reason: rules.QuietPlies, N: DrawPlies}
 	}
 	return rules.Outcome{Winner: -1}
 }

@@ -135,7 +135,7 @@ func TestOutcome(t *testing.T) {
 		t.Errorf("after 7 plies: %+v, want not over", o)
 	}
 	st := play("R:R2b4:B2g5", twice...)
-	if o := st.Outcome(); !o.Over || o.Winner != -1 || o.Reason != "threefold repetition" || st.Turn() != -1 {
+	if o := st.Outcome(); !o.Over || o.Winner != -1 || o.Reason != rules.Repetition || st.Turn() != -1 {
 		t.Errorf("third repetition: %+v, turn %d", o, st.Turn())
 	}
 	if _, _, err := st.Play("a1-a2"); !errors.Is(err, rules.ErrGameOver) {
@@ -144,16 +144,16 @@ func TestOutcome(t *testing.T) {
 	if o := play("R:R2a1:B2h8:n78", "a1-a2").Outcome(); o.Over {
 		t.Errorf("79 plies: %+v, want not over", o)
 	}
-	if o := play("R:R2a1:B2h8:n79", "a1-a2").Outcome(); !o.Over || o.Winner != -1 || !strings.Contains(o.Reason, "80 plies") {
+	if o := play("R:R2a1:B2h8:n79", "a1-a2").Outcome(); !o.Over || o.Winner != -1 || (o.Reason != rules.QuietPlies || o.N != 80) {
 		t.Errorf("80 plies: %+v", o)
 	}
 	if o := play("R:R2a1,b7:B2h8:n79", "b7-b8").Outcome(); o.Over {
 		t.Errorf("a promotion on ply 80 resets the count: %+v", o)
 	}
-	if o := play("B:Ra1:Bh1").Outcome(); !o.Over || o.Winner != 0 || o.Reason != "no legal move" {
+	if o := play("B:Ra1:Bh1").Outcome(); !o.Over || o.Winner != 0 || o.Reason != rules.NoMove {
 		t.Errorf("no move: %+v", o)
 	}
-	if o := play("R:R6d4:Be5,f6", "d4xe5;e5xf6").Outcome(); !o.Over || o.Winner != 0 || o.Reason != "no pieces left" {
+	if o := play("R:R6d4:Be5,f6", "d4xe5;e5xf6").Outcome(); !o.Over || o.Winner != 0 || o.Reason != rules.NoPieces {
 		t.Errorf("no pieces: %+v", o)
 	}
 }
@@ -232,7 +232,7 @@ func TestRandomPlayouts(t *testing.T) {
 	if testing.Short() {
 		games = 30
 	}
-	ends := map[string]int{}
+	ends := map[rules.Reason]int{}
 	kinds := map[Kind]int{}
 	for g := 0; g < games; g++ {
 		var st *State

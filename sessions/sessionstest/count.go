@@ -119,7 +119,7 @@ type state struct {
 	gone    int // bit per seat that left the game
 	winner  int
 	over    bool
-	reason  string
+	reason  rules.Reason
 }
 
 // wrap returns s as a rules.Retirer when the game has retiring.
@@ -174,7 +174,7 @@ func (s state) Play(text string) (rules.State, rules.Move, error) {
 	}
 	s.n += k
 	if s.n >= s.g.Target {
-		s.over, s.winner, s.reason = true, s.turn, "target reached"
+		s.over, s.winner, s.reason = true, s.turn, rules.TargetReached
 	}
 	s.turn = s.next(s.turn)
 	return s.wrap(), rules.Move{Text: t}, nil
@@ -271,7 +271,7 @@ func (r retirer) Retire(seat int) (rules.State, error) {
 		s.turn = s.next(seat)
 	}
 	if s.next(s.turn) == s.turn {
-		s.over, s.winner, s.reason = true, s.turn, "the others left"
+		s.over, s.winner, s.reason = true, s.turn, rules.OthersLeft
 	}
 	return s.wrap(), nil
 }

@@ -1,0 +1,182 @@
+package chat
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/boardgamebot/bot/rules/games"
+	"golang.org/x/text/feature/plural"
+)
+
+// readCatalogue reads one catalogue file: message id to message.
+func readCatalogue(t *testing.T, path string) map[string]*message {
+	t.Helper()
+	buf, err := fs.ReadFile(locales, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := parseCatalogue(buf, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return msgs
+}
+
+// TestCataloguesAgree: every language's catalogue has every message of the
+// English one, no other, and each with the same placeholders; every English
+// message says where it shows, for translators.
+func TestCataloguesAgree(t *testing.T) {
+	files, err := fs.Glob(locales, "locales/*.yaml")
+	if err != nil || !slices.Contains(files, "locales/en.yaml") {
+		t.Fatalf("catalogues %v (%v): want locales/en.yaml among them", files, err)
+	}
+	en := readCatalogue(t, "locales/en.yaml")
+	for id, m := range en {
+		if strings.TrimSpace(m.Description) == "" {
+			t.Errorf("en %s: want a description", id)
+		}
+		// English has a one form wherever a count is named.
+		if slices.Contains(m.placeholders(), "Count") && m.forms[plural.One] == nil {
+			t.Errorf("en %s: names a Count but has no one form", id)
+		}
+	}
+	for _, f := range files {
+		if f == "locales/en.yaml" {
+			continue
+		}
+		c := readCatalogue(t, f)
+		for id, m := range en {
+			tm, ok := c[id]
+			switch {
+			case !ok:
+				t.Errorf("%s: no message %s", f, id)
+			case !slices.Equal(tm.placeholders(), m.placeholders()):
+				t.Errorf("%s %s: placeholders %v, want %v (as in en)", f, id, tm.placeholders(), m.placeholders())
+			}
+		}
+		for id := range c {
+			if en[id] == nil {
+				t.Errorf("%s: message %s is not in en", f, id)
+			}
+		}
+	}
+}
+
+// TestEveryMessageIDInCatalogue: every message id the code words exists in
+// the English catalogue, and every English message is used.
+func TestEveryMessageIDInCatalogue(t *testing.T) {
+	en := readCatalogue(t, "locales/en.yaml")
+	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick|\bMaybe)\("([A-Z]\w*[A-Za-z0-9])"[,)]|Problem: "([A-Z]\w*)"`)
+	literal := regexp.MustCompile(`"([A-Z]\w+)"`)
+	used := map[string]bool{}
+	srcs, _ := filepath.Glob("../*/*.go") // every adapter words from the catalogue
+	for _, f := range srcs {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An id passed around before it is worded ("DiscordOptGame").
+		for _, m := range literal.FindAllStringSubmatch(string(b), -1) {
+			if en[m[1]] != nil {
+				used[m[1]] = true
+			}
+		}
+		for _, m := range ids.FindAllStringSubmatch(string(b), -1) {
+			if m[1] == "" {
+				m[1] = m[2]
+			}
+			used[m[1]] = true
+			if strings.Contains(string(b), `pick("`+m[1]+`"`) {
+				used[m[1]+"Why"] = true
+			}
+		}
+	}
+	for _, r := range reasonIDs() {
+		used[r] = true
+	}
+	// The games' names, summaries and options; the seats and colours of
+	// the rules and pictures.
+	for _, g := range games.List() {
+		used["GameName_"+g.ID], used["GameSummary_"+g.ID] = true, true
+		for _, o := range g.Options {
+			used["GameOption_"+g.ID+"_"+o.Key] = true
+		}
+		if gm, err := games.New(g.ID, nil); err == nil {
+			for _, seat := range gm.Seats() {
+				if !strings.HasPrefix(seat, "Player ") {
+					used["Seat"+seat] = true
+				}
+			}
+		}
+	}
+	for _, c := range []string{"white", "black", "red", "blue", "green", "yellow"} {
+		used["Colour_"+c] = true
+	}
+	// The console's files.
+	for _, what := range []string{"Picture", "Replay", "File"} {
+		used["ConsoleWritten"+what], used["ConsoleNotWritten"+what] = true, true
+	}
+	// Each command has its usage and one line, and may have more.
+	for _, c := range commandTable() {
+		used["CmdUsage_"+c.name], used["CmdShort_"+c.name] = true, true
+		if en["CmdLong_"+c.name] != nil {
+			used["CmdLong_"+c.name] = true
+		}
+	}
+	for id := range used {
+		if en[id] == nil {
+			t.Errorf("the code words %s, which en.yaml lacks", id)
+		}
+	}
+	for id := range en {
+		if !used[id] {
+			t.Errorf("en.yaml has %s, which no code words", id)
+		}
+	}
+}
+
+// TestPluralAndPlaceholders: a count picks the CLDR plural form of the
+// speaker's language; placeholders are named; a catalogue holding any other
+// template syntax is refused on load.
+func TestPluralAndPlaceholders(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
+	if got := en.T("EventChallengedSeats", "Count", 1, "By", "ann"); got != "1 seat to fill: /accept to join, /decline to refuse; ann can /cancel." {
+		t.Errorf("one: %q", got)
+	}
+	if got := en.T("EventChallengedSeats", "Count", 3, "By", "ann"); got != "3 seats to fill: /accept to join, /decline to refuse; ann can /cancel." {
+		t.Errorf("other: %q", got)
+	}
+	if got := en.T("NoSuchMessage"); got != "NoSuchMessage" {
+		t.Errorf("a missing message: %q", got)
+	}
+	for _, bad := range []string{`X: {other: "{{if .A}}a{{end}}"}`, `X: {other: "{{.A"}`, `X: {one: "a"}`, `X: {othr: "a"}`} {
+		if _, err := parseCatalogue([]byte(bad), nil); err == nil {
+			t.Errorf("catalogue %s loaded", bad)
+		}
+	}
+	// Polish has few and many: a catalogue gives them and the count picks.
+	pl := "X:\n  one: \"{{.Count}} ruch\"\n  few: \"{{.Count}} ruchy\"\n  many: \"{{.Count}} ruchów\"\n  other: \"{{.Count}} ruchu\"\n"
+	enYAML, _ := fs.ReadFile(locales, "locales/en.yaml")
+	pw, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: enYAML}, "locales/pl.yaml": {Data: []byte(pl)}}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, want := range map[int]string{1: "1 ruch", 3: "3 ruchy", 5: "5 ruchów", 22: "22 ruchy"} {
+		if got := pw.In("pl").T("X", "Count", n); got != want {
+			t.Errorf("pl %d: %q, want %q", n, got, want)
+		}
+	}
+}

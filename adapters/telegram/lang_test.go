@@ -1,0 +1,172 @@
+package telegram_test
+
+import (
+	"context"
+	"encoding/json"
+	"html"
+	"log/slog"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/chat/chattest"
+	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// startSpeaking runs a bot whose handler speaks the test catalogues
+// (English, and a little Spanish) against f.
+func startSpeaking(t *testing.T, f *fakeAPI) {
+	t.Helper()
+	w, err := chattest.Words("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run: %v", err)
+		}
+	})
+}
+
+// speaking is a text update from a user whose app speaks lang.
+func speaking(chatID int64, u tgUser, lang, s string) map[string]any {
+	up := text(chatID, u, s)
+	up["message"].(map[string]any)["from"].(map[string]any)["language_code"] = lang
+	return up
+}
+
+// TestCommandMenuPerLanguage: the command menu is published once for
+// everyone, in the default language, and once per other language with its
+// language_code, the descriptions translated.
+func TestCommandMenuPerLanguage(t *testing.T) {
+	f := newFake(t)
+	m := f.mark()
+	startSpeaking(t, f)
+	// Three scopes (default, private chats, groups) per language.
+	menus := map[string]map[string]string{}
+	for len(menus) < 6 {
+		c, next := f.waitCall(m, method("setMyCommands"))
+		m = next
+		var list []struct{ Command, Description string }
+		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
+			t.Fatal(err)
+		}
+		menu := map[string]string{}
+		for _, cmd := range list {
+			menu[cmd.Command] = cmd.Description
+		}
+		var scope struct{ Type string }
+		json.Unmarshal([]byte(c.Params["scope"]), &scope)
+		k := scope.Type + "/" + c.Params["language_code"]
+		if _, twice := menus[k]; twice {
+			t.Fatalf("the menu %s was published twice", k)
+		}
+		menus[k] = menu
+	}
+	menus[""] = menus["all_private_chats/"]
+	menus["es"] = menus["all_private_chats/es"]
+	if menus["all_group_chats/es"]["move"] != "jugar una jugada, como /move c3-d4" {
+		t.Errorf("es group menu: %v", menus["all_group_chats/es"])
+	}
+	if got := menus[""]["move"]; got != "play a move, like /move c3-d4 or /m 11-15" {
+		t.Errorf("default menu, move: %q", got)
+	}
+	if got := menus["es"]["move"]; got != "jugar una jugada, como /move c3-d4" {
+		t.Errorf("es menu, move: %q", got)
+	}
+	if menus["es"]["board"] != menus[""]["board"] || len(menus["es"]) != len(menus[""]) {
+		t.Errorf("es menu %v: want every command, untranslated ones in the default language", menus["es"])
+	}
+}
+
+// TestUserLanguageCode: a user whose Telegram speaks es-MX gets Spanish,
+// the others the default.
+func TestUserLanguageCode(t *testing.T) {
+	f := newFake(t)
+	m := f.mark()
+	startSpeaking(t, f)
+	f.waitCall(m, method("setMyCommands"))
+	m = f.mark()
+	f.push(speaking(group, alice, "en", "/play spanish @bob color=white"))
+	f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	m = f.mark()
+	f.push(speaking(group, bob, "es-MX", "/accept"))
+	c, _ := f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	got := c.Params["text"] + c.Params["caption"]
+	if !strings.Contains(got, "Empieza la partida") || !strings.Contains(got, "(Blancas)") {
+		t.Fatalf("bob (es-MX) /accept answered %q, want Spanish", got)
+	}
+	m = f.mark()
+	f.push(speaking(group, alice, "en-US", "/move b3-a4"))
+	c, _ = f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	if got := c.Params["text"] + c.Params["caption"]; !strings.Contains(got, "played b3-a4") {
+		t.Fatalf("alice (en-US) /move answered %q, want English", got)
+	}
+}
+
+// TestTelegramPseudoLanguage plays in the pseudo-language on Telegram and
+// fails on any line of a message or caption the bot sends (HTML taken
+// off) that did not come from the catalogue.
+func TestTelegramPseudoLanguage(t *testing.T) {
+	f := newFake(t)
+	w, err := chattest.Pseudo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- bot.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	from := f.mark()
+	for _, s := range []struct {
+		u    tgUser
+		text string
+	}{
+		{alice, "/play spanish @bob color=white"}, {bob, "/accept"}, {alice, "/move b3-a4"}, {bob, "/move 1"},
+		{alice, "/board"}, {carol, "/moves"}, {alice, "/help"}, {alice, "/games"}, {bob, "/draw"}, {alice, "/draw"},
+		{alice, "/history"}, {alice, "/nonsense"},
+	} {
+		m := f.mark()
+		f.push(text(group, s.u, s.text))
+		f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	}
+	tag := regexp.MustCompile(`<[^>]*>`)
+	checked := 0
+	for _, c := range f.callsSince(from, 0) {
+		if c.Method != "sendMessage" && c.Method != "sendPhoto" {
+			continue
+		}
+		for _, l := range strings.Split(c.Params["text"]+c.Params["caption"], "\n") {
+			l = html.UnescapeString(tag.ReplaceAllString(l, ""))
+			if l != "" && !chattest.FromCatalogue(l) {
+				t.Errorf("%s: line not from the catalogue: %q", c.Method, l)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d lines checked", checked)
+	}
+}
