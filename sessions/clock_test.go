@@ -113,14 +113,14 @@ func (n *noticeLog) last() sessions.Notice {
 
 type clockFixture struct {
 	clk   *fakeClock
-	store *sessions.MemoryStore
+	store *sessionstest.MemoryStore
 	comp  *firstMove
 	n     *noticeLog
 	s     *sessions.Service
 }
 
 func newClockFixture(t *testing.T) *clockFixture {
-	f := &clockFixture{clk: newClock(), store: sessions.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
+	f := &clockFixture{clk: newClock(), store: sessionstest.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
 	f.s = f.service()
 	t.Cleanup(func() { f.s.Close() })
 	return f
@@ -332,7 +332,7 @@ func TestDefaultTime(t *testing.T) {
 	if got := f.s.DefaultTime("elsewhere"); got != 0 {
 		t.Errorf("elsewhere: %v, want off", got)
 	}
-	bare := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	bare := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	defer bare.Close()
 	if got := bare.DefaultTime("test"); got != 0 {
 		t.Errorf("without Config.DefaultTime: %v, want off", got)
@@ -345,7 +345,7 @@ func TestDefaultTime(t *testing.T) {
 func BenchmarkTickIdle(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			f := &clockFixture{clk: newClock(), store: sessions.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
+			f := &clockFixture{clk: newClock(), store: sessionstest.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
 			f.s = f.service()
 			defer f.s.Close()
 			p := sessions.DefaultPlayOptions()

@@ -179,3 +179,10 @@ func (s *Service) Look(ctx context.Context, key Key) (*Snapshot, error) {
 	}
 	return e.cur.snapshot(), nil
 }
+
+// Resident returns how many sessions the Service holds in memory.
+func (s *Service) Resident() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
+}
