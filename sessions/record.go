@@ -318,6 +318,25 @@ func (r *Record) Phase() Phase {
 	return PhasePlaying
 }
 
+// Due is when the clock next has something to do for the session: the
+// reminder, the deadline, the challenge's expiry; zero for nothing. Stores
+// index live sessions by it.
+func (r *Record) Due() time.Time {
+	switch r.Phase() {
+	case PhaseChallenge:
+		return r.Expires
+	case PhasePlaying:
+		if r.Deadline.IsZero() {
+			return time.Time{}
+		}
+		if !r.Reminded {
+			return r.Deadline.Add(-time.Duration(r.Play.Time) / ReminderShare)
+		}
+		return r.Deadline
+	}
+	return time.Time{}
+}
+
 // Retired reports whether seat has left the game (an ActRetire action):
 // it resigned or abandoned a game of more than two players, and the
 // others play on.

@@ -16,9 +16,14 @@ type Store interface {
 	Load(ctx context.Context, key Key) (*Record, error)
 	// Commit applies c in one transaction: all of it or nothing. When
 	// c.Finished is set, the store gives it an ID (Record.ID) on success.
+	// A live session's actions only grow at the end or are cut back (a
+	// takeback) from one commit to the next, so that a store may write
+	// only the new ones.
 	Commit(ctx context.Context, c *Change) error
-	// Live returns every live session. When some records are damaged it
-	// returns the others with an error wrapping ErrDamaged.
+	// Live returns the head of every live session: its record without
+	// its actions (Actions is nil), which is what start-up reads. When
+	// some records are damaged it returns the others with an error
+	// wrapping ErrDamaged.
 	Live(ctx context.Context) ([]*Record, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.

@@ -34,11 +34,11 @@ var (
 const App = "boardgamebot"
 
 // SchemaVersion is the version of the database layout.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 var (
 	bMeta      = []byte("meta")
-	bLive      = []byte("live")         // session key -> live session record
+	bLive      = []byte("live")         // session key -> live session head (its record without actions; moves.go)
 	bGames     = []byte("games")        // game id (8 bytes) -> finished game record
 	bByUser    = []byte("by_user")      // platform 0 user 0 game id -> nothing
 	bByChannel = []byte("by_channel")   // platform 0 channel 0 thread 0 game id -> nothing
@@ -50,7 +50,7 @@ var (
 	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes}
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf}
 )
 
 // Mode is how Commit groups transactions.
@@ -152,6 +152,10 @@ func Open(path string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
 	}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: migrating %s: %w", path, err)
+	}
 	if s.mode == ModeBatch {
 		db.MaxBatchSize = o.MaxBatch
 	}
@@ -222,6 +226,9 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 			return fmt.Errorf("storage: session %s: %w", key, sessions.ErrNotFound)
 		}
 		rec, err = decode(v)
+		if err == nil {
+			rec.Actions, err = readLog(tx.Bucket(bMoves), logPrefix(k))
+		}
 		if err != nil {
 			return fmt.Errorf("storage: session %s: %w", key, err)
 		}
@@ -230,9 +237,10 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 	return rec, err
 }
 
-// Live implements sessions.Store: a record that does not decode is
-// skipped (and logged, once) and the others are returned, with an error
-// wrapping sessions.ErrDamaged.
+// Live implements sessions.Store: it reads the heads alone (records
+// without actions). A head that does not decode is skipped (and logged,
+// once) and the others are returned, with an error wrapping
+// sessions.ErrDamaged.
 func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 	var out []*sessions.Record
 	var damaged []error
@@ -439,25 +447,18 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	}
-	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
-	if old := live.Get(k); old != nil {
-		rec, err := decode(old)
-		if err == nil {
-			for _, u := range rec.Seats {
-				if u.ID != "" {
-					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
-						return err
-					}
-				}
-			}
-		}
-	}
+	live, liveUser, moves := tx.Bucket(bLive), tx.Bucket(bLiveUser), tx.Bucket(bMoves)
 	if c.Live != nil {
-		v, err := encode(c.Live)
+		// A move writes the head, one log entry and the index entries of
+		// the seats (the same keys again but when a seat is filled).
+		v, err := encodeHead(c.Live)
 		if err != nil {
 			return err
 		}
 		if err := live.Put(k, v); err != nil {
+			return err
+		}
+		if err := putLog(moves, logPrefix(k), c.Live.Actions); err != nil {
 			return err
 		}
 		for _, u := range c.Live.Seats {
@@ -467,8 +468,28 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 				}
 			}
 		}
-	} else if err := live.Delete(k); err != nil {
-		return err
+		if err := putDue(tx, k, c.Live.Due()); err != nil {
+			return err
+		}
+	} else if old := live.Get(k); old != nil {
+		if rec, err := decode(old); err == nil {
+			for _, u := range rec.Seats {
+				if u.ID != "" {
+					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		if err := live.Delete(k); err != nil {
+			return err
+		}
+		if err := dropLog(moves, logPrefix(k)); err != nil {
+			return err
+		}
+		if err := putDue(tx, k, time.Time{}); err != nil {
+			return err
+		}
 	}
 	if c.Finished == nil {
 		return nil

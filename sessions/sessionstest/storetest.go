@@ -180,8 +180,8 @@ func storeLive(t *testing.T, s sessions.Store) {
 	got := map[sessions.Key]int{}
 	for _, r := range live {
 		got[r.Key] = r.Version
-		if r.Game != "count" || len(r.Seats) != 2 || r.Deadline.IsZero() {
-			t.Errorf("live %s: %+v, want its head", r.Key, r)
+		if r.Game != "count" || len(r.Seats) != 2 || r.Deadline.IsZero() || r.Actions != nil {
+			t.Errorf("live %s: %+v, want its head (no actions)", r.Key, r)
 		}
 	}
 	if !reflect.DeepEqual(got, want) {
