@@ -4,35 +4,44 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/boardgamebot/bot/rules"
 )
 
-// Resume loads every live session from the store and replays it; it
-// returns how many sessions it loaded. Sessions load lazily anyway; Resume
-// finds problems at start rather than at the first command. A session that
-// does not replay is logged and skipped (its channel answers with
-// ErrBroken until the record is repaired), and so is a damaged record (the
-// store's ErrDamaged: its channel answers with ErrDamaged); only a failing
-// store is an error.
+// Resume reads the heads of the live sessions (their records without
+// their moves) and returns how many there are. It loads no game: a
+// session is loaded on first use (a command, or the clock when it comes
+// due: Resume gives the clock each session's due time). Only the games
+// where the computer is to play are loaded, so that it plays. A damaged
+// record is logged and skipped (its channel answers with ErrDamaged); a
+// record that does not replay answers with ErrBroken when used; only a
+// failing store is an error.
 func (s *Service) Resume(ctx context.Context) (int, error) {
-	recs, err := s.store.Live(ctx)
+	heads, err := s.store.Live(ctx)
 	switch {
 	case errors.Is(err, ErrDamaged):
 		s.log.Error("resuming: damaged sessions skipped", "err", err)
 	case err != nil:
 		return 0, errf(ErrStorage, err, "listing sessions")
 	}
-	n := 0
-	for _, r := range recs {
-		e, err := s.acquire(ctx, r.Key)
-		if err != nil {
-			continue // acquire logged it
+	var computer []Key
+	s.mu.Lock()
+	for _, h := range heads {
+		if d := h.Due(); !d.IsZero() {
+			s.due[h.Key] = d
 		}
-		s.release(e)
-		n++
+		if h.Phase() == PhasePlaying && slices.ContainsFunc(h.Seats, func(u User) bool { return u.Computer }) {
+			computer = append(computer, h.Key)
+		}
 	}
-	return n, nil
+	s.mu.Unlock()
+	for _, k := range computer {
+		if e, err := s.acquire(ctx, k); err == nil { // acquire logged a failure
+			s.release(e)
+		}
+	}
+	return len(heads), nil
 }
 
 // Replay rebuilds the game state of a record (a live session or a finished

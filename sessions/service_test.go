@@ -575,7 +575,8 @@ func TestPlayOptions(t *testing.T) {
 }
 
 // TestResumeSkipsBrokenSessions: a record that no longer replays (here, a
-// move the rules refuse) does not stop the others from resuming.
+// move the rules refuse) does not stop the others from resuming; Resume
+// loads no game, so the broken one answers ErrBroken when it is used.
 func TestResumeSkipsBrokenSessions(t *testing.T) {
 	store := sessionstest.NewMemoryStore()
 	s := newService(store)
@@ -588,8 +589,8 @@ func TestResumeSkipsBrokenSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := newService(store)
-	if n, err := s2.Resume(ctx); n != 1 || err != nil {
-		t.Fatalf("resume: %d, %v; want 1 session", n, err)
+	if n, err := s2.Resume(ctx); n != 2 || err != nil {
+		t.Fatalf("resume: %d, %v; want 2 sessions", n, err)
 	}
 	if _, err := s2.Look(ctx, other); !errors.Is(err, sessions.ErrBroken) {
 		t.Fatalf("the broken session: %v", err)
