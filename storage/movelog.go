@@ -12,76 +12,94 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// The layout of schema 2. A live session is a head, its record without
-// the actions (bucket live), and a move log: one key per action, the
-// session key, 0 and the action's index as 4 bytes (bucket moves), so that
-// a move writes the head and one log entry, whatever the length of the
-// game. The live sessions whose clock has something to do are indexed by
-// when (bucket due: 8 bytes of unix nanoseconds and the session key;
-// bucket due_of: the session key and those 8 bytes, to find the entry to
-// replace). A finished game is one record with all its actions (bucket
-// games), written in the transaction that ends the game, which drops its
-// log.
+// The layout of schema 2. A live session is a head under its key in
+// bucket live: its record without the actions, in JSON, then a zero byte
+// and its newest actions (fewer than chunkSize). Its older actions are in
+// bucket moves, chunkSize to a key: the session key, 0 and the index of
+// the chunk's first action (4 bytes). So a move rewrites the head alone,
+// and every chunkSize moves one chunk moves to bucket moves: the pages a
+// move writes and the bytes it encodes are the same at any ply. The live
+// sessions whose clock has something to do are indexed by when (bucket
+// due: 8 bytes of unix nanoseconds and the session key; bucket due_of: the
+// session key and those 8 bytes, to find the entry to replace). A
+// finished game is one record with all its actions (bucket games),
+// written in the transaction that ends the game, which drops its chunks.
 var (
 	bMoves = []byte("moves")
 	bDue   = []byte("due")
 	bDueOf = []byte("due_of")
 )
 
-// logPrefix is the prefix of the log keys of the session key k.
+// chunkSize is how many actions a chunk of bucket moves holds.
+const chunkSize = 32
+
+// logPrefix is the prefix of the chunk keys of the session key k.
 func logPrefix(k []byte) []byte {
 	p := make([]byte, len(k)+1, len(k)+5)
 	copy(p, k)
 	return p
 }
 
-// logKey is the key of action i of the session whose prefix is p.
-func logKey(p []byte, i int) []byte {
+// chunkKey is the key of the chunk that starts at action i.
+func chunkKey(p []byte, i int) []byte {
 	return binary.BigEndian.AppendUint32(p[:len(p):len(p)], uint32(i))
 }
 
-// logLen returns how many actions the log of prefix p holds: one more
-// than the index of its last key.
-func logLen(moves *bbolt.Bucket, p []byte) int {
+// lastChunk returns the index of the first action of the session's last
+// chunk, or -1 when it has none.
+func lastChunk(moves *bbolt.Bucket, p []byte) int {
 	c := moves.Cursor()
-	k, _ := c.Seek(logKey(p, 1<<32-1))
+	k, _ := c.Seek(chunkKey(p, 1<<32-1))
 	if k == nil {
 		k, _ = c.Last()
-	} else if len(k) != len(p)+4 || !bytes.HasPrefix(k, p) {
+	} else {
 		k, _ = c.Prev()
 	}
 	if k == nil || len(k) != len(p)+4 || !bytes.HasPrefix(k, p) {
-		return 0
+		return -1
 	}
-	return int(binary.BigEndian.Uint32(k[len(p):])) + 1
+	return int(binary.BigEndian.Uint32(k[len(p):]))
 }
 
-// putLog makes the log of prefix p hold acts: it writes the actions past
-// the ones it holds (a move: one key) and drops the ones past len(acts)
-// (a takeback). The actions it holds are acts' first ones: a session's
-// actions only grow at the end, or are cut back.
-func putLog(moves *bbolt.Bucket, p []byte, acts []sessions.Action) error {
-	n := logLen(moves, p)
-	for i := len(acts); i < n; i++ {
-		if err := moves.Delete(logKey(p, i)); err != nil {
+// putLive writes the live session r under the key k: its head with its
+// newest actions, after moving full chunks of older ones to bucket moves
+// (or dropping the chunks past its actions: a takeback). The actions
+// stored are r.Actions' first ones: a session's actions only grow at the
+// end, or are cut back.
+func putLive(tx *bbolt.Tx, k []byte, r *sessions.Record) error {
+	moves, p := tx.Bucket(bMoves), logPrefix(k)
+	acts := r.Actions
+	base := 0 // the first action not in a chunk
+	if last := lastChunk(moves, p); last >= 0 {
+		base = last + chunkSize
+	}
+	for base > len(acts) {
+		base -= chunkSize
+		if err := moves.Delete(chunkKey(p, base)); err != nil {
 			return err
 		}
 	}
-	for i := n; i < len(acts); i++ {
-		if err := moves.Put(logKey(p, i), encodeAction(acts[i])); err != nil {
+	for len(acts)-base >= chunkSize {
+		if err := moves.Put(chunkKey(p, base), appendActions(nil, acts[base:base+chunkSize])); err != nil {
 			return err
 		}
+		base += chunkSize
 	}
-	return nil
+	v, err := encodeHead(r, base, acts[base:])
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bLive).Put(k, v)
 }
 
-// dropLog deletes the log of prefix p.
-func dropLog(moves *bbolt.Bucket, p []byte) error {
-	c := moves.Cursor()
+// dropLive deletes the live session of key k: its head and its chunks.
+func dropLive(tx *bbolt.Tx, k []byte) error {
+	if err := tx.Bucket(bLive).Delete(k); err != nil {
+		return err
+	}
+	p := logPrefix(k)
+	c := tx.Bucket(bMoves).Cursor()
 	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Seek(p) {
-		if len(k) != len(p)+4 {
-			return nil // the log of another session (this one's key continues)
-		}
 		if err := c.Delete(); err != nil {
 			return err
 		}
@@ -89,24 +107,86 @@ func dropLog(moves *bbolt.Bucket, p []byte) error {
 	return nil
 }
 
-// readLog returns the actions of the log of prefix p.
-func readLog(moves *bbolt.Bucket, p []byte) ([]sessions.Action, error) {
-	var out []sessions.Action
-	c := moves.Cursor()
-	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
-		if len(k) != len(p)+4 {
-			continue
-		}
-		if i := int(binary.BigEndian.Uint32(k[len(p):])); i != len(out) {
-			return nil, damage(fmt.Errorf("move %d of the log is missing", len(out)+1))
-		}
-		a, err := decodeAction(v)
-		if err != nil {
-			return nil, damage(fmt.Errorf("move %d: %w", len(out)+1, err))
-		}
-		out = append(out, a)
+// loadLive reads the live session of key k whose head is v, with all its
+// actions.
+func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
+	rec, tail, err := decodeHead(v)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	base, w := binary.Uvarint(tail)
+	if w <= 0 || base%chunkSize != 0 {
+		return nil, damage(errors.New("bad head"))
+	}
+	p := logPrefix(k)
+	var acts []sessions.Action
+	c := tx.Bucket(bMoves).Cursor()
+	for k, v := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = c.Next() {
+		if len(k) != len(p)+4 || int(binary.BigEndian.Uint32(k[len(p):])) != len(acts) {
+			return nil, damage(fmt.Errorf("move %d of the log is missing", len(acts)+1))
+		}
+		n := len(acts)
+		if acts, err = readActions(acts, v); err != nil || len(acts) != n+chunkSize {
+			return nil, damage(fmt.Errorf("moves %d to %d: bad chunk", n+1, n+chunkSize))
+		}
+	}
+	if len(acts) != int(base) {
+		return nil, damage(fmt.Errorf("moves %d to %d are missing", len(acts)+1, base))
+	}
+	if acts, err = readActions(acts, tail[w:]); err != nil {
+		return nil, damage(fmt.Errorf("the newest moves: %w", err))
+	}
+	rec.Actions = acts
+	return rec, nil
+}
+
+// encodeHead encodes a live session's head: its record without actions,
+// a zero byte (JSON has none), how many actions are in chunks (uvarint)
+// and tail, its newest actions.
+func encodeHead(r *sessions.Record, base int, tail []sessions.Action) ([]byte, error) {
+	h := *r
+	h.Actions = nil
+	v, err := encode(&h)
+	if err != nil {
+		return nil, err
+	}
+	v = binary.AppendUvarint(append(v, 0), uint64(base))
+	return appendActions(v, tail), nil
+}
+
+// decodeHead decodes a head: the record (without actions) and what
+// follows it (the count of actions in chunks, the newest actions).
+func decodeHead(v []byte) (*sessions.Record, []byte, error) {
+	js, tail, _ := bytes.Cut(v, []byte{0})
+	rec, err := decode(js)
+	return rec, tail, err
+}
+
+// appendActions appends acts to b, each its length (uvarint) and encodeAction.
+func appendActions(b []byte, acts []sessions.Action) []byte {
+	for _, a := range acts {
+		e := encodeAction(a)
+		b = binary.AppendUvarint(b, uint64(len(e)))
+		b = append(b, e...)
+	}
+	return b
+}
+
+// readActions appends to acts the actions appendActions wrote in b.
+func readActions(acts []sessions.Action, b []byte) ([]sessions.Action, error) {
+	for len(b) > 0 {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return acts, errBadAction
+		}
+		a, err := decodeAction(b[w : w+int(n)])
+		if err != nil {
+			return acts, err
+		}
+		acts = append(acts, a)
+		b = b[w+int(n):]
+	}
+	return acts, nil
 }
 
 // An action in the log: a version byte (1), the kind's length and kind,
@@ -192,7 +272,7 @@ func (s *Store) migrate() error {
 	}
 	n := 0
 	err := s.update("migration to schema 2", func(tx *bbolt.Tx) error {
-		live, moves := tx.Bucket(bLive), tx.Bucket(bMoves)
+		live := tx.Bucket(bLive)
 		type rec struct {
 			k []byte
 			r *sessions.Record
@@ -207,14 +287,7 @@ func (s *Store) migrate() error {
 			return err
 		}
 		for _, x := range recs {
-			if err := putLog(moves, logPrefix(x.k), x.r.Actions); err != nil {
-				return err
-			}
-			v, err := encodeHead(x.r)
-			if err != nil {
-				return err
-			}
-			if err := live.Put(x.k, v); err != nil {
+			if err := putLive(tx, x.k, x.r); err != nil {
 				return err
 			}
 			if err := putDue(tx, x.k, x.r.Due()); err != nil {
@@ -228,11 +301,4 @@ func (s *Store) migrate() error {
 		s.log.Info("database migrated", "from_schema", schema, "to_schema", SchemaVersion, "live_sessions", n)
 	}
 	return err
-}
-
-// encodeHead encodes a live session's head: its record without actions.
-func encodeHead(r *sessions.Record) ([]byte, error) {
-	h := *r
-	h.Actions = nil
-	return encode(&h)
 }

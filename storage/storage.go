@@ -38,7 +38,7 @@ const SchemaVersion = 2
 
 var (
 	bMeta      = []byte("meta")
-	bLive      = []byte("live")         // session key -> live session head (its record without actions; moves.go)
+	bLive      = []byte("live")         // session key -> live session head and newest actions (movelog.go)
 	bGames     = []byte("games")        // game id (8 bytes) -> finished game record
 	bByUser    = []byte("by_user")      // platform 0 user 0 game id -> nothing
 	bByChannel = []byte("by_channel")   // platform 0 channel 0 thread 0 game id -> nothing
@@ -225,10 +225,7 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 		if v == nil {
 			return fmt.Errorf("storage: session %s: %w", key, sessions.ErrNotFound)
 		}
-		rec, err = decode(v)
-		if err == nil {
-			rec.Actions, err = readLog(tx.Bucket(bMoves), logPrefix(k))
-		}
+		rec, err = loadLive(tx, k, v)
 		if err != nil {
 			return fmt.Errorf("storage: session %s: %w", key, err)
 		}
@@ -246,7 +243,7 @@ func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 	var damaged []error
 	err := s.view("live sessions", func(tx *bbolt.Tx) error {
 		return tx.Bucket(bLive).ForEach(func(k, v []byte) error {
-			rec, err := decode(v)
+			rec, _, err := decodeHead(v)
 			switch {
 			case errors.Is(err, sessions.ErrDamaged):
 				what := "session " + keyString(k)
@@ -447,23 +444,20 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	}
-	live, liveUser, moves := tx.Bucket(bLive), tx.Bucket(bLiveUser), tx.Bucket(bMoves)
+	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
 	if c.Live != nil {
-		// A move writes the head, one log entry and the index entries of
-		// the seats (the same keys again but when a seat is filled).
-		v, err := encodeHead(c.Live)
-		if err != nil {
-			return err
-		}
-		if err := live.Put(k, v); err != nil {
-			return err
-		}
-		if err := putLog(moves, logPrefix(k), c.Live.Actions); err != nil {
+		// A move writes the head; the index entries of the seats only
+		// when a seat is filled (a Put of a key that is there would
+		// rewrite its page).
+		if err := putLive(tx, k, c.Live); err != nil {
 			return err
 		}
 		for _, u := range c.Live.Seats {
-			if u.ID != "" {
-				if err := liveUser.Put(append(join(c.Key.Platform, u.ID), k...), nil); err != nil {
+			if u.ID == "" {
+				continue
+			}
+			if uk := append(join(c.Key.Platform, u.ID), k...); liveUser.Get(uk) == nil {
+				if err := liveUser.Put(uk, nil); err != nil {
 					return err
 				}
 			}
@@ -472,7 +466,7 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	} else if old := live.Get(k); old != nil {
-		if rec, err := decode(old); err == nil {
+		if rec, _, err := decodeHead(old); err == nil {
 			for _, u := range rec.Seats {
 				if u.ID != "" {
 					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
@@ -481,10 +475,7 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 				}
 			}
 		}
-		if err := live.Delete(k); err != nil {
-			return err
-		}
-		if err := dropLog(moves, logPrefix(k)); err != nil {
+		if err := dropLive(tx, k); err != nil {
 			return err
 		}
 		if err := putDue(tx, k, time.Time{}); err != nil {

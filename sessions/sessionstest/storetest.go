@@ -144,6 +144,20 @@ func storeTakeBack(t *testing.T, s sessions.Store) {
 	addMove(r, "2")
 	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone()})
 	same(t, "moves after the takeback", load(t, s, r.Key), r)
+	// Long games: a store may keep older actions apart (storage does,
+	// in chunks of 32); takebacks across those bounds.
+	for range 61 {
+		addMove(r, "1")
+		commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone()})
+	}
+	for _, n := range []int{64, 63, 31, 33} {
+		for len(r.Actions) < n {
+			addMove(r, "2")
+		}
+		r.Actions = append([]sessions.Action(nil), r.Actions[:n]...)
+		commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone()})
+		same(t, fmt.Sprint(n, " actions"), load(t, s, r.Key), r)
+	}
 	// Every action taken back, then a new game in the same place.
 	r.Actions = nil
 	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone()})
