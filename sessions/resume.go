@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/boardgamebot/bot/rules"
 )
@@ -18,7 +17,7 @@ import (
 // record that does not replay answers with ErrBroken when used; only a
 // failing store is an error.
 func (s *Service) Resume(ctx context.Context) (int, error) {
-	heads, err := s.store.Live(ctx)
+	index, err := s.store.LiveIndex(ctx)
 	switch {
 	case errors.Is(err, ErrDamaged):
 		s.log.Error("resuming: damaged sessions skipped", "err", err)
@@ -27,12 +26,12 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 	}
 	var computer []Key
 	s.mu.Lock()
-	for _, h := range heads {
-		if d := h.Due(); !d.IsZero() {
-			s.due[h.Key] = d
+	for _, x := range index {
+		if !x.Due.IsZero() {
+			s.due[x.Key] = x.Due
 		}
-		if h.Phase() == PhasePlaying && slices.ContainsFunc(h.Seats, func(u User) bool { return u.Computer }) {
-			computer = append(computer, h.Key)
+		if x.Computer {
+			computer = append(computer, x.Key)
 		}
 	}
 	s.mu.Unlock()
@@ -41,7 +40,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 			s.release(e)
 		}
 	}
-	return len(heads), nil
+	return len(index), nil
 }
 
 // Replay rebuilds the game state of a record (a live session or a finished

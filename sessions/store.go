@@ -2,6 +2,7 @@ package sessions
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
@@ -20,11 +21,15 @@ type Store interface {
 	// takeback) from one commit to the next, so that a store may write
 	// only the new ones.
 	Commit(ctx context.Context, c *Change) error
-	// Live returns the head of every live session: its record without
-	// its actions (Actions is nil), which is what start-up reads. When
-	// some records are damaged it returns the others with an error
-	// wrapping ErrDamaged.
+	// Live returns every live session (for tools and tests: start-up
+	// reads LiveIndex). When some records are damaged it returns the
+	// others with an error wrapping ErrDamaged.
 	Live(ctx context.Context) ([]*Record, error)
+	// LiveIndex returns what start-up needs of every live session,
+	// without reading its game: its key, when its clock is due, whether
+	// the computer plays in it. It skips the sessions it finds damaged
+	// and returns the others with an error wrapping ErrDamaged.
+	LiveIndex(ctx context.Context) ([]LiveEntry, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.
 	Finished(ctx context.Context, id string) (*Record, error)
@@ -44,6 +49,20 @@ type Store interface {
 	// FindUser returns the user of the platform who last finished a game
 	// under this name (any case, without @), or an error wrapping ErrNotFound.
 	FindUser(ctx context.Context, platform, name string) (User, error)
+}
+
+// LiveEntry is what start-up reads of a live session.
+type LiveEntry struct {
+	Key Key
+	// Due is when its clock next has something to do (Record.Due).
+	Due time.Time
+	// Computer: the session is a game in play with a computer seat.
+	Computer bool
+}
+
+// Entry returns what LiveIndex returns of the live session r.
+func (r *Record) Entry() LiveEntry {
+	return LiveEntry{Key: r.Key, Due: r.Due(), Computer: r.Phase() == PhasePlaying && slices.ContainsFunc(r.Seats, func(u User) bool { return u.Computer })}
 }
 
 // TopQuery selects a ladder: a game's players on a platform, ordered by

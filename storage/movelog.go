@@ -3,6 +3,7 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -13,8 +14,9 @@ import (
 )
 
 // The layout of schema 2. A live session is a head under its key in
-// bucket live: its record without the actions, in JSON, then a zero byte
-// and its newest actions (fewer than chunkSize). Its older actions are in
+// bucket live: its record without the actions, in JSON, then a zero byte,
+// a byte of flags (headComputer), how many actions are in chunks, and its
+// newest actions (fewer than chunkSize). Its older actions are in
 // bucket moves, chunkSize to a key: the session key, 0 and the index of
 // the chunk's first action (4 bytes). So a move rewrites the head alone,
 // and every chunkSize moves one chunk moves to bucket moves: the pages a
@@ -68,6 +70,7 @@ func lastChunk(moves *bbolt.Bucket, p []byte) int {
 // end, or are cut back.
 func putLive(tx *bbolt.Tx, k []byte, r *sessions.Record) error {
 	moves, p := tx.Bucket(bMoves), logPrefix(k)
+	moves.FillPercent = 0.9 // a session's chunks come in order
 	acts := r.Actions
 	base := 0 // the first action not in a chunk
 	if last := lastChunk(moves, p); last >= 0 {
@@ -114,8 +117,12 @@ func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	base, w := binary.Uvarint(tail)
-	if w <= 0 || base%chunkSize != 0 {
+	if len(tail) < 1 {
+		return nil, damage(errors.New("bad head"))
+	}
+	base, w := binary.Uvarint(tail[1:])
+	w++
+	if w <= 1 || base%chunkSize != 0 {
 		return nil, damage(errors.New("bad head"))
 	}
 	p := logPrefix(k)
@@ -140,9 +147,13 @@ func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
 	return rec, nil
 }
 
+// headComputer, in a head's flags: the session is a game in play with a
+// computer seat (sessions.LiveEntry.Computer).
+const headComputer = 1
+
 // encodeHead encodes a live session's head: its record without actions,
-// a zero byte (JSON has none), how many actions are in chunks (uvarint)
-// and tail, its newest actions.
+// a zero byte (JSON has none), its flags, how many actions are in chunks
+// (uvarint) and tail, its newest actions.
 func encodeHead(r *sessions.Record, base int, tail []sessions.Action) ([]byte, error) {
 	h := *r
 	h.Actions = nil
@@ -150,12 +161,16 @@ func encodeHead(r *sessions.Record, base int, tail []sessions.Action) ([]byte, e
 	if err != nil {
 		return nil, err
 	}
-	v = binary.AppendUvarint(append(v, 0), uint64(base))
+	var flags byte
+	if r.Entry().Computer {
+		flags |= headComputer
+	}
+	v = binary.AppendUvarint(append(v, 0, flags), uint64(base))
 	return appendActions(v, tail), nil
 }
 
 // decodeHead decodes a head: the record (without actions) and what
-// follows it (the count of actions in chunks, the newest actions).
+// follows it (flags, the count of actions in chunks, the newest actions).
 func decodeHead(v []byte) (*sessions.Record, []byte, error) {
 	js, tail, _ := bytes.Cut(v, []byte{0})
 	rec, err := decode(js)
@@ -301,4 +316,32 @@ func (s *Store) migrate() error {
 		s.log.Info("database migrated", "from_schema", schema, "to_schema", SchemaVersion, "live_sessions", n)
 	}
 	return err
+}
+
+// liveIndex reads what start-up needs of every live session: the due
+// index in time order, then each head's key and flags, and whether its
+// JSON is whole (a head that is not is damage, skipped and logged). It
+// decodes no record.
+func (s *Store) liveIndex(tx *bbolt.Tx, damaged *[]error) ([]sessions.LiveEntry, error) {
+	due := map[string]time.Time{}
+	c := tx.Bucket(bDue).Cursor()
+	for k, _ := c.First(); k != nil; k, _ = c.Next() {
+		if len(k) < 8 {
+			return nil, damage(fmt.Errorf("bad due index key %q", k))
+		}
+		due[string(k[8:])] = time.Unix(0, int64(binary.BigEndian.Uint64(k[:8]))).UTC()
+	}
+	var out []sessions.LiveEntry
+	err := tx.Bucket(bLive).ForEach(func(k, v []byte) error {
+		key, ok := parseKey(k)
+		js, rest, _ := bytes.Cut(v, []byte{0})
+		if !ok || len(rest) < 1 || !json.Valid(js) {
+			what := "session " + keyString(k)
+			*damaged = append(*damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, damage(errors.New("bad head")))))
+			return nil
+		}
+		out = append(out, sessions.LiveEntry{Key: key, Due: due[string(k)], Computer: rest[0]&headComputer != 0})
+		return nil
+	})
+	return out, err
 }

@@ -234,16 +234,15 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 	return rec, err
 }
 
-// Live implements sessions.Store: it reads the heads alone (records
-// without actions). A head that does not decode is skipped (and logged,
-// once) and the others are returned, with an error wrapping
-// sessions.ErrDamaged.
+// Live implements sessions.Store: a record that does not decode is
+// skipped (and logged, once) and the others are returned, with an error
+// wrapping sessions.ErrDamaged.
 func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 	var out []*sessions.Record
 	var damaged []error
 	err := s.view("live sessions", func(tx *bbolt.Tx) error {
 		return tx.Bucket(bLive).ForEach(func(k, v []byte) error {
-			rec, _, err := decodeHead(v)
+			rec, err := loadLive(tx, k, v)
 			switch {
 			case errors.Is(err, sessions.ErrDamaged):
 				what := "session " + keyString(k)
@@ -260,6 +259,30 @@ func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 		err = errors.Join(append(damaged, err)...)
 	}
 	return out, err
+}
+
+// LiveIndex implements sessions.Store: it reads the due index and the
+// heads' keys and flags, and decodes no record (liveIndex).
+func (s *Store) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, error) {
+	var out []sessions.LiveEntry
+	var damaged []error
+	err := s.view("live sessions", func(tx *bbolt.Tx) (err error) {
+		out, err = s.liveIndex(tx, &damaged)
+		return err
+	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
+	return out, err
+}
+
+// parseKey is the session key of the key bytes k.
+func parseKey(k []byte) (sessions.Key, bool) {
+	p := strings.SplitN(string(k), "\x00", 3)
+	if len(p) != 3 || p[0] == "" || p[1] == "" || strings.ContainsRune(p[2], 0) {
+		return sessions.Key{}, false
+	}
+	return sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, true
 }
 
 // keyString is the session key of the key bytes k, as Key.String writes it.
@@ -445,6 +468,7 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 		}
 	}
 	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
+	live.FillPercent = 0.9 // heads are rewritten in place and rarely added
 	if c.Live != nil {
 		// A move writes the head; the index entries of the seats only
 		// when a seat is filled (a Put of a key that is there would

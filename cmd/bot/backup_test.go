@@ -49,11 +49,8 @@ func TestBackupWhileTheBotRuns(t *testing.T) {
 	}
 	defer c.Close()
 	live, err := c.Live(context.Background())
-	if err != nil || len(live) != 1 {
+	if err != nil || len(live) != 1 || len(live[0].Actions) != 1 {
 		t.Fatalf("the copy's live games: %v %v", live, err)
-	}
-	if rec, err := c.Load(context.Background(), live[0].Key); err != nil || len(rec.Actions) != 1 {
-		t.Fatalf("the copy's live game: %v %v", rec, err)
 	}
 	if _, err := os.Stat(db + ".sock"); err == nil {
 		t.Fatal("the backup socket is left behind")

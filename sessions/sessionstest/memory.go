@@ -218,11 +218,20 @@ func (m *MemoryStore) Live(ctx context.Context) ([]*sessions.Record, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Actions = nil // heads only, as a real store reads them
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key.String() < out[j].Key.String() })
 	return out, nil
+}
+
+// LiveIndex implements sessions.Store.
+func (m *MemoryStore) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, error) {
+	live, err := m.Live(ctx)
+	var out []sessions.LiveEntry
+	for _, r := range live {
+		out = append(out, r.Entry())
+	}
+	return out, err
 }
 
 // Finished implements sessions.Store.

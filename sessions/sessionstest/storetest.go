@@ -178,12 +178,17 @@ func storeRemove(t *testing.T, s sessions.Store) {
 }
 
 func storeLive(t *testing.T, s sessions.Store) {
-	want := map[sessions.Key]int{}
+	want := map[sessions.Key]*sessions.Record{}
 	for i := range 5 {
-		r := storeRecord(skey(fmt.Sprint("l", i)), i)
-		r.Version = 10 + i
+		r := storeRecord(skey(fmt.Sprint("l", i)), i*20)
+		switch i {
+		case 1:
+			r.Deadline = time.Time{} // no clock
+		case 2:
+			r.Seats[1] = sessions.ComputerUser()
+		}
 		commit(t, s, &sessions.Change{Key: r.Key, Live: r})
-		want[r.Key] = r.Version
+		want[r.Key] = r
 	}
 	commit(t, s, &sessions.Change{Key: skey("l3")})
 	delete(want, skey("l3"))
@@ -191,15 +196,27 @@ func storeLive(t *testing.T, s sessions.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[sessions.Key]int{}
-	for _, r := range live {
-		got[r.Key] = r.Version
-		if r.Game != "count" || len(r.Seats) != 2 || r.Deadline.IsZero() || r.Actions != nil {
-			t.Errorf("live %s: %+v, want its head (no actions)", r.Key, r)
-		}
+	if len(live) != len(want) {
+		t.Fatalf("Live: %d sessions, want %d", len(live), len(want))
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Live: %v, want %v", got, want)
+	for _, r := range live {
+		same(t, "Live", r, want[r.Key])
+	}
+	index, err := s.LiveIndex(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[sessions.Key]sessions.LiveEntry{}
+	for _, x := range index {
+		got[x.Key] = x
+	}
+	if len(got) != len(want) || len(index) != len(want) {
+		t.Fatalf("LiveIndex: %v, want %d sessions", index, len(want))
+	}
+	for k, r := range want {
+		if x := got[k]; !x.Due.Equal(r.Due()) || x.Computer != (k == skey("l2")) {
+			t.Errorf("LiveIndex of %s: %+v, want due %v, computer %v", k, x, r.Due(), k == skey("l2"))
+		}
 	}
 }
 
@@ -240,6 +257,9 @@ func storeFinish(t *testing.T, s sessions.Store) {
 	same(t, "finished game", got, f)
 	if live, err := s.Live(context.Background()); err != nil || len(live) != 0 {
 		t.Fatalf("Live after the game ended: %v, %v", live, err)
+	}
+	if index, err := s.LiveIndex(context.Background()); err != nil || len(index) != 0 {
+		t.Fatalf("LiveIndex after the game ended: %v, %v", index, err)
 	}
 	// The next game at the key starts empty.
 	n := storeRecord(skey("f"), 1)
