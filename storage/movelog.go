@@ -3,9 +3,10 @@ package storage
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"slices"
 	"strconv"
 	"time"
 
@@ -15,8 +16,8 @@ import (
 
 // The layout of schema 2. A live session is a head under its key in
 // bucket live: its record without the actions, in JSON, then a zero byte,
-// a byte of flags (headComputer), how many actions are in chunks, and its
-// newest actions (fewer than chunkSize). Its older actions are in
+// a byte of flags (headComputer), the JSON's CRC-32 (4 bytes), how many
+// actions are in chunks, and its newest actions (fewer than chunkSize). Its older actions are in
 // bucket moves, chunkSize to a key: the session key, 0 and the index of
 // the chunk's first action (4 bytes). So a move rewrites the head alone,
 // and every chunkSize moves one chunk moves to bucket moves: the pages a
@@ -117,12 +118,12 @@ func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(tail) < 1 {
+	if js, _, _ := bytes.Cut(v, []byte{0}); len(tail) < 5 || crc32.ChecksumIEEE(js) != binary.BigEndian.Uint32(tail[1:5]) {
 		return nil, damage(errors.New("bad head"))
 	}
-	base, w := binary.Uvarint(tail[1:])
-	w++
-	if w <= 1 || base%chunkSize != 0 {
+	base, w := binary.Uvarint(tail[5:])
+	w += 5
+	if w <= 5 || base%chunkSize != 0 {
 		return nil, damage(errors.New("bad head"))
 	}
 	p := logPrefix(k)
@@ -165,7 +166,8 @@ func encodeHead(r *sessions.Record, base int, tail []sessions.Action) ([]byte, e
 	if r.Entry().Computer {
 		flags |= headComputer
 	}
-	v = binary.AppendUvarint(append(v, 0, flags), uint64(base))
+	sum := crc32.ChecksumIEEE(v)
+	v = binary.AppendUvarint(binary.BigEndian.AppendUint32(append(v, 0, flags), sum), uint64(base))
 	return appendActions(v, tail), nil
 }
 
@@ -177,73 +179,84 @@ func decodeHead(v []byte) (*sessions.Record, []byte, error) {
 	return rec, tail, err
 }
 
-// appendActions appends acts to b, each its length (uvarint) and encodeAction.
+
+// The actions of a head or a chunk, one after the other, each: a byte
+// of its kind (actionKinds; 0: the kind's length and text follow) with
+// bit actionNoTime when At is zero, the seat (uvarint), At in unix
+// nanoseconds (varint, UTC), the text's length (uvarint) and the text.
+var actionKinds = []sessions.ActionKind{1: sessions.ActMove, 2: sessions.ActForm, 3: sessions.ActHuff, 4: sessions.ActRetire}
+
+const actionNoTime = 0x80
+
+// appendActions appends acts to b.
 func appendActions(b []byte, acts []sessions.Action) []byte {
 	for _, a := range acts {
-		e := encodeAction(a)
-		b = binary.AppendUvarint(b, uint64(len(e)))
-		b = append(b, e...)
+		code := byte(slices.Index(actionKinds, a.Kind))
+		if a.Kind == "" {
+			code = 0
+		}
+		if a.At.IsZero() {
+			code |= actionNoTime
+		}
+		b = append(b, code)
+		if code&^actionNoTime == 0 {
+			b = binary.AppendUvarint(b, uint64(len(a.Kind)))
+			b = append(b, a.Kind...)
+		}
+		b = binary.AppendUvarint(b, uint64(a.Seat))
+		if !a.At.IsZero() {
+			b = binary.AppendVarint(b, a.At.UnixNano())
+		}
+		b = binary.AppendUvarint(b, uint64(len(a.Text)))
+		b = append(b, a.Text...)
 	}
 	return b
 }
 
-// readActions appends to acts the actions appendActions wrote in b.
-func readActions(acts []sessions.Action, b []byte) ([]sessions.Action, error) {
-	for len(b) > 0 {
-		n, w := binary.Uvarint(b)
-		if w <= 0 || n > uint64(len(b)-w) {
-			return acts, errBadAction
-		}
-		a, err := decodeAction(b[w : w+int(n)])
-		if err != nil {
-			return acts, err
-		}
-		acts = append(acts, a)
-		b = b[w+int(n):]
-	}
-	return acts, nil
-}
-
-// An action in the log: a version byte (1), the kind's length and kind,
-// the seat (uvarint), the time's length and time (time.MarshalBinary), and
-// the text.
-func encodeAction(a sessions.Action) []byte {
-	at, _ := a.At.MarshalBinary() // only fails for odd time zones: a.At is UTC
-	b := make([]byte, 0, 4+len(a.Kind)+len(at)+len(a.Text))
-	b = append(b, 1, byte(len(a.Kind)))
-	b = append(b, a.Kind...)
-	b = binary.AppendUvarint(b, uint64(a.Seat))
-	b = append(b, byte(len(at)))
-	b = append(b, at...)
-	return append(b, a.Text...)
-}
-
 var errBadAction = errors.New("bad action")
 
-func decodeAction(v []byte) (sessions.Action, error) {
-	var a sessions.Action
-	if len(v) < 2 || v[0] != 1 {
-		return a, errBadAction
+// readActions appends to acts the actions appendActions wrote in b.
+func readActions(acts []sessions.Action, b []byte) ([]sessions.Action, error) {
+	str := func() (string, bool) {
+		n, w := binary.Uvarint(b)
+		if w <= 0 || n > uint64(len(b)-w) {
+			return "", false
+		}
+		t := string(b[w : w+int(n)])
+		b = b[w+int(n):]
+		return t, true
 	}
-	n := int(v[1])
-	v = v[2:]
-	if len(v) < n {
-		return a, errBadAction
+	for len(b) > 0 {
+		var a sessions.Action
+		code := b[0]
+		b = b[1:]
+		if k := int(code &^ actionNoTime); k > 0 && k < len(actionKinds) {
+			a.Kind = actionKinds[k]
+		} else if kind, ok := str(); k == 0 && ok {
+			a.Kind = sessions.ActionKind(kind)
+		} else {
+			return acts, errBadAction
+		}
+		seat, w := binary.Uvarint(b)
+		if w <= 0 || seat > 1<<16 {
+			return acts, errBadAction
+		}
+		a.Seat, b = int(seat), b[w:]
+		if code&actionNoTime == 0 {
+			at, w := binary.Varint(b)
+			if w <= 0 {
+				return acts, errBadAction
+			}
+			a.At, b = time.Unix(0, at).UTC(), b[w:]
+		}
+		text, ok := str()
+		if !ok {
+			return acts, errBadAction
+		}
+		a.Text = text
+		acts = append(acts, a)
 	}
-	a.Kind, v = sessions.ActionKind(v[:n]), v[n:]
-	seat, w := binary.Uvarint(v)
-	if w <= 0 || seat > 1<<16 {
-		return a, errBadAction
-	}
-	a.Seat, v = int(seat), v[w:]
-	if len(v) < 1 || len(v) < 1+int(v[0]) {
-		return a, errBadAction
-	}
-	if err := a.At.UnmarshalBinary(v[1 : 1+int(v[0])]); err != nil {
-		return a, errBadAction
-	}
-	a.Text = string(v[1+int(v[0]):])
-	return a, nil
+	return acts, nil
 }
 
 // putDue indexes the session of key k under when its clock next has
@@ -320,8 +333,8 @@ func (s *Store) migrate() error {
 
 // liveIndex reads what start-up needs of every live session: the due
 // index in time order, then each head's key and flags, and whether its
-// JSON is whole (a head that is not is damage, skipped and logged). It
-// decodes no record.
+// JSON matches its checksum (a head that does not is damage, skipped and
+// logged). It decodes no record.
 func (s *Store) liveIndex(tx *bbolt.Tx, damaged *[]error) ([]sessions.LiveEntry, error) {
 	due := map[string]time.Time{}
 	c := tx.Bucket(bDue).Cursor()
@@ -335,7 +348,7 @@ func (s *Store) liveIndex(tx *bbolt.Tx, damaged *[]error) ([]sessions.LiveEntry,
 	err := tx.Bucket(bLive).ForEach(func(k, v []byte) error {
 		key, ok := parseKey(k)
 		js, rest, _ := bytes.Cut(v, []byte{0})
-		if !ok || len(rest) < 1 || !json.Valid(js) {
+		if !ok || len(rest) < 5 || crc32.ChecksumIEEE(js) != binary.BigEndian.Uint32(rest[1:5]) {
 			what := "session " + keyString(k)
 			*damaged = append(*damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, damage(errors.New("bad head")))))
 			return nil
