@@ -179,7 +179,6 @@ func decodeHead(v []byte) (*sessions.Record, []byte, error) {
 	return rec, tail, err
 }
 
-
 // The actions of a head or a chunk, one after the other, each: a byte
 // of its kind (actionKinds; 0: the kind's length and text follow) with
 // bit actionNoTime when At is zero, the seat (uvarint), At in unix
