@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"slices"
 	"strconv"
 	"time"
 
@@ -180,20 +179,44 @@ func decodeHead(v []byte) (*sessions.Record, []byte, error) {
 }
 
 // The actions of a head or a chunk, one after the other, each: a byte
-// of its kind (actionKinds; 0: the kind's length and text follow) with
+// of its kind (kindCode; 0: the kind's length and text follow) with
 // bit actionNoTime when At is zero, the seat (uvarint), At in unix
 // nanoseconds (varint, UTC), the text's length (uvarint) and the text.
-var actionKinds = []sessions.ActionKind{1: sessions.ActMove, 2: sessions.ActForm, 3: sessions.ActHuff, 4: sessions.ActRetire}
+func kindCode(k sessions.ActionKind) byte {
+	switch k {
+	case sessions.ActMove:
+		return 1
+	case sessions.ActForm:
+		return 2
+	case sessions.ActHuff:
+		return 3
+	case sessions.ActRetire:
+		return 4
+	}
+	return 0
+}
+
+// kindOf is the kind of a code of kindCode other than 0.
+func kindOf(code byte) (sessions.ActionKind, bool) {
+	switch code {
+	case 1:
+		return sessions.ActMove, true
+	case 2:
+		return sessions.ActForm, true
+	case 3:
+		return sessions.ActHuff, true
+	case 4:
+		return sessions.ActRetire, true
+	}
+	return "", false
+}
 
 const actionNoTime = 0x80
 
 // appendActions appends acts to b.
 func appendActions(b []byte, acts []sessions.Action) []byte {
 	for _, a := range acts {
-		code := byte(slices.Index(actionKinds, a.Kind))
-		if a.Kind == "" {
-			code = 0
-		}
+		code := kindCode(a.Kind)
 		if a.At.IsZero() {
 			code |= actionNoTime
 		}
@@ -229,9 +252,9 @@ func readActions(acts []sessions.Action, b []byte) ([]sessions.Action, error) {
 		var a sessions.Action
 		code := b[0]
 		b = b[1:]
-		if k := int(code &^ actionNoTime); k > 0 && k < len(actionKinds) {
-			a.Kind = actionKinds[k]
-		} else if kind, ok := str(); k == 0 && ok {
+		if kind, ok := kindOf(code &^ actionNoTime); ok {
+			a.Kind = kind
+		} else if kind, ok := str(); code&^actionNoTime == 0 && ok {
 			a.Kind = sessions.ActionKind(kind)
 		} else {
 			return acts, errBadAction
