@@ -282,6 +282,9 @@ func TestClockCarriesOnAfterRestart(t *testing.T) {
 	if n, err := f.s.Resume(ctx); err != nil || n != 1 {
 		t.Fatalf("resume: %d, %v", n, err)
 	}
+	if n := f.s.Resident(); n != 0 {
+		t.Fatalf("%d sessions loaded at start, want none (the clock loads its session when due)", n)
+	}
 	f.clk.Set(t0.Add(59 * time.Minute))
 	f.tick(t)
 	if got := f.n.take(); got != "reminder:alice" {

@@ -115,7 +115,10 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	if e == nil {
 		e = &entry{key: key, lock: make(chan struct{}, 1)}
 		s.sessions[key] = e
+	} else {
+		e.unlink()
 	}
+	s.lru.insert(e)
 	e.refs++
 	s.mu.Unlock()
 	select {
@@ -156,13 +159,43 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 
 // release unlocks the session; an entry without a session that nobody
 // holds or waits for leaves the map, so that memory holds only the
-// sessions in play.
+// sessions in play, and so do the sessions used least recently beyond
+// Config.Resident.
 func (s *Service) release(e *entry) {
 	s.mu.Lock()
 	e.refs--
 	if e.refs == 0 && e.loaded && e.cur == nil {
-		delete(s.sessions, e.key)
+		s.drop(e)
+	}
+	// A few steps from the end at most: the entries there are seldom busy.
+	for x, n := s.lru.prev, 0; len(s.sessions) > s.resident && x != &s.lru && n < 16; n++ {
+		prev := x.prev
+		if x.refs == 0 && s.jobs[x.key] == nil {
+			s.drop(x) // its clock stays in s.due: Tick loads it again
+		}
+		x = prev
 	}
 	s.mu.Unlock()
 	<-e.lock
+}
+
+// drop forgets the entry e (s.mu held).
+func (s *Service) drop(e *entry) {
+	delete(s.sessions, e.key)
+	e.unlink()
+}
+
+// insert puts e after the ring's head l.
+func (l *entry) insert(e *entry) {
+	e.prev, e.next = l, l.next
+	l.next.prev = e
+	l.next = e
+}
+
+// unlink takes e out of its ring, if it is in one.
+func (e *entry) unlink() {
+	if e.next != nil {
+		e.prev.next, e.next.prev = e.next, e.prev
+		e.prev, e.next = nil, nil
+	}
 }
