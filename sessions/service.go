@@ -84,10 +84,10 @@ type Service struct {
 	sessions map[Key]*entry
 	// lru lists the entries of sessions, the one used last first (a ring
 	// through entry.prev and entry.next).
-	lru entry
-	due      map[Key]time.Time // when the clock next has something to do per session
-	jobs     map[Key]*job      // the computer's search running per session
-	forgot   time.Time         // when request ids were last forgotten
+	lru    entry
+	due    map[Key]time.Time // when the clock next has something to do per session
+	jobs   map[Key]*job      // the computer's search running per session
+	forgot time.Time         // when request ids were last forgotten
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
