@@ -58,6 +58,8 @@ var (
 	// ErrNotNow: the action exists but is not allowed at this point
 	// (huffing without the right, a formation after the game started, ...).
 	ErrNotNow = errors.New("rules: not allowed now")
+	// ErrBadSnapshot: a snapshot (Saver.Save) that Restore cannot read.
+	ErrBadSnapshot = errors.New("rules: bad snapshot")
 )
 
 // Error is a rules error: a kind (one of the Err variables) and a one-line
@@ -230,4 +232,19 @@ type Retirer interface {
 	// seat is left, that seat has won (Outcome says so). Retiring in a
 	// two-player game is ErrNotNow: there a resignation ends the game.
 	Retire(seat int) (State, error)
+}
+
+// Saver is a State that writes what its rules need to go on without its
+// past moves: the position, the positions since the last irreversible move
+// (repetitions), the draw counters, huffing rights, formation progress.
+// Restore(Save()) plays on exactly as the state that was saved: same
+// Moves, Outcome, FEN, View, and the same after any sequence of Play.
+type Saver interface {
+	Save() []byte
+}
+
+// Restorer is a Game that reads what its states' Save wrote. A damaged or
+// foreign snapshot is an *Error (kind ErrBadSnapshot), never a panic.
+type Restorer interface {
+	Restore(snapshot []byte) (State, error)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/boardgamebot/bot/rules"
 )
 
 // change runs fn on the session of req.Key under its lock, commits what fn
@@ -57,6 +59,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			next.rec.Version = e.cur.rec.Version + 1
 		}
 		s.clock(e.cur, next, now)
+		snapshot(e.cur, next)
 		if next.rec.Result != nil {
 			c.Finished = next.rec
 			c.Rate = rateRequest(next.rec)
@@ -144,7 +147,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		s.log.Error("load failed", "session", key.String(), "err", err)
 		return nil, errf(ErrStorage, err, "loading %s", key)
 	default:
-		l, err := s.rebuild(rec)
+		l, err := s.resume(rec)
 		if err != nil {
 			s.release(e)
 			s.log.Error("replay failed", "session", key.String(), "err", err)
@@ -155,6 +158,24 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	e.loaded = true
 	s.track(e)
 	return e, nil
+}
+
+// snapshot sets next's Snap, the state its session loads from: the
+// state before the last action when the change added one to cur's and
+// that state is a rules.Saver; cur's snapshot when it still holds; none
+// for a finished game (its record is replayed in full) or after a
+// takeback below it.
+func snapshot(cur, next *live) {
+	r := next.rec
+	if cur != nil && cur.state != nil && len(r.Actions) == len(cur.rec.Actions)+1 {
+		if sv, ok := cur.state.(rules.Saver); ok {
+			r.Snap, r.SnapAt = sv.Save(), len(cur.rec.Actions)
+			return
+		}
+	}
+	if r.Result != nil || r.SnapAt > len(r.Actions) {
+		r.Snap, r.SnapAt = nil, 0
+	}
 }
 
 // release unlocks the session; an entry without a session that nobody

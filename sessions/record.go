@@ -287,6 +287,13 @@ type Record struct {
 	Takeback []int `json:"takeback,omitempty"`
 	// Ratings are the rating changes of a finished game (set by the store).
 	Ratings []RatingChange `json:"ratings,omitempty"`
+
+	// Snap, in a live session whose game state is a rules.Saver, is the
+	// state after the first SnapAt actions (its Save): loading the
+	// session restores it and plays the actions after it (one: the last
+	// move, which the board shows) instead of every action from the start.
+	Snap   []byte `json:"snap,omitempty"`
+	SnapAt int    `json:"snap_at,omitempty"`
 }
 
 // Phase is where a session is in its life.
@@ -379,6 +386,7 @@ func (r *Record) Clone() *Record {
 	c.Auto = append([]int(nil), r.Auto...)
 	c.Takeback = append([]int(nil), r.Takeback...)
 	c.Ratings = append([]RatingChange(nil), r.Ratings...)
+	c.Snap = append([]byte(nil), r.Snap...)
 	if r.Result != nil {
 		res := *r.Result
 		c.Result = &res

@@ -83,6 +83,43 @@ func (s *Service) rebuild(rec *Record) (*live, error) {
 	return l, nil
 }
 
+// resume rebuilds a live session: from its snapshot (Record.Snap) when
+// its game is a rules.Restorer that reads it, playing the actions after
+// it; else, or when the snapshot does not restore or the actions after it
+// do not play, by replaying every action (rebuild).
+func (s *Service) resume(rec *Record) (*live, error) {
+	if rec.Snap == nil || rec.SnapAt > len(rec.Actions) || rec.Phase() != PhasePlaying || rec.V != RecordVersion {
+		return s.rebuild(rec)
+	}
+	game, err := s.games(rec.Game, rec.Options)
+	if err != nil {
+		return nil, err
+	}
+	rs, ok := game.(rules.Restorer)
+	if !ok {
+		return s.rebuild(rec)
+	}
+	st, err := rs.Restore(rec.Snap)
+	if err != nil {
+		s.log.Warn("snapshot does not restore: replaying the session", "session", rec.Key.String(), "err", err)
+		return s.rebuild(rec)
+	}
+	l := &live{rec: rec, game: game}
+	for i, a := range rec.Actions[rec.SnapAt:] {
+		var m *rules.Move
+		if st, m, err = apply(st, a); err != nil {
+			s.log.Warn("action after the snapshot does not play: replaying the session", "session", rec.Key.String(),
+				"action", rec.SnapAt+i+1, "err", err)
+			return s.rebuild(rec)
+		}
+		if m != nil {
+			l.last = m
+		}
+	}
+	l.state = st
+	return l, nil
+}
+
 func startState(game rules.Game, rec *Record) (rules.State, error) {
 	if rec.Start != "" {
 		return game.Load(rec.Start)
