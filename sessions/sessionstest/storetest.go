@@ -111,7 +111,9 @@ func storeRoundTrip(t *testing.T, s sessions.Store) {
 	want.Actions = append(want.Actions,
 		sessions.Action{Kind: sessions.ActForm, Seat: 0, Text: "default", At: st0},
 		sessions.Action{Kind: sessions.ActHuff, Seat: 1, Text: "d4", At: st0},
-		sessions.Action{Kind: sessions.ActRetire, Seat: 1, Text: "resigned", At: st0})
+		sessions.Action{Kind: sessions.ActRetire, Seat: 1, Text: "resigned", At: st0},
+		sessions.Action{Kind: "future", Seat: 2, Text: "", At: time.Time{}})
+	want.Snap, want.SnapAt = []byte{0, 1, 2, 255}, 5
 	commit(t, s, &sessions.Change{Key: want.Key, Live: want.Clone()})
 	same(t, "loaded", load(t, s, want.Key), want)
 	// A challenge: no seats filled, no actions.
