@@ -79,20 +79,10 @@ func (s *Service) clock(prev, next *live, now time.Time) {
 // due is when the clock next has something to do for the session: the
 // reminder, the deadline, the challenge's expiry; zero for nothing.
 func (l *live) due() time.Time {
-	switch l.phase() {
-	case PhaseChallenge:
-		return l.rec.Expires
-	case PhasePlaying:
-		r := l.rec
-		if r.Deadline.IsZero() {
-			return time.Time{}
-		}
-		if !r.Reminded {
-			return r.Deadline.Add(-time.Duration(r.Play.Time) / ReminderShare)
-		}
-		return r.Deadline
+	if l == nil {
+		return time.Time{}
 	}
-	return time.Time{}
+	return l.rec.Due()
 }
 
 // track updates what the Service keeps about e's session besides the

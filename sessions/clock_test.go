@@ -113,14 +113,14 @@ func (n *noticeLog) last() sessions.Notice {
 
 type clockFixture struct {
 	clk   *fakeClock
-	store *sessions.MemoryStore
+	store *sessionstest.MemoryStore
 	comp  *firstMove
 	n     *noticeLog
 	s     *sessions.Service
 }
 
 func newClockFixture(t *testing.T) *clockFixture {
-	f := &clockFixture{clk: newClock(), store: sessions.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
+	f := &clockFixture{clk: newClock(), store: sessionstest.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
 	f.s = f.service()
 	t.Cleanup(func() { f.s.Close() })
 	return f
@@ -282,6 +282,9 @@ func TestClockCarriesOnAfterRestart(t *testing.T) {
 	if n, err := f.s.Resume(ctx); err != nil || n != 1 {
 		t.Fatalf("resume: %d, %v", n, err)
 	}
+	if n := f.s.Resident(); n != 0 {
+		t.Fatalf("%d sessions loaded at start, want none (the clock loads its session when due)", n)
+	}
 	f.clk.Set(t0.Add(59 * time.Minute))
 	f.tick(t)
 	if got := f.n.take(); got != "reminder:alice" {
@@ -332,7 +335,7 @@ func TestDefaultTime(t *testing.T) {
 	if got := f.s.DefaultTime("elsewhere"); got != 0 {
 		t.Errorf("elsewhere: %v, want off", got)
 	}
-	bare := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	bare := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	defer bare.Close()
 	if got := bare.DefaultTime("test"); got != 0 {
 		t.Errorf("without Config.DefaultTime: %v, want off", got)
@@ -345,7 +348,7 @@ func TestDefaultTime(t *testing.T) {
 func BenchmarkTickIdle(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			f := &clockFixture{clk: newClock(), store: sessions.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
+			f := &clockFixture{clk: newClock(), store: sessionstest.NewMemoryStore(), comp: &firstMove{}, n: &noticeLog{}}
 			f.s = f.service()
 			defer f.s.Close()
 			p := sessions.DefaultPlayOptions()

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+
+	"github.com/boardgamebot/bot/rules"
 )
 
 // change runs fn on the session of req.Key under its lock, commits what fn
@@ -57,6 +59,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			next.rec.Version = e.cur.rec.Version + 1
 		}
 		s.clock(e.cur, next, now)
+		snapshot(e.cur, next)
 		if next.rec.Result != nil {
 			c.Finished = next.rec
 			c.Rate = rateRequest(next.rec)
@@ -115,7 +118,10 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	if e == nil {
 		e = &entry{key: key, lock: make(chan struct{}, 1)}
 		s.sessions[key] = e
+	} else {
+		e.unlink()
 	}
+	s.lru.insert(e)
 	e.refs++
 	s.mu.Unlock()
 	select {
@@ -141,7 +147,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		s.log.Error("load failed", "session", key.String(), "err", err)
 		return nil, errf(ErrStorage, err, "loading %s", key)
 	default:
-		l, err := s.rebuild(rec)
+		l, err := s.resume(rec)
 		if err != nil {
 			s.release(e)
 			s.log.Error("replay failed", "session", key.String(), "err", err)
@@ -154,15 +160,63 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 	return e, nil
 }
 
+// snapshot sets next's Snap, the state its session loads from: the
+// state before the last action when the change added one to cur's and
+// that state is a rules.Saver; cur's snapshot when it still holds; none
+// for a finished game (its record is replayed in full) or after a
+// takeback below it.
+func snapshot(cur, next *live) {
+	r := next.rec
+	if cur != nil && cur.state != nil && len(r.Actions) == len(cur.rec.Actions)+1 {
+		if sv, ok := cur.state.(rules.Saver); ok {
+			r.Snap, r.SnapAt = sv.Save(), len(cur.rec.Actions)
+			return
+		}
+	}
+	if r.Result != nil || r.SnapAt > len(r.Actions) {
+		r.Snap, r.SnapAt = nil, 0
+	}
+}
+
 // release unlocks the session; an entry without a session that nobody
 // holds or waits for leaves the map, so that memory holds only the
-// sessions in play.
+// sessions in play, and so do the sessions used least recently beyond
+// Config.Resident.
 func (s *Service) release(e *entry) {
 	s.mu.Lock()
 	e.refs--
 	if e.refs == 0 && e.loaded && e.cur == nil {
-		delete(s.sessions, e.key)
+		s.drop(e)
+	}
+	// A few steps from the end at most: the entries there are seldom busy.
+	for x, n := s.lru.prev, 0; len(s.sessions) > s.resident && x != &s.lru && n < 16; n++ {
+		prev := x.prev
+		if x.refs == 0 && s.jobs[x.key] == nil {
+			s.drop(x) // its clock stays in s.due: Tick loads it again
+		}
+		x = prev
 	}
 	s.mu.Unlock()
 	<-e.lock
+}
+
+// drop forgets the entry e (s.mu held).
+func (s *Service) drop(e *entry) {
+	delete(s.sessions, e.key)
+	e.unlink()
+}
+
+// insert puts e after the ring's head l.
+func (l *entry) insert(e *entry) {
+	e.prev, e.next = l, l.next
+	l.next.prev = e
+	l.next = e
+}
+
+// unlink takes e out of its ring, if it is in one.
+func (e *entry) unlink() {
+	if e.next != nil {
+		e.prev.next, e.next.prev = e.next, e.prev
+		e.prev, e.next = nil, nil
+	}
 }

@@ -108,7 +108,7 @@ func TestComputerStaleResultDropped(t *testing.T) {
 
 // TestRealComputer plays a real game against rules/ai at level 1.
 func TestRealComputer(t *testing.T) {
-	s := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Rand: func(int) int { return 0 }})
+	s := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 }})
 	defer s.Close()
 	p := sessions.DefaultPlayOptions()
 	p.Color = sessions.ColorWhite
@@ -269,7 +269,7 @@ func TestDuplicateDeliveries(t *testing.T) {
 // the state in memory, and nothing is applied twice.
 func TestConcurrentTakebackMoveResign(t *testing.T) {
 	for round := range 20 {
-		store := sessions.NewMemoryStore()
+		store := sessionstest.NewMemoryStore()
 		s := newService(store)
 		challenge(t, s, alice, map[string]string{"target": "1000"}, bob)
 		must(t)(s.Accept(ctx, req(bob)))
@@ -339,7 +339,7 @@ func TestConcurrentTakebackMoveResign(t *testing.T) {
 //	4 . w . b . . . .      computer (Black) may huff it: White is left with
 //	3 . . . . . . . .      nothing and loses.
 func TestComputerHuffsTheLastPiece(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	now := time.Now().UTC()
 	p := sessions.DefaultPlayOptions()
 	p.Level = 2

@@ -76,9 +76,17 @@ func (l *live) phase() Phase {
 	return l.rec.Phase()
 }
 
+// clone copies l for a change. The actions are not copied, so that a
+// change costs the same at any ply: the clone shares them and add appends
+// to them. That is safe because the actions of a session only grow at the
+// end (a takeback copies them: takeBack), and a snapshot shows only its
+// own len(Actions).
 func (l *live) clone() *live {
 	c := *l
-	c.rec = l.rec.Clone()
+	head := *l.rec
+	head.Actions = nil
+	c.rec = head.Clone()
+	c.rec.Actions = l.rec.Actions
 	return &c
 }
 

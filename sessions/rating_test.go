@@ -40,7 +40,7 @@ func TestEloSeedExamples(t *testing.T) {
 
 // stores runs a test with the memory store and with the bbolt store.
 func stores(t *testing.T, f func(t *testing.T, store sessions.Store)) {
-	t.Run("memory", func(t *testing.T) { f(t, sessions.NewMemoryStore()) })
+	t.Run("memory", func(t *testing.T) { f(t, sessionstest.NewMemoryStore()) })
 	t.Run("bbolt", func(t *testing.T) {
 		st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{NoSync: true})
 		if err != nil {
@@ -242,7 +242,7 @@ func TestAbandonmentPenalty(t *testing.T) {
 // TestRatingWithTheLastMove: when the last move's commit fails, neither
 // the game nor a rating changes; the retry stores both.
 func TestRatingWithTheLastMove(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	f := newRatingFixture(t, store)
 	k := f.play(t, alice, bob, 44, 21)
 	store.Fail = func(c *sessions.Change) error { return errors.New("disk full") }

@@ -301,6 +301,13 @@ type Record struct {
 	Takeback []int `json:"takeback,omitempty"`
 	// Ratings are the rating changes of a finished game (set by the store).
 	Ratings []RatingChange `json:"ratings,omitempty"`
+
+	// Snap, in a live session whose game state is a rules.Saver, is the
+	// state after the first SnapAt actions (its Save): loading the
+	// session restores it and plays the actions after it (one: the last
+	// move, which the board shows) instead of every action from the start.
+	Snap   []byte `json:"snap,omitempty"`
+	SnapAt int    `json:"snap_at,omitempty"`
 }
 
 // Phase is where a session is in its life.
@@ -330,6 +337,25 @@ func (r *Record) Phase() Phase {
 		return PhaseChallenge
 	}
 	return PhasePlaying
+}
+
+// Due is when the clock next has something to do for the session: the
+// reminder, the deadline, the challenge's expiry; zero for nothing. Stores
+// index live sessions by it.
+func (r *Record) Due() time.Time {
+	switch r.Phase() {
+	case PhaseChallenge:
+		return r.Expires
+	case PhasePlaying:
+		if r.Deadline.IsZero() {
+			return time.Time{}
+		}
+		if !r.Reminded {
+			return r.Deadline.Add(-time.Duration(r.Play.Time) / ReminderShare)
+		}
+		return r.Deadline
+	}
+	return time.Time{}
 }
 
 // Retired reports whether seat has left the game (an ActRetire action):
@@ -374,6 +400,7 @@ func (r *Record) Clone() *Record {
 	c.Auto = append([]int(nil), r.Auto...)
 	c.Takeback = append([]int(nil), r.Takeback...)
 	c.Ratings = append([]RatingChange(nil), r.Ratings...)
+	c.Snap = append([]byte(nil), r.Snap...)
 	if r.Result != nil {
 		res := *r.Result
 		c.Result = &res

@@ -8,31 +8,39 @@ import (
 	"github.com/boardgamebot/bot/rules"
 )
 
-// Resume loads every live session from the store and replays it; it
-// returns how many sessions it loaded. Sessions load lazily anyway; Resume
-// finds problems at start rather than at the first command. A session that
-// does not replay is logged and skipped (its channel answers with
-// ErrBroken until the record is repaired), and so is a damaged record (the
-// store's ErrDamaged: its channel answers with ErrDamaged); only a failing
-// store is an error.
+// Resume reads the heads of the live sessions (their records without
+// their moves) and returns how many there are. It loads no game: a
+// session is loaded on first use (a command, or the clock when it comes
+// due: Resume gives the clock each session's due time). Only the games
+// where the computer is to play are loaded, so that it plays. A damaged
+// record is logged and skipped (its channel answers with ErrDamaged); a
+// record that does not replay answers with ErrBroken when used; only a
+// failing store is an error.
 func (s *Service) Resume(ctx context.Context) (int, error) {
-	recs, err := s.store.Live(ctx)
+	index, err := s.store.LiveIndex(ctx)
 	switch {
 	case errors.Is(err, ErrDamaged):
 		s.log.Error("resuming: damaged sessions skipped", "err", err)
 	case err != nil:
 		return 0, errf(ErrStorage, err, "listing sessions")
 	}
-	n := 0
-	for _, r := range recs {
-		e, err := s.acquire(ctx, r.Key)
-		if err != nil {
-			continue // acquire logged it
+	var computer []Key
+	s.mu.Lock()
+	for _, x := range index {
+		if !x.Due.IsZero() {
+			s.due[x.Key] = x.Due
 		}
-		s.release(e)
-		n++
+		if x.Computer {
+			computer = append(computer, x.Key)
+		}
 	}
-	return n, nil
+	s.mu.Unlock()
+	for _, k := range computer {
+		if e, err := s.acquire(ctx, k); err == nil { // acquire logged a failure
+			s.release(e)
+		}
+	}
+	return len(index), nil
 }
 
 // Replay rebuilds the game state of a record (a live session or a finished
@@ -67,6 +75,43 @@ func (s *Service) rebuild(rec *Record) (*live, error) {
 		st, m, err = apply(st, a)
 		if err != nil {
 			return nil, fmt.Errorf("action %d (%s %q): %w", i+1, a.Kind, a.Text, err)
+		}
+		if m != nil {
+			l.last = m
+		}
+	}
+	l.state = st
+	return l, nil
+}
+
+// resume rebuilds a live session: from its snapshot (Record.Snap) when
+// its game is a rules.Restorer that reads it, playing the actions after
+// it; else, or when the snapshot does not restore or the actions after it
+// do not play, by replaying every action (rebuild).
+func (s *Service) resume(rec *Record) (*live, error) {
+	if rec.Snap == nil || rec.SnapAt > len(rec.Actions) || rec.Phase() != PhasePlaying || rec.V != RecordVersion {
+		return s.rebuild(rec)
+	}
+	game, err := s.games(rec.Game, rec.Options)
+	if err != nil {
+		return nil, err
+	}
+	rs, ok := game.(rules.Restorer)
+	if !ok {
+		return s.rebuild(rec)
+	}
+	st, err := rs.Restore(rec.Snap)
+	if err != nil {
+		s.log.Warn("snapshot does not restore: replaying the session", "session", rec.Key.String(), "err", err)
+		return s.rebuild(rec)
+	}
+	l := &live{rec: rec, game: game}
+	for i, a := range rec.Actions[rec.SnapAt:] {
+		var m *rules.Move
+		if st, m, err = apply(st, a); err != nil {
+			s.log.Warn("action after the snapshot does not play: replaying the session", "session", rec.Key.String(),
+				"action", rec.SnapAt+i+1, "err", err)
+			return s.rebuild(rec)
 		}
 		if m != nil {
 			l.last = m

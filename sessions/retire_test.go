@@ -68,7 +68,7 @@ func TestLeaveFourPlayerGame(t *testing.T) {
 			result: "winner 2: others-left", left: "0 1 3", pings: "over:bob over:carol over:dave"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			store := sessions.NewMemoryStore()
+			store := sessionstest.NewMemoryStore()
 			n := &noticeLog{}
 			s := fourPlayers(t, store, n)
 			var ev sessions.Event
@@ -171,7 +171,7 @@ func TestLeaveFourPlayerGame(t *testing.T) {
 // TestResignWithoutRetiring: the game ends as before when the rules have
 // no retiring, or when only the computer would play on.
 func TestResignWithoutRetiring(t *testing.T) {
-	s := newService(sessions.NewMemoryStore())
+	s := newService(sessionstest.NewMemoryStore())
 	challenge(t, s, alice, map[string]string{"players": "4", "target": "1000"}, bob, carol, dave)
 	for _, u := range []sessions.User{bob, carol, dave} {
 		must(t)(s.Accept(ctx, req(u)))
@@ -248,7 +248,7 @@ func TestAbandonFourPlayerGame(t *testing.T) {
 // game goes on without her pieces, survives a restart, and ends when the
 // third player leaves.
 func TestHalmaFourPlayersLeave(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	newSvc := func() *sessions.Service {
 		return sessions.New(sessions.Config{Store: store, Games: games.New, Rand: func(int) int { return 0 },
 			Now: func() time.Time { return time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC) }})

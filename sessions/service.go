@@ -38,7 +38,16 @@ type Config struct {
 	// AutoLevel is the computer's level for the clock's moves (0: 1, the
 	// quickest).
 	AutoLevel int
+	// Resident is how many sessions the Service keeps in memory at most
+	// (0: DefaultResident). Beyond it, the sessions used least recently
+	// leave memory (nobody waiting for them, no computer searching); they
+	// load again from the store on their next use, or when their clock is
+	// due.
+	Resident int
 }
+
+// DefaultResident is Config.Resident's default.
+const DefaultResident = 10000
 
 // Computer picks moves: *ai.Player implements it (and ComputerHuffer).
 type Computer interface {
@@ -64,6 +73,7 @@ type Service struct {
 	challengeTTL time.Duration
 	computer     Computer
 	autoLevel    int
+	resident     int
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -72,9 +82,12 @@ type Service struct {
 
 	mu       sync.Mutex
 	sessions map[Key]*entry
-	due      map[Key]time.Time // when the clock next has something to do per session
-	jobs     map[Key]*job      // the computer's search running per session
-	forgot   time.Time         // when request ids were last forgotten
+	// lru lists the entries of sessions, the one used last first (a ring
+	// through entry.prev and entry.next).
+	lru    entry
+	due    map[Key]time.Time // when the clock next has something to do per session
+	jobs   map[Key]*job      // the computer's search running per session
+	forgot time.Time         // when request ids were last forgotten
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
@@ -85,13 +98,19 @@ type entry struct {
 	refs   int // goroutines holding or waiting for the lock; guarded by Service.mu
 	loaded bool
 	cur    *live // nil: no session
+	// prev and next link the entry in Service.lru; guarded by Service.mu.
+	prev, next *entry
 }
 
 // New returns a Service on c.Store.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+	s.lru.prev, s.lru.next = &s.lru, &s.lru
+	if s.resident <= 0 {
+		s.resident = DefaultResident
+	}
 	s.base, s.cancelBase = context.WithCancel(context.Background())
 	if s.computer == nil {
 		s.computer = ai.New(ai.Config{})
@@ -178,4 +197,11 @@ func (s *Service) Look(ctx context.Context, key Key) (*Snapshot, error) {
 		return nil, errf(ErrNoGame, nil, "no session at %s", key)
 	}
 	return e.cur.snapshot(), nil
+}
+
+// Resident returns how many sessions the Service holds in memory.
+func (s *Service) Resident() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.sessions)
 }

@@ -180,7 +180,7 @@ func TestStateMachine(t *testing.T) {
 		for cmd, want := range row {
 			for i, u := range users {
 				t.Run(fmt.Sprintf("%s/%s/%s", state, cmd, u.Name), func(t *testing.T) {
-					store := sessions.NewMemoryStore()
+					store := sessionstest.NewMemoryStore()
 					s := newService(store)
 					setups[state](t, s)
 					before := dump(t, store)
@@ -221,7 +221,7 @@ func phaseOf(s *sessions.Service) sessions.Phase {
 	return snap.Phase()
 }
 
-func dump(t *testing.T, store *sessions.MemoryStore) string {
+func dump(t *testing.T, store *sessionstest.MemoryStore) string {
 	t.Helper()
 	live, err := store.Live(ctx)
 	if err != nil {
@@ -236,7 +236,7 @@ func dump(t *testing.T, store *sessions.MemoryStore) string {
 }
 
 func TestWholeGameGoesToHistory(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	challenge(t, s, alice, map[string]string{"target": "5"}, bob)
 	ev := must(t)(s.Accept(ctx, req(bob)))
@@ -281,7 +281,7 @@ func TestWholeGameGoesToHistory(t *testing.T) {
 }
 
 func TestRestartResumes(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	challenge(t, s, alice, map[string]string{"form": "yes", "huff": "yes", "target": "20"}, bob)
 	must(t)(s.Accept(ctx, req(bob)))
@@ -312,7 +312,7 @@ func TestRestartResumes(t *testing.T) {
 }
 
 func TestFourPlayersFillSeats(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	challenge(t, s, alice, map[string]string{"players": "4", "target": "6"}, dave)
 	for _, u := range []sessions.User{bob, carol} {
@@ -345,7 +345,7 @@ func TestFourPlayersFillSeats(t *testing.T) {
 }
 
 func TestFourPlayerResignEndsWithoutWinner(t *testing.T) {
-	s := newService(sessions.NewMemoryStore())
+	s := newService(sessionstest.NewMemoryStore())
 	challenge(t, s, alice, map[string]string{"players": "3"})
 	must(t)(s.Accept(ctx, req(bob)))
 	must(t)(s.Accept(ctx, req(carol)))
@@ -356,7 +356,7 @@ func TestFourPlayerResignEndsWithoutWinner(t *testing.T) {
 }
 
 func TestSelfPlay(t *testing.T) {
-	s := newService(sessions.NewMemoryStore())
+	s := newService(sessionstest.NewMemoryStore())
 	challenge(t, s, alice, map[string]string{"target": "2"}, alice)
 	must(t)(s.Accept(ctx, req(alice)))
 	must(t)(s.Move(ctx, req(alice), "1"))
@@ -367,7 +367,7 @@ func TestSelfPlay(t *testing.T) {
 }
 
 func TestBadChallenges(t *testing.T) {
-	s := newService(sessions.NewMemoryStore())
+	s := newService(sessionstest.NewMemoryStore())
 	p := sessions.DefaultPlayOptions()
 	for _, tc := range []struct {
 		name string
@@ -391,7 +391,7 @@ func TestBadChallenges(t *testing.T) {
 }
 
 func TestIllegalMoveWrapsRulesError(t *testing.T) {
-	s := newService(sessions.NewMemoryStore())
+	s := newService(sessionstest.NewMemoryStore())
 	setups["playing"](t, s)
 	_, err := s.Move(ctx, req(alice), "3")
 	if !errors.Is(err, sessions.ErrIllegalMove) || !errors.Is(err, rules.ErrIllegal) {
@@ -407,7 +407,7 @@ func TestIllegalMoveWrapsRulesError(t *testing.T) {
 }
 
 func TestCommitFailureChangesNothing(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	setups["playing"](t, s)
 	store.Fail = func(*sessions.Change) error { return errors.New("disk full") }
@@ -438,7 +438,7 @@ func (n *notices) Notify(ctx context.Context, no sessions.Notice) {
 
 func TestNotices(t *testing.T) {
 	n := &notices{}
-	s := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Notifier: n,
+	s := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Notifier: n,
 		Rand: func(int) int { return 0 }})
 	challenge(t, s, alice, map[string]string{"target": "2"}, bob)
 	must(t)(s.Accept(ctx, req(bob)))      // alice to move: notify alice
@@ -453,7 +453,7 @@ func TestNotices(t *testing.T) {
 // TestBothPlayersAtOnce has alice and bob send moves at the same moment, many
 // times: each move applies once, turns alternate, nothing is lost.
 func TestBothPlayersAtOnce(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	challenge(t, s, alice, map[string]string{"target": "1000"}, bob)
 	must(t)(s.Accept(ctx, req(bob)))
@@ -491,7 +491,7 @@ func TestBothPlayersAtOnce(t *testing.T) {
 
 // TestManySessions plays 40 games at once in different channels.
 func TestManySessions(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	var wg sync.WaitGroup
 	for i := range 40 {
@@ -575,9 +575,10 @@ func TestPlayOptions(t *testing.T) {
 }
 
 // TestResumeSkipsBrokenSessions: a record that no longer replays (here, a
-// move the rules refuse) does not stop the others from resuming.
+// move the rules refuse) does not stop the others from resuming; Resume
+// loads no game, so the broken one answers ErrBroken when it is used.
 func TestResumeSkipsBrokenSessions(t *testing.T) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	s := newService(store)
 	setups["playing"](t, s)
 	other := sessions.Key{Platform: "test", Channel: "c2"}
@@ -588,8 +589,8 @@ func TestResumeSkipsBrokenSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := newService(store)
-	if n, err := s2.Resume(ctx); n != 1 || err != nil {
-		t.Fatalf("resume: %d, %v; want 1 session", n, err)
+	if n, err := s2.Resume(ctx); n != 2 || err != nil {
+		t.Fatalf("resume: %d, %v; want 2 sessions", n, err)
 	}
 	if _, err := s2.Look(ctx, other); !errors.Is(err, sessions.ErrBroken) {
 		t.Fatalf("the broken session: %v", err)

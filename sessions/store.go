@@ -1,22 +1,15 @@
 package sessions
 
 import (
-	"cmp"
 	"context"
-	"encoding/json"
-	"fmt"
 	"slices"
-	"sort"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
 )
 
 // Store keeps sessions and finished games. Package storage implements it on
-// bbolt; NewMemoryStore is an in-memory one for tests.
+// bbolt; sessionstest.NewMemoryStore is an in-memory one for tests.
 type Store interface {
 	// Load returns the live session of key, or an error wrapping ErrNotFound
 	// (none) or ErrDamaged (its record is damaged). Any method may fail with
@@ -24,10 +17,19 @@ type Store interface {
 	Load(ctx context.Context, key Key) (*Record, error)
 	// Commit applies c in one transaction: all of it or nothing. When
 	// c.Finished is set, the store gives it an ID (Record.ID) on success.
+	// A live session's actions only grow at the end or are cut back (a
+	// takeback) from one commit to the next, so that a store may write
+	// only the new ones.
 	Commit(ctx context.Context, c *Change) error
-	// Live returns every live session. When some records are damaged it
-	// returns the others with an error wrapping ErrDamaged.
+	// Live returns every live session (for tools and tests: start-up
+	// reads LiveIndex). When some records are damaged it returns the
+	// others with an error wrapping ErrDamaged.
 	Live(ctx context.Context) ([]*Record, error)
+	// LiveIndex returns what start-up needs of every live session,
+	// without reading its game: its key, when its clock is due, whether
+	// the computer plays in it. It skips the sessions it finds damaged
+	// and returns the others with an error wrapping ErrDamaged.
+	LiveIndex(ctx context.Context) ([]LiveEntry, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.
 	Finished(ctx context.Context, id string) (*Record, error)
@@ -47,6 +49,20 @@ type Store interface {
 	// FindUser returns the user of the platform who last finished a game
 	// under this name (any case, without @), or an error wrapping ErrNotFound.
 	FindUser(ctx context.Context, platform, name string) (User, error)
+}
+
+// LiveEntry is what start-up reads of a live session.
+type LiveEntry struct {
+	Key Key
+	// Due is when its clock next has something to do (Record.Due).
+	Due time.Time
+	// Computer: the session is a game in play with a computer seat.
+	Computer bool
+}
+
+// Entry returns what LiveIndex returns of the live session r.
+func (r *Record) Entry() LiveEntry {
+	return LiveEntry{Key: r.Key, Due: r.Due(), Computer: r.Phase() == PhasePlaying && slices.ContainsFunc(r.Seats, func(u User) bool { return u.Computer })}
 }
 
 // TopQuery selects a ladder: a game's players on a platform, ordered by
@@ -156,257 +172,4 @@ type Notice struct {
 	Auto bool
 	// Left is the time left to move (NoticeReminder).
 	Left time.Duration
-}
-
-// MemoryStore is a Store in memory, for tests: records are copied through
-// JSON as a real store would.
-type MemoryStore struct {
-	mu        sync.Mutex
-	live      map[Key][]byte
-	finished  map[string][]byte
-	order     []string
-	next      int
-	seen      map[string]time.Time
-	standings map[string]Standing
-	names     map[string]User
-	// Fail, when set, makes Commit fail with its result (to test what
-	// happens when a store fails).
-	Fail func(c *Change) error
-}
-
-// NewMemoryStore returns an empty MemoryStore.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{live: map[Key][]byte{}, finished: map[string][]byte{}, seen: map[string]time.Time{},
-		standings: map[string]Standing{}, names: map[string]User{}}
-}
-
-// Load implements Store.
-func (m *MemoryStore) Load(ctx context.Context, key Key) (*Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, ok := m.live[key]
-	if !ok {
-		return nil, fmt.Errorf("session %s: %w", key, ErrNotFound)
-	}
-	return decodeMem(b)
-}
-
-// Commit implements Store.
-func (m *MemoryStore) Commit(ctx context.Context, c *Change) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.Fail != nil {
-		if err := m.Fail(c); err != nil {
-			return err
-		}
-	}
-	var live, fin []byte
-	var err error
-	if c.Live != nil {
-		if live, err = json.Marshal(c.Live); err != nil {
-			return err
-		}
-	}
-	id := ""
-	if c.Finished != nil {
-		id = strconv.Itoa(m.next + 1)
-		f := c.Finished.Clone()
-		f.ID = id
-		if fin, err = json.Marshal(f); err != nil {
-			return err
-		}
-	}
-	if c.Request != "" && !m.seen[c.Key.Platform+"\x00"+c.Request].IsZero() {
-		return fmt.Errorf("request %s: %w", c.Request, ErrDuplicate)
-	}
-	var changes []RatingChange
-	var rated [2][2]Standing
-	if c.Finished != nil && c.Rate != nil {
-		var cur [2][2]Standing
-		for seat, u := range c.Rate.Players {
-			for p, period := range []string{AllTime, c.Rate.Month} {
-				st, ok := m.standings[standingKey(c.Rate.Platform, u.ID, c.Rate.Game, period)]
-				if !ok {
-					st = NewStanding(c.Rate.Platform, u, c.Rate.Game, period)
-				}
-				cur[seat][p] = st
-			}
-		}
-		rated, changes = ApplyRating(c.Rate, cur)
-		f := c.Finished.Clone()
-		f.ID = id
-		f.Ratings = changes
-		if fin, err = json.Marshal(f); err != nil {
-			return err
-		}
-	}
-	if c.Live != nil {
-		m.live[c.Key] = live
-	} else {
-		delete(m.live, c.Key)
-	}
-	if c.Request != "" {
-		m.seen[c.Key.Platform+"\x00"+c.Request] = c.At
-	}
-	if c.Finished != nil {
-		m.next++
-		m.finished[id] = fin
-		m.order = append(m.order, id)
-		c.Finished.ID = id
-		for _, u := range c.Finished.Seats {
-			if u.ID != "" && !u.Computer {
-				m.names[c.Key.Platform+"\x00"+strings.ToLower(strings.TrimPrefix(u.Name, "@"))] = u
-			}
-		}
-		if c.Rate != nil {
-			c.Finished.Ratings = changes
-			for seat := range 2 {
-				if !c.Rate.Rated && c.Rate.Penalty[seat] == 0 {
-					continue
-				}
-				for p := range 2 {
-					st := rated[seat][p]
-					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
-				}
-			}
-		}
-	}
-	return nil
-}
-
-func standingKey(platform, user, game, period string) string {
-	return platform + "\x00" + user + "\x00" + game + "\x00" + period
-}
-
-// Seen implements Store.
-func (m *MemoryStore) Seen(ctx context.Context, platform, id string) (bool, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return !m.seen[platform+"\x00"+id].IsZero(), nil
-}
-
-// Forget implements Store.
-func (m *MemoryStore) Forget(ctx context.Context, before time.Time) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	for k, t := range m.seen {
-		if t.Before(before) {
-			delete(m.seen, k)
-		}
-	}
-	return nil
-}
-
-// Standings implements Store.
-func (m *MemoryStore) Standings(ctx context.Context, platform, userID, game string) ([]Standing, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []Standing
-	for _, st := range m.standings {
-		if st.Platform == platform && st.User.ID == userID && (game == "" || st.Game == game) {
-			out = append(out, st)
-		}
-	}
-	slices.SortFunc(out, func(a, b Standing) int {
-		return cmp.Or(cmp.Compare(a.Game, b.Game), cmp.Compare(a.Period, b.Period))
-	})
-	return out, nil
-}
-
-// Top implements Store.
-func (m *MemoryStore) Top(ctx context.Context, q TopQuery) (Ladder, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var all []Standing
-	for _, st := range m.standings {
-		if st.Platform == q.Platform && st.Game == q.Game && st.Period == q.Period {
-			all = append(all, st)
-		}
-	}
-	slices.SortFunc(all, func(a, b Standing) int {
-		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(a.User.ID, b.User.ID))
-	})
-	l := Ladder{Players: len(all)}
-	for i, st := range all {
-		if q.Limit <= 0 || i < q.Limit {
-			l.Rows = append(l.Rows, st)
-		}
-		if q.User != "" && st.User.ID == q.User {
-			me := st
-			l.Me = &me
-			l.Place = 1 + slices.IndexFunc(all, func(x Standing) bool { return x.Rating == st.Rating })
-		}
-	}
-	return l, nil
-}
-
-// FindUser implements Store.
-func (m *MemoryStore) FindUser(ctx context.Context, platform, name string) (User, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	u, ok := m.names[platform+"\x00"+strings.ToLower(strings.TrimPrefix(name, "@"))]
-	if !ok {
-		return User{}, fmt.Errorf("user %q: %w", name, ErrNotFound)
-	}
-	return u, nil
-}
-
-// Live implements Store.
-func (m *MemoryStore) Live(ctx context.Context) ([]*Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*Record
-	for _, b := range m.live {
-		r, err := decodeMem(b)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Key.String() < out[j].Key.String() })
-	return out, nil
-}
-
-// Finished implements Store.
-func (m *MemoryStore) Finished(ctx context.Context, id string) (*Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	b, ok := m.finished[id]
-	if !ok {
-		return nil, fmt.Errorf("game %q: %w", id, ErrNotFound)
-	}
-	return decodeMem(b)
-}
-
-// History implements Store.
-func (m *MemoryStore) History(ctx context.Context, q HistoryQuery) ([]*Record, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []*Record
-	for i := len(m.order) - 1; i >= 0 && (q.Limit <= 0 || len(out) < q.Limit); i-- {
-		r, err := decodeMem(m.finished[m.order[i]])
-		if err != nil {
-			return nil, err
-		}
-		if q.Game != "" && r.Game != q.Game {
-			continue
-		}
-		if q.User != "" {
-			if r.Key.Platform != q.Platform || len(r.SeatsOf(User{ID: q.User})) == 0 {
-				continue
-			}
-		} else if r.Key != q.Key {
-			continue
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
-func decodeMem(b []byte) (*Record, error) {
-	var r Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
 }

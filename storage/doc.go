@@ -16,7 +16,16 @@
 // transaction (bbolt Tx.WriteTo) while commits go on.
 //
 // Records are JSON with a schema version ({"v":1,...}) and are decoded inside
-// their transaction. Every sessions.Change is one transaction; concurrent
+// their transaction. A live session is stored as its head (the record
+// without its actions, with its newest actions after it) and its older
+// actions in chunks of 32 (movelog.go), so that a move rewrites one small
+// value whatever the length of the game; live sessions are indexed by when
+// their clock is due, and start-up reads that index and the heads' flags
+// (LiveIndex), decoding no record. A finished game is one record with all
+// its actions. Open migrates a database of schema 1 (one record per live
+// session) in one transaction.
+//
+// Every sessions.Change is one transaction; concurrent
 // changes of different sessions share one transaction and one fsync (group
 // commit, Mode ModeGroup), which costs nothing when only one session writes.
 //

@@ -34,11 +34,11 @@ var (
 const App = "boardgamebot"
 
 // SchemaVersion is the version of the database layout.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 var (
 	bMeta      = []byte("meta")
-	bLive      = []byte("live")         // session key -> live session record
+	bLive      = []byte("live")         // session key -> live session head and newest actions (movelog.go)
 	bGames     = []byte("games")        // game id (8 bytes) -> finished game record
 	bByUser    = []byte("by_user")      // platform 0 user 0 game id -> nothing
 	bByChannel = []byte("by_channel")   // platform 0 channel 0 thread 0 game id -> nothing
@@ -50,7 +50,7 @@ var (
 	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes}
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf}
 )
 
 // Mode is how Commit groups transactions.
@@ -152,6 +152,10 @@ func Open(path string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
 	}
+	if err := s.migrate(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: migrating %s: %w", path, err)
+	}
 	if s.mode == ModeBatch {
 		db.MaxBatchSize = o.MaxBatch
 	}
@@ -221,7 +225,7 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 		if v == nil {
 			return fmt.Errorf("storage: session %s: %w", key, sessions.ErrNotFound)
 		}
-		rec, err = decode(v)
+		rec, err = loadLive(tx, k, v)
 		if err != nil {
 			return fmt.Errorf("storage: session %s: %w", key, err)
 		}
@@ -238,7 +242,7 @@ func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 	var damaged []error
 	err := s.view("live sessions", func(tx *bbolt.Tx) error {
 		return tx.Bucket(bLive).ForEach(func(k, v []byte) error {
-			rec, err := decode(v)
+			rec, err := loadLive(tx, k, v)
 			switch {
 			case errors.Is(err, sessions.ErrDamaged):
 				what := "session " + keyString(k)
@@ -255,6 +259,30 @@ func (s *Store) Live(ctx context.Context) ([]*sessions.Record, error) {
 		err = errors.Join(append(damaged, err)...)
 	}
 	return out, err
+}
+
+// LiveIndex implements sessions.Store: it reads the due index and the
+// heads' keys and flags, and decodes no record (liveIndex).
+func (s *Store) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, error) {
+	var out []sessions.LiveEntry
+	var damaged []error
+	err := s.view("live sessions", func(tx *bbolt.Tx) (err error) {
+		out, err = s.liveIndex(tx, &damaged)
+		return err
+	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
+	return out, err
+}
+
+// parseKey is the session key of the key bytes k.
+func parseKey(k []byte) (sessions.Key, bool) {
+	p := strings.SplitN(string(k), "\x00", 3)
+	if len(p) != 3 || p[0] == "" || p[1] == "" || strings.ContainsRune(p[2], 0) {
+		return sessions.Key{}, false
+	}
+	return sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, true
 }
 
 // keyString is the session key of the key bytes k, as Key.String writes it.
@@ -440,9 +468,29 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 		}
 	}
 	live, liveUser := tx.Bucket(bLive), tx.Bucket(bLiveUser)
-	if old := live.Get(k); old != nil {
-		rec, err := decode(old)
-		if err == nil {
+	live.FillPercent = 0.9 // heads are rewritten in place and rarely added
+	if c.Live != nil {
+		// A move writes the head; the index entries of the seats only
+		// when a seat is filled (a Put of a key that is there would
+		// rewrite its page).
+		if err := putLive(tx, k, c.Live); err != nil {
+			return err
+		}
+		for _, u := range c.Live.Seats {
+			if u.ID == "" {
+				continue
+			}
+			if uk := append(join(c.Key.Platform, u.ID), k...); liveUser.Get(uk) == nil {
+				if err := liveUser.Put(uk, nil); err != nil {
+					return err
+				}
+			}
+		}
+		if err := putDue(tx, k, c.Live.Due()); err != nil {
+			return err
+		}
+	} else if old := live.Get(k); old != nil {
+		if rec, _, err := decodeHead(old); err == nil {
 			for _, u := range rec.Seats {
 				if u.ID != "" {
 					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
@@ -451,24 +499,12 @@ func apply(tx *bbolt.Tx, r *commitReq) error {
 				}
 			}
 		}
-	}
-	if c.Live != nil {
-		v, err := encode(c.Live)
-		if err != nil {
+		if err := dropLive(tx, k); err != nil {
 			return err
 		}
-		if err := live.Put(k, v); err != nil {
+		if err := putDue(tx, k, time.Time{}); err != nil {
 			return err
 		}
-		for _, u := range c.Live.Seats {
-			if u.ID != "" {
-				if err := liveUser.Put(append(join(c.Key.Platform, u.ID), k...), nil); err != nil {
-					return err
-				}
-			}
-		}
-	} else if err := live.Delete(k); err != nil {
-		return err
 	}
 	if c.Finished == nil {
 		return nil

@@ -7,6 +7,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // benchGamePlies is how many moves BenchmarkMoveReply plays in one game
@@ -26,7 +27,7 @@ func BenchmarkMoveReply(b *testing.B) {
 	ctx := b.Context()
 	key := sessions.Key{Platform: "bench", Channel: "room"}
 	players := []sessions.User{{ID: "id-alice", Name: "alice"}, {ID: "id-bob", Name: "bob"}}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 }})
 	defer svc.Close()
 	h := chat.New(chat.Config{Sessions: svc})
 	say := func(seat int, text string) chat.Reply {

@@ -21,11 +21,11 @@ var (
 type fixture struct {
 	t     *testing.T
 	h     *chat.Handler
-	store *sessions.MemoryStore
+	store *sessionstest.MemoryStore
 }
 
 func newFixture(t *testing.T) *fixture {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	return &fixture{t: t, h: chat.New(chat.Config{Sessions: svc}), store: store}
 }

@@ -16,7 +16,7 @@ import (
 // ErrStorage gets the apology that nothing could be saved.
 func TestEveryErrorKindHasItsText(t *testing.T) {
 	ctx := context.Background()
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	key := sessions.Key{Platform: "test", Channel: "c"}
 	alice := sessions.User{ID: "a", Name: "alice"}
 	bob := sessions.User{ID: "b", Name: "bob"}

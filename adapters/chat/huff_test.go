@@ -9,6 +9,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // TestComputerHuffAnnounced: the computer's huff is told in the game's
@@ -19,7 +20,7 @@ import (
 //	4 . w . b . . . .      it played c3-b4 instead (damas huff=yes).
 func TestComputerHuffAnnounced(t *testing.T) {
 	ctx := context.Background()
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	key := sessions.Key{Platform: "test", Channel: "huff"}
 	alice := sessions.User{ID: "1", Name: "alice"}
 	now := time.Now().UTC()

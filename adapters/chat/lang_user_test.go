@@ -45,7 +45,7 @@ func langHandler(t *testing.T, store chat.LangStore) *chat.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	return chat.New(chat.Config{Sessions: svc, Words: w, Langs: store})
 }
 

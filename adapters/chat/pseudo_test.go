@@ -12,7 +12,7 @@ import (
 // pseudoFixture is a fixture whose bot speaks the pseudo-language: every
 // catalogue message wrapped in ⟦ ⟧.
 func pseudoFixture(t *testing.T) *fixture {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	return &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")}), store: store}
 }

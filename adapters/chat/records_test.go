@@ -70,7 +70,7 @@ type recFixture struct {
 // games, with a fake clock, a one-hour clock per move and a computer
 // that plays the first legal move.
 func newRecFixture(t *testing.T) *recFixture {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	n := &notices{}
 	clk := &clock{t: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
 	svc := sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 }, Notifier: n, Now: clk.Now,

@@ -11,6 +11,7 @@ import (
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/halma"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // TestFourPlayerDraw: a draw agreed by four Halma players names them all,
@@ -92,7 +93,7 @@ func TestHuffMarked(t *testing.T) {
 }
 
 func huffMarked(t *testing.T, byNumber bool) {
-	store := sessions.NewMemoryStore()
+	store := sessionstest.NewMemoryStore()
 	alice, bob := user("alice"), user("bob")
 	now := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
 	rec := &sessions.Record{V: sessions.RecordVersion, Key: key, Game: "damas", Options: map[string]string{"huff": "yes"},

@@ -43,7 +43,7 @@ func startConsole(t *testing.T, prompt bool) *consoleRun {
 	t.Helper()
 	r := &consoleRun{lines: make(chan string, 100), done: make(chan error, 1), release: make(chan struct{})}
 	n := console.NewNotifier()
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Notifier: n,
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Notifier: n,
 		Computer: heldComputer{r.release}, Rand: func(int) int { return 0 }})
 	t.Cleanup(svc.Close)
 	inR, inW := io.Pipe()

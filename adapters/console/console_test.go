@@ -475,7 +475,7 @@ func TestNames(t *testing.T) {
 
 // TestAsTheComputerIsRefused: --as cannot take the computer's name.
 func TestAsTheComputerIsRefused(t *testing.T) {
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games})
 	err := console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc}), In: strings.NewReader(""), Out: io.Discard, As: "Bot"})
 	if err == nil || !strings.Contains(err.Error(), "computer's name") {
 		t.Fatalf("--as Bot: %v", err)

@@ -21,7 +21,7 @@ func TestConsolePseudoLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	var out bytes.Buffer
 	script := []string{"/play count @bob color=white target=4", "/as bob", "/accept", "/as alice", "/move 2",
 		"/as bob", "/draw", "/as alice", "/decline", "/board", "/moves", "/as", "/as b!b", "/help", "/games", "/lang",
@@ -58,7 +58,7 @@ func TestConsoleDefaultLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	var out bytes.Buffer
 	script := []string{"/play count @bob color=white target=4", "/as bob", "/accept", "/lang en", "/board"}
 	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),

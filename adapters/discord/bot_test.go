@@ -20,6 +20,7 @@ import (
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage"
 	"github.com/bwmarrin/discordgo"
 )
@@ -437,7 +438,7 @@ func TestGameInAThread(t *testing.T) {
 func TestCommandsRegistered(t *testing.T) {
 	f := newFakeDiscord(t)
 	from := f.mark()
-	start(t, f, sessions.NewMemoryStore(), fakeGuild)
+	start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
 	q := f.waitFor(t, from, "the bulk overwrite", func(q *fakeReq) bool { return q.method == "PUT" })
 	if want := "/applications/" + fakeApp + "/guilds/" + fakeGuild + "/commands"; q.path != want {
 		t.Errorf("commands put on %s, want %s", q.path, want)
@@ -516,7 +517,7 @@ func TestCommandsRegistered(t *testing.T) {
 func TestPlayTimeOptionShowsTheDefault(t *testing.T) {
 	f := newFakeDiscord(t)
 	from := f.mark()
-	startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), DefaultTime: func(p string) sessions.Duration {
+	startWith(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), DefaultTime: func(p string) sessions.Duration {
 		if p == Platform {
 			return sessions.Duration(10 * time.Minute)
 		}
@@ -633,7 +634,7 @@ func TestPartsMultibyte(t *testing.T) {
 
 func TestResignWithConfirmation(t *testing.T) {
 	f := newFakeDiscord(t)
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	thread := challenge(t, e)
 	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
 	board := f.message(f.since(0, posted(thread))[0].msgID)
@@ -818,7 +819,7 @@ func decodeCommand(t *testing.T, name string, opts []any) discordgo.ApplicationC
 func TestNoThreadPlaysInTheChannel(t *testing.T) {
 	f := newFakeDiscord(t)
 	f.failThread = true // the bot may not open threads here
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	from := f.mark()
 	play := f.slash(t, fakeChan, alice, "play", str("game", "dame"), usr("opponent", bob))
 	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
@@ -850,7 +851,7 @@ func TestNoThreadPlaysInTheChannel(t *testing.T) {
 
 func TestDrawByButtons(t *testing.T) {
 	f := newFakeDiscord(t)
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	thread := challenge(t, e)
 	key := sessions.Key{Platform: Platform, Channel: fakeChan, Thread: thread}
 	board := f.message(f.since(0, posted(thread))[0].msgID)
@@ -911,7 +912,7 @@ func TestDrawByButtons(t *testing.T) {
 
 func TestComputerRepliesInTheThread(t *testing.T) {
 	f := newFakeDiscord(t)
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	// alice plays the computer: choosing the bot as the opponent.
 	from := f.mark()
 	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", person{fakeApp, "boardgamebot"}),
@@ -966,7 +967,7 @@ func TestClockRemindsAndMoves(t *testing.T) {
 	f := newFakeDiscord(t)
 	c := &clock{}
 	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
-	e := startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), Now: c.Now}, "")
+	e := startWith(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Now: c.Now}, "")
 	from := f.mark()
 	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob), str("time", "1h"))
 	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
@@ -1006,7 +1007,7 @@ func TestChallengeExpires(t *testing.T) {
 	f := newFakeDiscord(t)
 	c := &clock{}
 	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
-	e := startWith(t, f, sessions.Config{Store: sessions.NewMemoryStore(), Now: c.Now, ChallengeTTL: time.Hour}, "")
+	e := startWith(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Now: c.Now, ChallengeTTL: time.Hour}, "")
 	from := f.mark()
 	play := f.slash(t, fakeChan, carol, "play", str("game", "halma"))
 	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
@@ -1025,7 +1026,7 @@ func TestChallengeExpires(t *testing.T) {
 func TestNoThreadPermission(t *testing.T) {
 	f := newFakeDiscord(t)
 	f.perms = allPerms &^ (1 << 35) // no Create Public Threads
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	key := sessions.Key{Platform: Platform, Channel: fakeChan}
 	from := f.mark()
 	play := f.slash(t, fakeChan, alice, "play", str("game", "ultradamas"), usr("opponent", bob))
@@ -1056,7 +1057,7 @@ func TestNoThreadPermission(t *testing.T) {
 func TestGatewayRefusedAtFirst(t *testing.T) {
 	f := newFakeDiscord(t)
 	f.refuse = 2
-	b, svc := build(t, f, sessions.Config{Store: sessions.NewMemoryStore()}, Config{})
+	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore()}, Config{})
 	for attempt := 1; attempt <= 2; attempt++ {
 		err := b.Run(context.Background())
 		if err == nil || !strings.HasPrefix(err.Error(), "discord: connecting to the gateway: ") || strings.Contains(err.Error(), "discord: discord:") {
@@ -1088,7 +1089,7 @@ func TestGatewayRefusedAtFirst(t *testing.T) {
 func TestNoThreadSecondPlayRefused(t *testing.T) {
 	f := newFakeDiscord(t)
 	f.failThread = true
-	e := start(t, f, sessions.NewMemoryStore(), "")
+	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	key := gameInTheChannel(t, e)
 
 	from := f.mark()

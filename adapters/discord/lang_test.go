@@ -10,6 +10,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/chat/chattest"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // startSpeaking runs a bot whose handler speaks the test catalogues
@@ -20,7 +21,7 @@ func startSpeaking(t *testing.T, f *fakeDiscord) *fakeReq {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
@@ -89,7 +90,7 @@ func TestDiscordPseudoLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))

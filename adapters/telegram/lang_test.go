@@ -15,6 +15,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // startSpeaking runs a bot whose handler speaks the test catalogues
@@ -25,7 +26,7 @@ func startSpeaking(t *testing.T, f *fakeAPI) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
@@ -128,7 +129,7 @@ func TestTelegramPseudoLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))

@@ -19,6 +19,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // TestConfirmAtStop: an update handled before the bot stops is confirmed
@@ -84,7 +85,7 @@ func (c *cuttable) RoundTrip(r *http.Request) (*http.Response, error) {
 // gets the same update and plays the command.
 func TestKillBeforeCommit(t *testing.T) {
 	f := newFake(t)
-	mem := sessions.NewMemoryStore()
+	mem := sessionstest.NewMemoryStore()
 	stall := &stallingStore{Store: mem, entered: make(chan struct{}), release: make(chan struct{})}
 	wire := &cuttable{}
 	svc1 := sessions.New(sessions.Config{Store: stall})
@@ -216,7 +217,7 @@ func TestUnreachable(t *testing.T) {
 	}
 	closed := "http://" + ln.Addr().String()
 	ln.Close()
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	logs := &syncBuffer{}
 	b, err := telegram.New(telegram.Config{Token: "555:secret", APIEndpoint: closed},
 		chat.New(chat.Config{Sessions: svc}), svc, render.New(), slog.New(slog.NewTextHandler(logs, nil)))
@@ -262,7 +263,7 @@ func TestWebhookAnswersOnceHandled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stall := &stallingStore{Store: sessions.NewMemoryStore(), entered: make(chan struct{}), release: make(chan struct{})}
+	stall := &stallingStore{Store: sessionstest.NewMemoryStore(), entered: make(chan struct{}), release: make(chan struct{})}
 	svc := sessions.New(sessions.Config{Store: stall})
 	b, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL,
 		Webhook: &telegram.WebhookConfig{URL: "https://bot.example.org/hook", SecretToken: "s", Listener: ln}},
@@ -318,7 +319,7 @@ func TestWebhookAnswersOnceHandled(t *testing.T) {
 func TestRunAgain(t *testing.T) {
 	f := newFake(t)
 	f.breakNext("getMe", http.StatusUnauthorized)
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	b, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second},
 		chat.New(chat.Config{Sessions: svc}), svc, render.New(), nil)
 	if err != nil {

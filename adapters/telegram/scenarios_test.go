@@ -21,6 +21,7 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 func editOf(msgID int) func(c *call) bool {
@@ -590,7 +591,7 @@ func TestPingsNotSaved(t *testing.T) {
 	}
 	h.stop()
 
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	_, err := telegram.New(telegram.Config{Token: "x", Prefs: failingPrefs{readErr: errors.New("bad record")}},
 		chat.New(chat.Config{Sessions: svc}), svc, render.New(), nil)
 	if err == nil || !strings.Contains(err.Error(), "bad record") {
@@ -724,7 +725,7 @@ func TestShutdown(t *testing.T) {
 // in the error.
 func TestNewAndToken(t *testing.T) {
 	f := newFake(t)
-	svc := sessions.New(sessions.Config{Store: sessions.NewMemoryStore()})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	h := chat.New(chat.Config{Sessions: svc})
 	r := render.New()
 	for _, c := range []telegram.Config{

@@ -75,6 +75,11 @@ type config struct {
 		TableMB   int      `yaml:"table_mb"`
 		Searches  int      `yaml:"searches"`
 	} `yaml:"computer"`
+	Sessions struct {
+		// Resident is how many sessions stay in memory at most (the
+		// others load from the database when used).
+		Resident int `yaml:"resident"`
+	} `yaml:"sessions"`
 }
 
 // defaultTime is the time per move of a /play without time= on a platform.
@@ -134,6 +139,7 @@ func defaultConfig() config {
 	c.Computer.MaxTime = duration(time.Second)
 	c.Computer.TableMB = 16
 	c.Computer.Searches = 2
+	c.Sessions.Resident = sessions.DefaultResident
 	return c
 }
 
@@ -190,6 +196,7 @@ var settings = []setting{
 	{"BOT_COMPUTER_MAX_TIME", func(c *config, v string) error { return c.Computer.MaxTime.set(v) }},
 	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
 	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
+	{"BOT_SESSIONS_RESIDENT", num(func(c *config) *int { return &c.Sessions.Resident })},
 }
 
 var (
@@ -388,6 +395,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
 		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+	}
+	if c.Sessions.Resident < 1 {
+		return c, fmt.Errorf("%s: sessions.resident %d should be at least 1 (the most sessions kept in memory)", source, c.Sessions.Resident)
 	}
 	for _, clock := range []struct {
 		name string

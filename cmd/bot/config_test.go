@@ -36,7 +36,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer)`},
+			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer, sessions)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
 			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout); line 3: unknown setting "pth" in storage (its settings: path, open_timeout)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
@@ -57,6 +57,8 @@ func TestConfigErrors(t *testing.T) {
 		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: computer.auto_level 9 is not a level from 1 to 5"},
 		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64"},
 		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: clocks.tick 1ms is too short (at least 100ms)"},
+		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
+		{"bad env resident", "", map[string]string{"BOT_SESSIONS_RESIDENT": "many"}, `environment BOT_SESSIONS_RESIDENT: "many" is not a whole number`},
 		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -97,7 +99,8 @@ func TestConfigLang(t *testing.T) {
 
 func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	c, err := loadConfig("", noEnv)
-	if err != nil || c.Storage.Path != "./data/bot.db" || c.Console.As != "you" || c.Storage.OpenTimeout != duration(2*time.Second) {
+	if err != nil || c.Storage.Path != "./data/bot.db" || c.Console.As != "you" || c.Storage.OpenTimeout != duration(2*time.Second) ||
+		c.Sessions.Resident != 10000 {
 		t.Fatalf("defaults: %+v %v", c, err)
 	}
 	// An empty file is the defaults.
@@ -131,6 +134,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_LANG"] = "en"
 	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
+	env["BOT_SESSIONS_RESIDENT"] = "500"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -149,6 +153,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	d3 := duration(72 * time.Hour)
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
+	want.Sessions.Resident = 500
 	if c != want {
 		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)
 	}

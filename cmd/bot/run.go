@@ -288,7 +288,7 @@ func newService(c config, store *storage.Store, notify sessions.Notifier, log *s
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident})
 }
 
 // startBackground runs the clocks (sessions.Service.Run) and answers

@@ -1,0 +1,279 @@
+package sessionstest
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// MemoryStore is a Store in memory, for tests: records are copied through
+// JSON as a real store would.
+type MemoryStore struct {
+	mu        sync.Mutex
+	live      map[sessions.Key][]byte
+	finished  map[string][]byte
+	order     []string
+	next      int
+	seen      map[string]time.Time
+	standings map[string]sessions.Standing
+	names     map[string]sessions.User
+	// Fail, when set, makes Commit fail with its result (to test what
+	// happens when a store fails).
+	Fail func(c *sessions.Change) error
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{live: map[sessions.Key][]byte{}, finished: map[string][]byte{}, seen: map[string]time.Time{},
+		standings: map[string]sessions.Standing{}, names: map[string]sessions.User{}}
+}
+
+// Load implements sessions.Store.
+func (m *MemoryStore) Load(ctx context.Context, key sessions.Key) (*sessions.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.live[key]
+	if !ok {
+		return nil, fmt.Errorf("session %s: %w", key, sessions.ErrNotFound)
+	}
+	return decodeMem(b)
+}
+
+// Commit implements sessions.Store.
+func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.Fail != nil {
+		if err := m.Fail(c); err != nil {
+			return err
+		}
+	}
+	var live, fin []byte
+	var err error
+	if c.Live != nil {
+		if live, err = json.Marshal(c.Live); err != nil {
+			return err
+		}
+	}
+	id := ""
+	if c.Finished != nil {
+		id = strconv.Itoa(m.next + 1)
+		f := c.Finished.Clone()
+		f.ID = id
+		if fin, err = json.Marshal(f); err != nil {
+			return err
+		}
+	}
+	if c.Request != "" && !m.seen[c.Key.Platform+"\x00"+c.Request].IsZero() {
+		return fmt.Errorf("request %s: %w", c.Request, sessions.ErrDuplicate)
+	}
+	var changes []sessions.RatingChange
+	var rated [2][2]sessions.Standing
+	if c.Finished != nil && c.Rate != nil {
+		var cur [2][2]sessions.Standing
+		for seat, u := range c.Rate.Players {
+			for p, period := range []string{sessions.AllTime, c.Rate.Month} {
+				st, ok := m.standings[standingKey(c.Rate.Platform, u.ID, c.Rate.Game, period)]
+				if !ok {
+					st = sessions.NewStanding(c.Rate.Platform, u, c.Rate.Game, period)
+				}
+				cur[seat][p] = st
+			}
+		}
+		rated, changes = sessions.ApplyRating(c.Rate, cur)
+		f := c.Finished.Clone()
+		f.ID = id
+		f.Ratings = changes
+		if fin, err = json.Marshal(f); err != nil {
+			return err
+		}
+	}
+	if c.Live != nil {
+		m.live[c.Key] = live
+	} else {
+		delete(m.live, c.Key)
+	}
+	if c.Request != "" {
+		m.seen[c.Key.Platform+"\x00"+c.Request] = c.At
+	}
+	if c.Finished != nil {
+		m.next++
+		m.finished[id] = fin
+		m.order = append(m.order, id)
+		c.Finished.ID = id
+		for _, u := range c.Finished.Seats {
+			if u.ID != "" && !u.Computer {
+				m.names[c.Key.Platform+"\x00"+strings.ToLower(strings.TrimPrefix(u.Name, "@"))] = u
+			}
+		}
+		if c.Rate != nil {
+			c.Finished.Ratings = changes
+			for seat := range 2 {
+				if !c.Rate.Rated && c.Rate.Penalty[seat] == 0 {
+					continue
+				}
+				for p := range 2 {
+					st := rated[seat][p]
+					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func standingKey(platform, user, game, period string) string {
+	return platform + "\x00" + user + "\x00" + game + "\x00" + period
+}
+
+// Seen implements sessions.Store.
+func (m *MemoryStore) Seen(ctx context.Context, platform, id string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.seen[platform+"\x00"+id].IsZero(), nil
+}
+
+// Forget implements sessions.Store.
+func (m *MemoryStore) Forget(ctx context.Context, before time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k, t := range m.seen {
+		if t.Before(before) {
+			delete(m.seen, k)
+		}
+	}
+	return nil
+}
+
+// Standings implements sessions.Store.
+func (m *MemoryStore) Standings(ctx context.Context, platform, userID, game string) ([]sessions.Standing, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []sessions.Standing
+	for _, st := range m.standings {
+		if st.Platform == platform && st.User.ID == userID && (game == "" || st.Game == game) {
+			out = append(out, st)
+		}
+	}
+	slices.SortFunc(out, func(a, b sessions.Standing) int {
+		return cmp.Or(cmp.Compare(a.Game, b.Game), cmp.Compare(a.Period, b.Period))
+	})
+	return out, nil
+}
+
+// Top implements sessions.Store.
+func (m *MemoryStore) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []sessions.Standing
+	for _, st := range m.standings {
+		if st.Platform == q.Platform && st.Game == q.Game && st.Period == q.Period {
+			all = append(all, st)
+		}
+	}
+	slices.SortFunc(all, func(a, b sessions.Standing) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(a.User.ID, b.User.ID))
+	})
+	l := sessions.Ladder{Players: len(all)}
+	for i, st := range all {
+		if q.Limit <= 0 || i < q.Limit {
+			l.Rows = append(l.Rows, st)
+		}
+		if q.User != "" && st.User.ID == q.User {
+			me := st
+			l.Me = &me
+			l.Place = 1 + slices.IndexFunc(all, func(x sessions.Standing) bool { return x.Rating == st.Rating })
+		}
+	}
+	return l, nil
+}
+
+// FindUser implements sessions.Store.
+func (m *MemoryStore) FindUser(ctx context.Context, platform, name string) (sessions.User, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.names[platform+"\x00"+strings.ToLower(strings.TrimPrefix(name, "@"))]
+	if !ok {
+		return sessions.User{}, fmt.Errorf("user %q: %w", name, sessions.ErrNotFound)
+	}
+	return u, nil
+}
+
+// Live implements sessions.Store.
+func (m *MemoryStore) Live(ctx context.Context) ([]*sessions.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*sessions.Record
+	for _, b := range m.live {
+		r, err := decodeMem(b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Key.String() < out[j].Key.String() })
+	return out, nil
+}
+
+// LiveIndex implements sessions.Store.
+func (m *MemoryStore) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, error) {
+	live, err := m.Live(ctx)
+	var out []sessions.LiveEntry
+	for _, r := range live {
+		out = append(out, r.Entry())
+	}
+	return out, err
+}
+
+// Finished implements sessions.Store.
+func (m *MemoryStore) Finished(ctx context.Context, id string) (*sessions.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.finished[id]
+	if !ok {
+		return nil, fmt.Errorf("game %q: %w", id, sessions.ErrNotFound)
+	}
+	return decodeMem(b)
+}
+
+// History implements sessions.Store.
+func (m *MemoryStore) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessions.Record, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*sessions.Record
+	for i := len(m.order) - 1; i >= 0 && (q.Limit <= 0 || len(out) < q.Limit); i-- {
+		r, err := decodeMem(m.finished[m.order[i]])
+		if err != nil {
+			return nil, err
+		}
+		if q.Game != "" && r.Game != q.Game {
+			continue
+		}
+		if q.User != "" {
+			if r.Key.Platform != q.Platform || len(r.SeatsOf(sessions.User{ID: q.User})) == 0 {
+				continue
+			}
+		} else if r.Key != q.Key {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+func decodeMem(b []byte) (*sessions.Record, error) {
+	var r sessions.Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

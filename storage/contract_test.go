@@ -1,0 +1,27 @@
+package storage_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
+	"github.com/boardgamebot/bot/storage"
+)
+
+// TestStoreContract runs the contract of sessions.Store on the bbolt store,
+// in each commit mode.
+func TestStoreContract(t *testing.T) {
+	for name, mode := range map[string]storage.Mode{"group": storage.ModeGroup, "update": storage.ModeUpdate} {
+		t.Run(name, func(t *testing.T) {
+			sessionstest.TestStore(t, func(t *testing.T) sessions.Store {
+				s, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{Mode: mode, NoSync: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { s.Close() })
+				return s
+			})
+		})
+	}
+}
