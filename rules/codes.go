@@ -33,7 +33,11 @@ const (
 	CodeNoPass          Code = "NoPass"          // passing only when there is no move
 	CodeSameSquare      Code = "SameSquare"      // a move must end elsewhere than it starts
 	CodeCannotReach     Code = "CannotReach"     // Square cannot reach To; it can reach Squares
-	CodeBadJump         Code = "BadJump"         // Move: a jump of the series is not a jump over one piece
+	CodeNotJump         Code = "NotJump"         // From to To in a series is a step, not a jump
+	CodeJumpOverEmpty   Code = "JumpOverEmpty"   // From to To jumps over the empty square Over
+	CodeLandsOccupied   Code = "LandsOccupied"   // From to To lands on an occupied square
+	CodeLandsTwice      Code = "LandsTwice"      // the series lands on Square twice
+	CodeLeavesCamp      Code = "LeavesCamp"      // From to To leaves the target camp
 	CodeNoHuff          Code = "NoHuff"          // no huff on Square now
 	CodeGameOver        Code = "GameOver"        // the game is over
 )
@@ -66,7 +70,8 @@ func Codes() []Code {
 	return []Code{CodeNotSquare, CodeOffBoard, CodeNotPlayingSquare, CodeNoSquare, CodeNotMove, CodeNotHalmaMove,
 		CodeNotLegal, CodeNotLegalFrom, CodeNoPiece, CodeNotYourPiece, CodeNoLegalMove, CodePieceCannotMove,
 		CodeStopsTooEarly, CodeMostPieces, CodeMostKings, CodeMustCapture, CodeMustConsume, CodeAmbiguous,
-		CodeNoPass, CodeSameSquare, CodeCannotReach, CodeBadJump, CodeNoHuff, CodeGameOver,
+		CodeNoPass, CodeSameSquare, CodeCannotReach,
+		CodeNotJump, CodeJumpOverEmpty, CodeLandsOccupied, CodeLandsTwice, CodeLeavesCamp, CodeNoHuff, CodeGameOver,
 		CodeUnknownGame, CodeNoOption, CodeBadValue, CodeBadLeaveHome, CodeFourNeedSixteen, CodeLeaveHomeTwo,
 		CodeBadLevel, CodeNoComputer, CodeNotStarted, CodeStarted, CodeFormationChosen, CodeNoSeat,
 		CodeFormation, CodeFormationCount, CodeFormationTwice, CodeFormationRanks,
