@@ -57,7 +57,7 @@ const (
 	CodeFormationChosen Code = "FormationChosen" // this side has chosen its formation already
 	CodeNoSeat          Code = "NoSeat"          // no seat Seat
 	CodeFormation       Code = "Formation"       // a formation is 12 squares like Example, or "default"
-	CodeFormationCount  Code = "FormationCount"  // a formation has 12 squares, not Count
+	CodeFormationCount  Code = "FormationCount"  // a formation has 12 squares, not Given
 	CodeFormationTwice  Code = "FormationTwice"  // Square is given twice
 	CodeFormationRanks  Code = "FormationRanks"  // Square is not on the side's first three ranks (Ranks)
 	CodeCannotLeave     Code = "CannotLeave"     // two players: leaving is resigning

@@ -14,29 +14,36 @@ import (
 	"golang.org/x/text/feature/plural"
 )
 
-// readCatalogue reads one catalogue file: message id to message.
-func readCatalogue(t *testing.T, path string) map[string]*message {
+// readCatalogues reads the embedded catalogues: language to message id to
+// message (a language's files merged).
+func readCatalogues(t *testing.T) map[string]map[string]*message {
 	t.Helper()
-	buf, err := fs.ReadFile(locales, path)
+	cats, err := loadCatalogues(locales, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := parseCatalogue(buf, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	return cats
+}
+
+// readCatalogue reads one language's catalogue: message id to message.
+func readCatalogue(t *testing.T, lang string) map[string]*message {
+	t.Helper()
+	c := readCatalogues(t)[lang]
+	if c == nil {
+		t.Fatalf("no catalogue %s", lang)
 	}
-	return msgs
+	return c
 }
 
 // TestCataloguesAgree: every language's catalogue has every message of the
 // English one, no other, and each with the same placeholders; every English
 // message says where it shows, for translators.
 func TestCataloguesAgree(t *testing.T) {
-	files, err := fs.Glob(locales, "locales/*.yaml")
-	if err != nil || !slices.Contains(files, "locales/en.yaml") {
-		t.Fatalf("catalogues %v (%v): want locales/en.yaml among them", files, err)
+	cats := readCatalogues(t)
+	en := cats["en"]
+	if en == nil {
+		t.Fatal("no catalogue en")
 	}
-	en := readCatalogue(t, "locales/en.yaml")
 	for id, m := range en {
 		if strings.TrimSpace(m.Description) == "" {
 			t.Errorf("en %s: want a description", id)
@@ -46,11 +53,10 @@ func TestCataloguesAgree(t *testing.T) {
 			t.Errorf("en %s: names a Count but has no one form", id)
 		}
 	}
-	for _, f := range files {
-		if f == "locales/en.yaml" {
+	for f, c := range cats {
+		if f == "en" {
 			continue
 		}
-		c := readCatalogue(t, f)
 		for id, m := range en {
 			tm, ok := c[id]
 			switch {
@@ -71,7 +77,7 @@ func TestCataloguesAgree(t *testing.T) {
 // TestEveryMessageIDInCatalogue: every message id the code words exists in
 // the English catalogue, and every English message is used.
 func TestEveryMessageIDInCatalogue(t *testing.T) {
-	en := readCatalogue(t, "locales/en.yaml")
+	en := readCatalogue(t, "en")
 	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick|\bMaybe)\("([A-Z]\w*[A-Za-z0-9])"[,)]|Problem: "([A-Z]\w*)"`)
 	literal := regexp.MustCompile(`"([A-Z]\w+)"`)
 	used := map[string]bool{}
@@ -101,6 +107,9 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 		}
 	}
 	for _, r := range reasonIDs() {
+		used[r] = true
+	}
+	for _, r := range rulesIDs() { // the rules' codes
 		used[r] = true
 	}
 	// The games' names, summaries and options; the seats and colours of

@@ -235,7 +235,7 @@ func CheckFormation(side Side, squares []Square) (uint64, error) {
 		set |= bit(s)
 	}
 	if len(squares) != 12 {
-		return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationCount, []string{"Count", fmt.Sprint(len(squares))}, "a formation has 12 squares, not %d", len(squares))
+		return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationCount, []string{"Given", fmt.Sprint(len(squares))}, "a formation has 12 squares, not %d", len(squares))
 	}
 	return set, nil
 }
