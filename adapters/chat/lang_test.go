@@ -10,6 +10,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"golang.org/x/text/feature/plural"
 )
@@ -187,5 +188,53 @@ func TestPluralAndPlaceholders(t *testing.T) {
 		if got := pw.In("pl").T("X", "Count", n); got != want {
 			t.Errorf("pl %d: %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestCataloguePartsMerged: a language's catalogue is <lang>.yaml plus its
+// <lang>.<part>.yaml files; a message given in two of them, or a part of a
+// language with no main file, is refused on load.
+func TestCataloguePartsMerged(t *testing.T) {
+	main := []byte("Hello:\n  description: d\n  other: \"hello\"\n")
+	part := []byte("Bye:\n  description: d\n  other: \"bye\"\n")
+	w, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: part}}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.In("en").T("Bye"); got != "bye" {
+		t.Errorf("message of the part: got %q, want bye", got)
+	}
+	if got := w.Langs(); !slices.Equal(got, []string{"en"}) {
+		t.Errorf("languages %v, want [en] (a part is no language)", got)
+	}
+	for name, fsys := range map[string]fstest.MapFS{
+		"duplicate": {"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: main}},
+		"orphan":    {"locales/en.yaml": {Data: main}, "locales/es.rules.yaml": {Data: part}},
+	} {
+		if _, err := NewWordsFS(fsys, "en"); err == nil {
+			t.Errorf("%s: loaded, want an error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestEveryRulesCodeWorded: each code of the rules packages has its
+// message, and its words name every argument the rules give.
+func TestEveryRulesCodeWorded(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
+	for _, c := range rules.Codes() {
+		if got := en.rulesText(&rules.Error{Kind: rules.ErrIllegal, Code: c}); got == "Rules"+string(c) || got == "" {
+			t.Errorf("code %s: no message (got %q)", c, got)
+		}
+	}
+	got := en.rulesText(&rules.Error{Kind: rules.ErrIllegal, Code: rules.CodeCannotReach,
+		Args: []string{"Move", "a1-h8", "Square", "a1", "To", "h8", "Squares", "b2, c3"}, Msg: "English"})
+	if want := "a1-h8: a1 cannot reach h8 (it can reach b2, c3)."; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
