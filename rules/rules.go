@@ -231,8 +231,8 @@ type State interface {
 	// Moves returns the legal moves, sorted by Text; a fresh slice.
 	Moves() []Move
 	// Play parses text as a move (in any notation the game accepts), finds the
-	// legal move it names and plays it. The error is an *Error saying in one
-	// line what is wrong.
+	// legal move it names and plays it. The error is an *Error whose code
+	// and arguments say what is wrong.
 	Play(text string) (State, Move, error)
 	// Outcome reports the end of the game: no pieces, no move, automatic draws.
 	Outcome() Outcome

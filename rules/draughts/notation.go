@@ -57,8 +57,8 @@ func (v Variant) NumericText(p Position, m Move) string {
 // spaces: "c3-d4", "C3 x E5 x G7", "11-15", "22x15". With only the two
 // ends ("c3xg7") it names the move when one legal move has those ends; a
 // full path must be one of the move's routes. The errors are *rules.Error
-// values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a one-line
-// message.
+// values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a code (what
+// is wrong) and its arguments.
 func (v Variant) ParseMove(p Position, text string) (Move, error) {
 	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
 	toks := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == 'x' || r == ':' })
