@@ -124,7 +124,7 @@ func TestPseudoLanguageRules(t *testing.T) {
 		{"halma", "size=8", []string{"a1-b2", "a1-h8", "h8-g7"}},
 	} {
 		t.Run(g.id, func(t *testing.T) {
-			store := sessions.NewMemoryStore()
+			store := sessionstest.NewMemoryStore()
 			svc := sessions.New(sessions.Config{Store: store, Games: games.New, Rand: func(int) int { return 0 }})
 			t.Cleanup(svc.Close)
 			f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")}), store: store}
