@@ -40,17 +40,17 @@ func (s *Service) newChallenge(req Request, spec ChallengeSpec) (*live, Event, e
 		}
 		n := len(game.Seats())
 		if len(spec.Invited) > n-1 {
-			return nil, Event{}, errf(ErrBadOption, nil, "%s is a game for %d players: name at most %d", game.ID(), n, n-1)
+			return nil, Event{}, badInvite(BadInvite{Problem: InviteTooMany, Game: game.ID(), Players: n})
 		}
 		for i, u := range spec.Invited {
 			for _, v := range spec.Invited[:i] {
 				if u.Is(v) {
-					return nil, Event{}, errf(ErrBadOption, nil, "%s is named twice", u.Name)
+					return nil, Event{}, badInvite(BadInvite{Problem: InviteTwice, Game: game.ID(), Name: u.Name})
 				}
 			}
 		}
 		if spec.Computer && len(spec.Invited) > 0 {
-			return nil, Event{}, errf(ErrBadOption, nil, "a game against the computer names no one")
+			return nil, Event{}, badInvite(BadInvite{Problem: InviteComputer, Game: game.ID()})
 		}
 		seat := 0
 		switch spec.Play.Color {

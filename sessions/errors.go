@@ -142,6 +142,39 @@ func (e *BadValue) Error() string {
 	return fmt.Sprintf("%s=%q is not one of %s", e.Key, e.Value, strings.Join(e.Choices, ", "))
 }
 
+// Invite problems: what is wrong with the players a challenge names.
+const (
+	// InviteTooMany: more players named than the game has seats for
+	// the others (Players is the game's number of players).
+	InviteTooMany = iota + 1
+	// InviteTwice: the same player named twice (Name).
+	InviteTwice
+	// InviteComputer: a game against the computer that names players.
+	InviteComputer
+)
+
+// BadInvite is the cause of an ErrBadOption error about the players a
+// challenge names, for the adapter to word.
+type BadInvite struct {
+	Problem int
+	Game    string // the game's id
+	Players int    // the game's number of players (InviteTooMany)
+	Name    string // the player named twice (InviteTwice)
+}
+
+func (e *BadInvite) Error() string {
+	switch e.Problem {
+	case InviteTooMany:
+		return fmt.Sprintf("%s is a game for %d players: name at most %d", e.Game, e.Players, e.Players-1)
+	case InviteTwice:
+		return fmt.Sprintf("%s is named twice", e.Name)
+	}
+	return "a game against the computer names no one"
+}
+
+// badInvite returns the ErrBadOption error of a challenge's named players.
+func badInvite(b BadInvite) *Error { return &Error{Kind: ErrBadOption, Err: &b} }
+
 // badValue returns the ErrBadOption error of a value outside choices.
 func badValue(key, value string, choices []string) *Error {
 	return &Error{Kind: ErrBadOption, Err: &BadValue{Key: key, Value: value, Choices: choices}}

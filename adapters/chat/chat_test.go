@@ -210,7 +210,8 @@ func TestBadInput(t *testing.T) {
 		{"/play chess", `Unknown game "chess"` + running},
 		{"/play count bot @bob", "Play the computer or people"},
 		{"/play count @bob level=3", "level= sets the computer"},
-		{"/play count @bob @carol", "name at most 1" + running},
+		{"/play count @bob @carol", "name at most 1 other player" + running},
+		{"/play count players=3 @bob @bob", "bob is named twice: name each player once" + running},
 		{"/takeback now", "/takeback takes nothing after it"},
 		{"/rating @nobody", "I know no player called @nobody"},
 		{"/rating chess", `"chess" is neither @someone nor a game`},
@@ -402,5 +403,5 @@ func TestOptionsEchoedAsTyped(t *testing.T) {
 	f.expectExact("alice", "/play count color=purple", "color=purple is not allowed (choose white, black or random). /games lists the games and their options.", true)
 	f.expectExact("alice", "/play count Rated=maybe", "rated=maybe is not allowed (choose yes or no). /games lists the games and their options.", true)
 	f.expectExact("alice", "/play count flavour=mint", `count has no option "flavour" (options: form, huff, players, retire, target). /games lists the games and their options.`, true)
-	f.expectExact("alice", "/play count @bob @carol", "count is a game for 2 players: name at most 1. /games lists the games and their options.", true)
+	f.expectExact("alice", "/play count @bob @carol", "count is a game for 2 players: name at most 1 other player. /games lists the games and their options.", true)
 }

@@ -114,6 +114,10 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if errors.As(err, &bv) {
 			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
 		}
+		var bi *sessions.BadInvite
+		if errors.As(err, &bi) {
+			return fail(m.sp.badInvite(bi))
+		}
 		if rulesMsg == "" {
 			rulesMsg = asTyped(se.Msg, m.Text)
 		}
@@ -209,4 +213,15 @@ func (p Speaker) huffHint(s *sessions.Snapshot) string {
 		}
 	}
 	return p.T("HuffNothing")
+}
+
+// badInvite words a challenge naming the wrong players.
+func (p Speaker) badInvite(b *sessions.BadInvite) string {
+	switch b.Problem {
+	case sessions.InviteTooMany:
+		return p.T("RefusedInviteTooMany", "Game", b.Game, "Players", b.Players, "Count", b.Players-1)
+	case sessions.InviteTwice:
+		return p.T("RefusedInviteTwice", "Name", b.Name)
+	}
+	return p.T("RefusedInviteComputer")
 }
