@@ -119,7 +119,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 			return fail(m.sp.badInvite(bi))
 		}
 		if rulesMsg == "" {
-			rulesMsg = asTyped(se.Msg, m.Text)
+			// A cause with no code: its words come from the catalogue,
+			// never from the sessions' own text.
+			rulesMsg = m.sp.T("RulesKindBadOption")
 		}
 		return fail(m.sp.T("RefusedBadOption", "Rules", rulesMsg))
 	case sessions.ErrAlreadyOffered:

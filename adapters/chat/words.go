@@ -2,8 +2,6 @@ package chat
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
@@ -212,47 +210,6 @@ func (p Speaker) orList(words []string) string {
 		return strings.Join(words, "")
 	}
 	return p.T("Or", "Rest", strings.Join(words[:len(words)-1], ", "), "Last", words[len(words)-1])
-}
-
-// sentence makes a rules message a sentence: capital, full stop.
-func sentence(msg string) string {
-	msg = strings.TrimSpace(msg)
-	if msg == "" {
-		return "That is not allowed."
-	}
-	msg = capital(msg)
-	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "?") && !strings.HasSuffix(msg, "!") {
-		msg += "."
-	}
-	return msg
-}
-
-// asTyped makes msg a sentence like sentence, but leaves its first word
-// as it is when the user typed it (an option "color=purple", a game id, a
-// name): the reply echoes what the user wrote.
-func asTyped(msg, typed string) string {
-	msg = strings.TrimSpace(msg)
-	word, _, _ := strings.Cut(msg, " ")
-	for _, f := range append(strings.Fields(typed), "") {
-		if word != "" && (strings.EqualFold(strings.TrimPrefix(f, "@"), word) || strings.Contains(word, "=")) {
-			if !strings.HasSuffix(msg, ".") {
-				msg += "."
-			}
-			return msg
-		}
-	}
-	return sentence(msg)
-}
-
-// capital capitalizes the first word of s, unless it holds a digit (a
-// square or a move: "e4-d5: ..." stays as written).
-func capital(s string) string {
-	word, _, _ := strings.Cut(s, " ")
-	if strings.ContainsFunc(word, unicode.IsDigit) {
-		return s
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // seatName names a seat as the rules do ("White", "Player 2"), in the
