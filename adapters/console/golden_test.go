@@ -122,4 +122,3 @@ func firstDiff(want, got string) string {
 	}
 	return ""
 }
-
