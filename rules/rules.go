@@ -23,18 +23,18 @@ func (s Square) String() string {
 func ParseSquare(text string, size int) (Square, error) {
 	t := strings.ToLower(strings.TrimSpace(text))
 	if len(t) < 2 || len(t) > 3 || t[0] < 'a' || t[0] > 'z' {
-		return Square{}, &Error{Kind: ErrSyntax, Msg: fmt.Sprintf("%q is not a square", text)}
+		return Square{}, Errorc(ErrSyntax, CodeNotSquare, []string{"Text", text}, "%q is not a square", text)
 	}
 	n := 0
 	for _, c := range t[1:] {
 		if c < '0' || c > '9' {
-			return Square{}, &Error{Kind: ErrSyntax, Msg: fmt.Sprintf("%q is not a square", text)}
+			return Square{}, Errorc(ErrSyntax, CodeNotSquare, []string{"Text", text}, "%q is not a square", text)
 		}
 		n = n*10 + int(c-'0')
 	}
 	f := int(t[0] - 'a')
 	if f >= size || n < 1 || n > size || (len(t) == 3 && t[1] == '0') {
-		return Square{}, &Error{Kind: ErrSyntax, Msg: fmt.Sprintf("%q is not a square of the %dx%d board", text, size, size)}
+		return Square{}, Errorc(ErrSyntax, CodeOffBoard, []string{"Text", text, "Size", fmt.Sprint(size)}, "%q is not a square of the %dx%d board", text, size, size)
 	}
 	return Square{File: int8(f), Rank: int8(n - 1)}, nil
 }
@@ -62,11 +62,28 @@ var (
 	ErrBadSnapshot = errors.New("rules: bad snapshot")
 )
 
-// Error is a rules error: a kind (one of the Err variables) and a one-line
-// message for the player. Error() returns "rules: " + Msg.
+// Error is a rules error: a kind (one of the Err variables), a code (what
+// exactly, one of the Code constants; empty for errors only developers see:
+// snapshots, records, FEN) with its named arguments (squares, moves, numbers:
+// never words), and an English line for logs and developer tools. Users see
+// the code worded by the chat adapter's catalogue, never Msg. Error()
+// returns "rules: " + Msg.
 type Error struct {
 	Kind error
+	Code Code
+	// Args are the code's arguments as name, value pairs.
+	Args []string
 	Msg  string
+}
+
+// Arg returns the argument name of the error ("" when it has none).
+func (e *Error) Arg(name string) string {
+	for i := 0; i+1 < len(e.Args); i += 2 {
+		if e.Args[i] == name {
+			return e.Args[i+1]
+		}
+	}
+	return ""
 }
 
 func (e *Error) Error() string { return "rules: " + e.Msg }
@@ -74,9 +91,16 @@ func (e *Error) Error() string { return "rules: " + e.Msg }
 // Unwrap returns the kind, so that errors.Is(err, ErrIllegal) works.
 func (e *Error) Unwrap() error { return e.Kind }
 
-// Errorf builds an *Error of the given kind.
+// Errorf builds an *Error of the given kind with no code (users see a
+// generic line for the kind).
 func Errorf(kind error, format string, args ...any) error {
 	return &Error{Kind: kind, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Errorc builds an *Error of the given kind and code; args are the code's
+// arguments as name, value pairs; format and a make the English Msg.
+func Errorc(kind error, code Code, args []string, format string, a ...any) error {
+	return &Error{Kind: kind, Code: code, Args: args, Msg: fmt.Sprintf(format, a...)}
 }
 
 // Move is the platform-neutral description of one legal move: what the
@@ -207,8 +231,8 @@ type State interface {
 	// Moves returns the legal moves, sorted by Text; a fresh slice.
 	Moves() []Move
 	// Play parses text as a move (in any notation the game accepts), finds the
-	// legal move it names and plays it. The error is an *Error saying in one
-	// line what is wrong.
+	// legal move it names and plays it. The error is an *Error whose code
+	// and arguments say what is wrong.
 	Play(text string) (State, Move, error)
 	// Outcome reports the end of the game: no pieces, no move, automatic draws.
 	Outcome() Outcome

@@ -68,7 +68,7 @@ func TestWholeGame(t *testing.T) {
 	f.expect("alice", "/m 2", `alice \(White\) played 2\.\nbob \(Black\) to move`, false)
 	f.expect("bob", "/moves", `bob \(Black\) to move, 2 legal moves: 1 2\.`, false)
 	// The rules' reason names the legal moves: no second list.
-	f.expectExact("bob", "/move 3", `Illegal move "3": add 1 or 2. /moves lists all 2 legal moves.`, true)
+	f.expectExact("bob", "/move 3", `3 is not a legal move. Legal moves: 1, 2 (/moves lists all 2).`, true)
 	r = f.expectExact("carol", "/board", "Counting game: alice (White) vs bob (Black), 1 move played; no clock, rated.\nLast move: 2.\n"+
 		"bob (Black) to move: /move <move> (/moves lists them).\nFEN: 2:1", false)
 	if r.Picture == nil || r.Picture.Last == nil || r.Picture.Last.Text != "2" || r.Picture.Viewer != 1 {
@@ -115,7 +115,7 @@ func TestSetupAndHuff(t *testing.T) {
 	f.expect("alice", "/play count @bob color=white form=yes huff=yes", `challenges bob`, false)
 	f.expect("bob", "/accept", `Set-up step: alice \(White\) and bob \(Black\) to choose a formation`, false)
 	f.expect("alice", "/move 1", `First each side chooses a formation: /setup default`, true)
-	f.expect("alice", "/setup a1 b2", `"b2"|rank 1`, true)
+	f.expect("alice", "/setup a1 b2", `b2 is not on your starting ranks \(1\)`, true)
 	f.expect("alice", "/setup a1 b1", `alice \(White\) has chosen a formation\.\nSet-up step: bob \(Black\)`, false)
 	f.expect("alice", "/setup default", `You have chosen your formation`, true)
 	f.expect("bob", "/setup default", `bob \(Black\) has chosen a formation\.\nalice \(White\) to move`, false)
@@ -123,7 +123,7 @@ func TestSetupAndHuff(t *testing.T) {
 	f.expect("alice", "/huff a1", `Nothing to huff|Nothing can be huffed`, true)
 	f.expect("alice", "/move 1", `played 1`, false)
 	f.expect("bob", "/moves", `You may huff a1: /huff <square>`, false)
-	f.expect("bob", "/huff b1", `Cannot huff "b1".*You may huff a1`, true)
+	f.expect("bob", "/huff b1", `No huff on b1 now.*You may huff a1`, true)
 	f.expect("bob", "/huff a1", `bob \(Black\) huffs the piece on a1; now bob plays a move\.\nbob \(Black\) to move`, false)
 }
 
@@ -323,8 +323,8 @@ func TestRefusedActions(t *testing.T) {
 		{"alice", "/decline", "There is no challenge or draw offer to answer"},
 		{"alice", "/play count @carol", "A game is running here"},
 		{"alice", "/setup default", "There is no set-up step now"},
-		{"alice", "/move 7", `Illegal move "7": add 1 or 2. /moves lists all 2 legal moves.`},
-		{"alice", "/move one", `"one" is not a move (type 1 or 2).`},
+		{"alice", "/move 7", `7 is not a legal move. Legal moves: 1, 2 (/moves lists all 2).`},
+		{"alice", "/move one", `"one" is not a move (write it like 1, 2).`},
 	} {
 		f := newFixture(t)
 		f.say("alice", "/play count @bob color=white")

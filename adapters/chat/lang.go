@@ -18,10 +18,11 @@ import (
 	"golang.org/x/text/language"
 )
 
-// The message catalogues, one file per language (locales/<lang>.yaml),
-// embedded in the binary. locales/en.yaml is the source: every message,
-// with a description of where it shows, for translators. Adding a language
-// is adding its file.
+// The message catalogues, one per language, embedded in the binary: the
+// file locales/<lang>.yaml and its parts locales/<lang>.<part>.yaml
+// (<lang>.rules.yaml: the rules' reasons). The English files are the
+// source: every message, with a description of where it shows, for
+// translators. Adding a language is adding its files.
 //
 //go:embed locales/*.yaml
 var locales embed.FS
@@ -127,6 +128,44 @@ func parseCatalogue(buf []byte, wrap func(string) string) (map[string]*message, 
 	return out, nil
 }
 
+// loadCatalogues reads the catalogue files of fsys: a language's messages
+// are those of locales/<lang>.yaml and of every locales/<lang>.<part>.yaml
+// (en.rules.yaml: the rules' reasons). A message id given twice in a
+// language, or a part whose language has no main file, is an error.
+func loadCatalogues(fsys fs.FS, wrap func(string) string) (map[string]map[string]*message, error) {
+	files, err := fs.Glob(fsys, "locales/*.yaml")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]*message{}
+	from := map[string]string{} // lang + " " + id: the file that gave it
+	for _, f := range files {
+		lang, _, _ := strings.Cut(strings.TrimSuffix(path.Base(f), ".yaml"), ".")
+		if !slices.Contains(files, "locales/"+lang+".yaml") {
+			return nil, fmt.Errorf("catalogue %s: no locales/%s.yaml for its language", f, lang)
+		}
+		buf, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		msgs, err := parseCatalogue(buf, wrap)
+		if err != nil {
+			return nil, fmt.Errorf("catalogue %s: %w", f, err)
+		}
+		if out[lang] == nil {
+			out[lang] = map[string]*message{}
+		}
+		for id, m := range msgs {
+			if prev, dup := from[lang+" "+id]; dup {
+				return nil, fmt.Errorf("catalogue %s: message %s is in %s already", f, id, prev)
+			}
+			from[lang+" "+id] = f
+			out[lang][id] = m
+		}
+	}
+	return out, nil
+}
+
 // placeholders lists the named placeholders of every form of m, sorted.
 func (m *message) placeholders() []string {
 	var out []string
@@ -159,24 +198,15 @@ func newWords(fsys fs.FS, def string, wrap func(string) string) (*Words, error) 
 	if def == "" {
 		def = DefaultLang
 	}
-	files, err := fs.Glob(fsys, "locales/*.yaml")
+	cats, err := loadCatalogues(fsys, wrap)
 	if err != nil {
 		return nil, err
 	}
 	w := &Words{cats: map[string]*catalogue{}}
-	for _, f := range files {
-		buf, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		lang := strings.TrimSuffix(path.Base(f), ".yaml")
+	for lang, msgs := range cats {
 		tag, err := language.Parse(lang)
 		if err != nil {
-			return nil, fmt.Errorf("catalogue %s: %w", f, err)
-		}
-		msgs, err := parseCatalogue(buf, wrap)
-		if err != nil {
-			return nil, fmt.Errorf("catalogue %s: %w", f, err)
+			return nil, fmt.Errorf("catalogue %s: %w", lang, err)
 		}
 		w.cats[lang] = &catalogue{lang: lang, tag: tag, msgs: msgs}
 		w.langs = append(w.langs, lang)

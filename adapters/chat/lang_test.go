@@ -10,33 +10,41 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"golang.org/x/text/feature/plural"
 )
 
-// readCatalogue reads one catalogue file: message id to message.
-func readCatalogue(t *testing.T, path string) map[string]*message {
+// readCatalogues reads the embedded catalogues: language to message id to
+// message (a language's files merged).
+func readCatalogues(t *testing.T) map[string]map[string]*message {
 	t.Helper()
-	buf, err := fs.ReadFile(locales, path)
+	cats, err := loadCatalogues(locales, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	msgs, err := parseCatalogue(buf, nil)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
+	return cats
+}
+
+// readCatalogue reads one language's catalogue: message id to message.
+func readCatalogue(t *testing.T, lang string) map[string]*message {
+	t.Helper()
+	c := readCatalogues(t)[lang]
+	if c == nil {
+		t.Fatalf("no catalogue %s", lang)
 	}
-	return msgs
+	return c
 }
 
 // TestCataloguesAgree: every language's catalogue has every message of the
 // English one, no other, and each with the same placeholders; every English
 // message says where it shows, for translators.
 func TestCataloguesAgree(t *testing.T) {
-	files, err := fs.Glob(locales, "locales/*.yaml")
-	if err != nil || !slices.Contains(files, "locales/en.yaml") {
-		t.Fatalf("catalogues %v (%v): want locales/en.yaml among them", files, err)
+	cats := readCatalogues(t)
+	en := cats["en"]
+	if en == nil {
+		t.Fatal("no catalogue en")
 	}
-	en := readCatalogue(t, "locales/en.yaml")
 	for id, m := range en {
 		if strings.TrimSpace(m.Description) == "" {
 			t.Errorf("en %s: want a description", id)
@@ -46,11 +54,10 @@ func TestCataloguesAgree(t *testing.T) {
 			t.Errorf("en %s: names a Count but has no one form", id)
 		}
 	}
-	for _, f := range files {
-		if f == "locales/en.yaml" {
+	for f, c := range cats {
+		if f == "en" {
 			continue
 		}
-		c := readCatalogue(t, f)
 		for id, m := range en {
 			tm, ok := c[id]
 			switch {
@@ -71,7 +78,7 @@ func TestCataloguesAgree(t *testing.T) {
 // TestEveryMessageIDInCatalogue: every message id the code words exists in
 // the English catalogue, and every English message is used.
 func TestEveryMessageIDInCatalogue(t *testing.T) {
-	en := readCatalogue(t, "locales/en.yaml")
+	en := readCatalogue(t, "en")
 	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick|\bMaybe)\("([A-Z]\w*[A-Za-z0-9])"[,)]|Problem: "([A-Z]\w*)"`)
 	literal := regexp.MustCompile(`"([A-Z]\w+)"`)
 	used := map[string]bool{}
@@ -101,6 +108,9 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 		}
 	}
 	for _, r := range reasonIDs() {
+		used[r] = true
+	}
+	for _, r := range rulesIDs() { // the rules' codes
 		used[r] = true
 	}
 	// The games' names, summaries and options; the seats and colours of
@@ -178,5 +188,53 @@ func TestPluralAndPlaceholders(t *testing.T) {
 		if got := pw.In("pl").T("X", "Count", n); got != want {
 			t.Errorf("pl %d: %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestCataloguePartsMerged: a language's catalogue is <lang>.yaml plus its
+// <lang>.<part>.yaml files; a message given in two of them, or a part of a
+// language with no main file, is refused on load.
+func TestCataloguePartsMerged(t *testing.T) {
+	main := []byte("Hello:\n  description: d\n  other: \"hello\"\n")
+	part := []byte("Bye:\n  description: d\n  other: \"bye\"\n")
+	w, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: part}}, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.In("en").T("Bye"); got != "bye" {
+		t.Errorf("message of the part: got %q, want bye", got)
+	}
+	if got := w.Langs(); !slices.Equal(got, []string{"en"}) {
+		t.Errorf("languages %v, want [en] (a part is no language)", got)
+	}
+	for name, fsys := range map[string]fstest.MapFS{
+		"duplicate": {"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: main}},
+		"orphan":    {"locales/en.yaml": {Data: main}, "locales/es.rules.yaml": {Data: part}},
+	} {
+		if _, err := NewWordsFS(fsys, "en"); err == nil {
+			t.Errorf("%s: loaded, want an error", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestEveryRulesCodeWorded: each code of the rules packages has its
+// message, and its words name every argument the rules give.
+func TestEveryRulesCodeWorded(t *testing.T) {
+	w, err := NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := w.In("en")
+	for _, c := range rules.Codes() {
+		if got := en.rulesText(&rules.Error{Kind: rules.ErrIllegal, Code: c}); got == "Rules"+string(c) || got == "" {
+			t.Errorf("code %s: no message (got %q)", c, got)
+		}
+	}
+	got := en.rulesText(&rules.Error{Kind: rules.ErrIllegal, Code: rules.CodeCannotReach,
+		Args: []string{"Move", "a1-h8", "Square", "a1", "To", "h8", "Squares", "b2, c3"}, Msg: "English"})
+	if want := "a1-h8: a1 cannot reach h8 (it can reach b2, c3)."; got != want {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

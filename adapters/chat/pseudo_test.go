@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
@@ -103,5 +104,63 @@ func TestPseudoLanguage(t *testing.T) {
 		if testing.Verbose() {
 			t.Logf("%s %s\n%s", step.who, step.text, strings.Join(r.Lines, "\n"))
 		}
+	}
+}
+
+// TestPseudoLanguageRules plays into every real game in the pseudo-language
+// and sends what the rules refuse: a malformed move, a square off the
+// board, an illegal move, a bad option, a bad formation. Each refusal must
+// carry the rules' reason worded from the catalogue (a ⟦...⟧ of its own
+// inside the refusal's), never the rules' English (which has no ⟦).
+func TestPseudoLanguageRules(t *testing.T) {
+	for _, g := range []struct {
+		id, opts string
+		illegal  []string // moves that are well formed but not legal at the start
+	}{
+		{"spanish", "", []string{"a3-b4", "c3-c5", "e3-f4"}},
+		{"damas", "", []string{"a3-b4", "c3-c5", "e3-f4"}},
+		{"dame", "", []string{"a3-b4", "c3-c5", "e3-f4"}},
+		{"ultradamas", "", []string{"a1-b2", "c3-c5", "h6-g5"}},
+		{"halma", "size=8", []string{"a1-b2", "a1-h8", "h8-g7"}},
+	} {
+		t.Run(g.id, func(t *testing.T) {
+			store := sessions.NewMemoryStore()
+			svc := sessions.New(sessions.Config{Store: store, Games: games.New, Rand: func(int) int { return 0 }})
+			t.Cleanup(svc.Close)
+			f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")}), store: store}
+			rulesRefusal := func(who, text string) {
+				t.Helper()
+				r := f.say(who, text)
+				line := r.Text()
+				if !r.Error || !strings.HasPrefix(line, "⟦⟦") || !chat.FromCatalogue(line) {
+					t.Errorf("%s %q: want a refusal starting with the rules' reason from the catalogue, got %q", who, text, line)
+				}
+			}
+			rulesRefusal("alice", "/play "+g.id+" @bob flavour=mint")
+			f.say("alice", strings.TrimSpace("/play "+g.id+" @bob color=white "+g.opts))
+			f.say("bob", "/accept")
+			if g.id == "ultradamas" {
+				rulesRefusal("alice", "/setup a1 a1")
+				rulesRefusal("alice", "/setup z9")
+				f.say("alice", "/setup default")
+				f.say("bob", "/setup default")
+			}
+			s, err := svc.Look(ctx, key)
+			if err != nil || s.Turn() < 0 {
+				t.Fatalf("no game to play: %v", err)
+			}
+			who := s.Player(s.Turn()).Name
+			rulesRefusal(who, "/move nonsense")
+			rulesRefusal(who, "/move z1-z2")
+			legal := map[string]bool{}
+			for _, m := range s.State.Moves() {
+				legal[m.Text] = true
+			}
+			for _, mv := range g.illegal {
+				if !legal[mv] {
+					rulesRefusal(who, "/move "+mv)
+				}
+			}
+		})
 	}
 }

@@ -25,10 +25,11 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	s := se.Session
 	me := m.User
 	isChallenger := s != nil && s.Record.Challenger.Is(me)
+	// rulesMsg is the rules' reason, worded from the catalogue.
 	rulesMsg := ""
 	var re *rules.Error
 	if errors.As(err, &re) {
-		rulesMsg = re.Msg
+		rulesMsg = m.sp.rulesText(re)
 	}
 	switch se.Kind {
 	case sessions.ErrNoGame:
@@ -80,12 +81,18 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	case sessions.ErrNotYourTurn:
 		return fail(m.sp.T("RefusedNotYourTurn", "Name", s.Player(s.Turn()).Name, "Seat", m.sp.seatLabel(s, s.Turn())))
 	case sessions.ErrIllegalMove:
+		if rulesMsg == "" {
+			rulesMsg = m.sp.T("RulesKindIllegal")
+		}
 		if cmd == "huff" {
-			return fail(m.sp.T("RefusedHuff", "Rules", sentence(rulesMsg), "Hint", m.sp.huffHint(s)))
+			return fail(m.sp.T("RefusedHuff", "Rules", rulesMsg, "Hint", m.sp.huffHint(s)))
 		}
 		return fail(m.sp.illegalMove(s, rulesMsg))
 	case sessions.ErrBadSetup:
-		return fail(m.sp.T("RefusedBadSetup", "Rules", sentence(rulesMsg)))
+		if rulesMsg == "" {
+			rulesMsg = m.sp.T("RulesKindBadPosition")
+		}
+		return fail(m.sp.T("RefusedBadSetup", "Rules", rulesMsg))
 	case sessions.ErrNotNow:
 		switch {
 		case len(s.Pending()) > 0 && cmd != "setup":
@@ -95,7 +102,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		case cmd == "setup":
 			return fail(m.sp.T("RefusedNoSetup"))
 		case cmd == "huff" && rulesMsg != "":
-			return fail(m.sp.T("RefusedHuff", "Rules", sentence(rulesMsg), "Hint", m.sp.huffHint(s)))
+			return fail(m.sp.T("RefusedHuff", "Rules", rulesMsg, "Hint", m.sp.huffHint(s)))
 		case cmd == "huff":
 			return fail(m.sp.T("RefusedNoHuff"))
 		case cmd == "draw" || cmd == "accept":
@@ -108,9 +115,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
 		}
 		if rulesMsg == "" {
-			rulesMsg = se.Msg
+			rulesMsg = asTyped(se.Msg, m.Text)
 		}
-		return fail(m.sp.T("RefusedBadOption", "Rules", asTyped(rulesMsg, m.Text)))
+		return fail(m.sp.T("RefusedBadOption", "Rules", rulesMsg))
 	case sessions.ErrAlreadyOffered:
 		if cmd == "takeback" {
 			who := m.sp.T("TheOtherSide")
@@ -146,7 +153,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 // names legal moves already: the moves of that piece, the series that go
 // on), and /moves.
 func (p Speaker) illegalMove(s *sessions.Snapshot, reason string) string {
-	reason = sentence(reason)
+	if reason == "" {
+		reason = p.T("RulesKindIllegal")
+	}
 	if s == nil || s.State == nil {
 		return p.T("IllegalMoves", "Rules", reason)
 	}

@@ -62,5 +62,5 @@ func Example() {
 	// alice> /as bob
 	// You are now bob.
 	// bob> /move e4-d5
-	// e4-d5: the piece on e4 is not yours (Black to move). Legal moves: a6-b5, c6-b5, c6-d5, e6-d5, e6-f5, … (/moves lists all 7).
+	// e4-d5: the piece on e4 is not yours. Legal moves: a6-b5, c6-b5, c6-d5, e6-d5, e6-f5, … (/moves lists all 7).
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/bits"
+	"strconv"
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
@@ -141,17 +142,17 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 		o.Level = DefaultLevel
 	}
 	if o.Level < MinLevel || o.Level > MaxLevel {
-		return Result{}, rules.Errorf(rules.ErrBadOption, "level %d is not allowed (choose %d to %d)", o.Level, MinLevel, MaxLevel)
+		return Result{}, rules.Errorc(rules.ErrBadOption, rules.CodeBadLevel, []string{"Level", strconv.Itoa(o.Level), "Min", strconv.Itoa(MinLevel), "Max", strconv.Itoa(MaxLevel)}, "level %d is not allowed (choose %d to %d)", o.Level, MinLevel, MaxLevel)
 	}
 	if out := s.Outcome(); out.Over {
-		return Result{}, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", out.Reason)
+		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", out.Reason)
 	}
 	if s.Turn() < 0 {
 		return Result{}, rules.Errorf(rules.ErrNotNow, "no one may move yet")
 	}
 	legal := s.Moves()
 	if len(legal) == 0 {
-		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
 	if len(legal) == 1 {
 		return Result{Move: legal[0]}, nil
@@ -244,7 +245,7 @@ func (pl *Player) search(ctx context.Context, s rules.State, o Options, tt *tabl
 		}
 		return pl.searchHalma(ctx, st, o, tt)
 	}
-	return Result{}, rules.Errorf(rules.ErrBadOption, "the computer does not play %s", g.ID())
+	return Result{}, rules.Errorc(rules.ErrBadOption, rules.CodeNoComputer, []string{"Game", g.ID()}, "the computer does not play %s", g.ID())
 }
 
 func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options, tt *table) (Result, error) {
@@ -265,7 +266,7 @@ func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options
 	}
 	moves := e.moves(&p, nil)
 	if len(moves) == 0 {
-		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
 	s := newSearcher[draughts.Position, draughts.Move](ctx, e, tt, lim, before)
 	r := s.run(&p, moves)
@@ -286,7 +287,7 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	}
 	moves := e.moves(&p, nil)
 	if len(moves) == 0 {
-		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
 	s := newSearcher[ultradamas.Position, ultradamas.Move, *ultraEngine](ctx, e, tt, lim, before)
 	r := s.run(&p, moves)

@@ -173,7 +173,7 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	e := newHalmaEngine(p.p, leaveHome)
 	moves := e.moves(&p, nil)
 	if len(moves) == 0 {
-		return Result{}, rules.Errorf(rules.ErrGameOver, "there is no legal move")
+		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
 	var r result[halma.Move]
 	var nodes int64

@@ -159,23 +159,23 @@ func (v Variant) parseFENSquares(item string) ([]Field, error) {
 // number 1-32. Errors are rules.ErrSyntax.
 func (v Variant) parseSquare(t string) (Field, error) {
 	if t == "" {
-		return NoField, rules.Errorf(rules.ErrSyntax, "a square is missing")
+		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNoSquare, nil, "a square is missing")
 	}
 	if t[0] >= '0' && t[0] <= '9' {
 		n, err := strconv.Atoi(t)
 		f, ok := v.FieldOfNumber(n)
 		if err != nil || !ok {
-			return NoField, rules.Errorf(rules.ErrSyntax, "%q is not a square (numbers go from 1 to 32)", clip(t))
+			return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeOffBoard, []string{"Text", clip(t), "Size", "8"}, "%q is not a square (numbers go from 1 to 32)", clip(t))
 		}
 		return f, nil
 	}
 	sq, err := rules.ParseSquare(t, 8)
 	if err != nil {
-		return NoField, rules.Errorf(rules.ErrSyntax, "%q is not a square of the board", clip(t))
+		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNotSquare, []string{"Text", clip(t)}, "%q is not a square of the board", clip(t))
 	}
 	f, ok := v.FieldOf(sq)
 	if !ok {
-		return NoField, rules.Errorf(rules.ErrSyntax, "%s is not a playing square", sq)
+		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNotPlayingSquare, []string{"Square", sq.String()}, "%s is not a playing square", sq)
 	}
 	return f, nil
 }

@@ -109,7 +109,7 @@ func (g Game) Huffable() uint32 {
 // error is rules.ErrIllegal or rules.ErrGameOver.
 func (g Game) Play(m Move) (Game, error) {
 	if out := g.Outcome(); out.Over {
-		return g, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", out.Reason)
+		return g, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", out.Reason)
 	}
 	legal := g.v.Moves(g.cur)
 	found := false
@@ -120,7 +120,7 @@ func (g Game) Play(m Move) (Game, error) {
 		}
 	}
 	if !found {
-		return g, rules.Errorf(rules.ErrIllegal, "%s is not a legal move", g.v.MoveText(m))
+		return g, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegal, []string{"Move", g.v.MoveText(m)}, "%s is not a legal move", g.v.MoveText(m))
 	}
 	before := g.cur
 	next := g.v.Apply(before, m)
@@ -159,7 +159,7 @@ func (g Game) Play(m Move) (Game, error) {
 // huffer then plays its move. The error is rules.ErrNotNow.
 func (g Game) Huff(f Field) (Game, error) {
 	if f >= 32 || g.Huffable()&(1<<f) == 0 {
-		return g, rules.Errorf(rules.ErrNotNow, "no huff on %s now", g.v.Square(f%32))
+		return g, rules.Errorc(rules.ErrNotNow, rules.CodeNoHuff, []string{"Square", g.v.Square(f % 32).String()}, "no huff on %s now", g.v.Square(f%32))
 	}
 	g.cur = removePiece(g.cur, f)
 	g.huffed, g.huffable = f, 0

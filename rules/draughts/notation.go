@@ -57,14 +57,14 @@ func (v Variant) NumericText(p Position, m Move) string {
 // spaces: "c3-d4", "C3 x E5 x G7", "11-15", "22x15". With only the two
 // ends ("c3xg7") it names the move when one legal move has those ends; a
 // full path must be one of the move's routes. The errors are *rules.Error
-// values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a one-line
-// message.
+// values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a code (what
+// is wrong) and its arguments.
 func (v Variant) ParseMove(p Position, text string) (Move, error) {
 	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
 	toks := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == 'x' || r == ':' })
 	if len(toks) < 2 || len(s) > 80 || strings.Count(s, "-")+strings.Count(s, "x")+strings.Count(s, ":") != len(toks)-1 ||
 		strings.ContainsAny(s[:1]+s[len(s)-1:], "-x:") {
-		return Move{}, rules.Errorf(rules.ErrSyntax, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
+		return Move{}, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", clip(text), "Examples", "c3-d4, c3xe5xg7, 11-15"}, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
 	}
 	fs := make([]Field, len(toks))
 	for i, t := range toks {
@@ -134,36 +134,36 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			texts = append(texts, v.MoveText(m))
 		}
 		sort.Strings(texts)
-		return Move{}, rules.Errorf(rules.ErrAmbiguous, "%s is ambiguous: give the full path (%s)", name, strings.Join(texts, " or "))
+		return Move{}, rules.Errorc(rules.ErrAmbiguous, rules.CodeAmbiguous, []string{"Move", name, "Moves", strings.Join(texts, ", ")}, "%s is ambiguous: give the full path (%s)", name, strings.Join(texts, " or "))
 	}
 	mine := p.Pieces(p.ToMove)
 	if mine&(1<<from) == 0 {
 		if p.Pieces(p.ToMove.Other())&(1<<from) != 0 {
-			return Move{}, rules.Errorf(rules.ErrIllegal, "%s: the piece on %s is not yours (%s to move)", name, v.Square(from), p.ToMove)
+			return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: the piece on %s is not yours (%s to move)", name, v.Square(from), p.ToMove)
 		}
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: there is no piece on %s", name, v.Square(from))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: there is no piece on %s", name, v.Square(from))
 	}
 	if len(legal) == 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: %s has no legal move", name, p.ToMove)
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoLegalMove, []string{"Move", name}, "%s: %s has no legal move", name, p.ToMove)
 	}
 	if early := goesOn(v.series(p), from, landings); len(early) > 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s stops too early: the series must go on (%s)", name, v.movesList(early, 4))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeStopsTooEarly, []string{"Move", name, "Moves", v.movesArg(early, 4)}, "%s stops too early: the series must go on (%s)", name, v.movesList(early, 4))
 	}
 	if legal[0].Captured != 0 && !v.Huff {
 		for _, s := range v.allCaptures(p) {
 			if s.From == from && (s.To == to && (len(fs) <= 2 || samePath(s, landings)) || len(goesOn([]Move{s}, from, landings)) > 0) {
-				what := "pieces"
+				what, code := "pieces", rules.CodeMostPieces
 				if s.Count() == legal[0].Count() {
-					what = "kings"
+					what, code = "kings", rules.CodeMostKings
 				}
-				return Move{}, rules.Errorf(rules.ErrIllegal, "%s: the most %s must be taken (%s)", name, what, v.movesList(legal, 4))
+				return Move{}, rules.Errorc(rules.ErrIllegal, code, []string{"Move", name, "Moves", v.movesArg(legal, 4)}, "%s: the most %s must be taken (%s)", name, what, v.movesList(legal, 4))
 			}
 		}
 		var capturers []string
 		for _, f := range v.sortedFields(fromSet(legal)) {
 			capturers = append(capturers, v.Square(f).String())
 		}
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeMustCapture, []string{"Move", name, "Squares", strings.Join(capturers, ", ")}, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
 	}
 	var own []Move
 	for _, m := range legal {
@@ -172,9 +172,9 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal: the piece on %s cannot move", name, v.Square(from))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", name, "Square", v.Square(from).String()}, "%s is not legal: the piece on %s cannot move", name, v.Square(from))
 	}
-	return Move{}, rules.Errorf(rules.ErrIllegal, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
+	return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", name, "Square", v.Square(from).String(), "Moves", v.movesArg(own, 6)}, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
 }
 
 // goesOn returns the series of ms that start on from and pass through the
@@ -211,6 +211,20 @@ func fromSet(ms []Move) uint32 {
 }
 
 // movesList writes up to max moves' texts, sorted, with "..." when cut.
+// movesArg lists moves for an error's arguments: notation only, "…" for
+// the ones left out.
+func (v Variant) movesArg(ms []Move, max int) string {
+	var texts []string
+	for _, m := range ms {
+		texts = append(texts, v.MoveText(m))
+	}
+	sort.Strings(texts)
+	if len(texts) > max {
+		texts = append(texts[:max], "…")
+	}
+	return strings.Join(texts, ", ")
+}
+
 func (v Variant) movesList(ms []Move, max int) string {
 	var texts []string
 	for _, m := range ms {

@@ -23,15 +23,15 @@ func VariantFor(id string, opts map[string]string) (Variant, error) {
 	case "dame":
 		v, allowed = Dame, "flying"
 	default:
-		return Variant{}, rules.Errorf(rules.ErrBadOption, "unknown game %q (spanish, damas, dame)", clip(id))
+		return Variant{}, rules.Errorc(rules.ErrBadOption, rules.CodeUnknownGame, []string{"Game", clip(id), "Games", "spanish, damas, dame"}, "unknown game %q (spanish, damas, dame)", clip(id))
 	}
 	for typedKey, typedVal := range opts {
 		k, val := strings.ToLower(typedKey), strings.ToLower(typedVal)
 		if k != allowed || allowed == "" {
-			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s has no option %q", id, clip(typedKey))
+			return Variant{}, rules.Errorc(rules.ErrBadOption, rules.CodeNoOption, []string{"Game", id, "Key", clip(typedKey), "Keys", allowed}, "%s has no option %q", id, clip(typedKey))
 		}
 		if val != "yes" && val != "no" {
-			return Variant{}, rules.Errorf(rules.ErrBadOption, "%s=%q is not allowed (choose yes, no)", k, clip(typedVal))
+			return Variant{}, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", k, "Value", clip(typedVal), "Choices", "yes, no"}, "%s=%q is not allowed (choose yes, no)", k, clip(typedVal))
 		}
 		switch k {
 		case "huff":
@@ -127,7 +127,7 @@ func (s State) Moves() []rules.Move {
 // Play parses text as a move and plays it.
 func (s State) Play(text string) (rules.State, rules.Move, error) {
 	if out := s.g.Outcome(); out.Over {
-		return s.self(), rules.Move{}, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", out.Reason)
+		return s.self(), rules.Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", out.Reason)
 	}
 	m, err := s.g.v.ParseMove(s.g.cur, text)
 	if err != nil {

@@ -80,10 +80,10 @@ func New(id string, opts map[string]string) (rules.Game, error) {
 			k, v = strings.ToLower(k), strings.ToLower(v)
 			o, ok := findOption(e.info.Options, k)
 			if !ok {
-				return nil, rules.Errorf(rules.ErrBadOption, "%s has no option %q (options: %s)", id, k, optionKeys(e.info.Options))
+				return nil, rules.Errorc(rules.ErrBadOption, rules.CodeNoOption, []string{"Game", id, "Key", echo(k), "Keys", optionKeys(e.info.Options)}, "%s has no option %q (options: %s)", id, k, optionKeys(e.info.Options))
 			}
 			if !slices.Contains(o.Values, v) {
-				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose %s)", k, echo(v), strings.Join(o.Values, ", "))
+				return nil, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", k, "Value", echo(v), "Choices", strings.Join(o.Values, ", ")}, "%s=%s is not allowed (choose %s)", k, echo(v), strings.Join(o.Values, ", "))
 			}
 			full[k] = v
 		}
@@ -93,7 +93,7 @@ func New(id string, opts map[string]string) (rules.Game, error) {
 	for _, e := range entries() {
 		ids = append(ids, e.info.ID)
 	}
-	return nil, rules.Errorf(rules.ErrBadOption, "unknown game %q (games: %s)", id, strings.Join(ids, ", "))
+	return nil, rules.Errorc(rules.ErrBadOption, rules.CodeUnknownGame, []string{"Game", echo(id), "Games", strings.Join(ids, ", ")}, "unknown game %q (games: %s)", id, strings.Join(ids, ", "))
 }
 
 // echo shows a value a user typed in a one-line message: as typed when it

@@ -29,12 +29,12 @@ func NewFromOptions(opts map[string]string) (Game, error) {
 	var ok bool
 	if s, has := opts["size"]; has {
 		if v.Size, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma size=%q is not allowed (choose 8, 10 or 16)", short(s))
+			return Game{}, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "size", "Value", short(s), "Choices", "8, 10, 16"}, "halma size=%q is not allowed (choose 8, 10 or 16)", short(s))
 		}
 	}
 	if s, has := opts["players"]; has {
 		if v.Players, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma players=%q is not allowed (choose 2 or 4)", short(s))
+			return Game{}, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "players", "Value", short(s), "Choices", "2, 4"}, "halma players=%q is not allowed (choose 2 or 4)", short(s))
 		}
 	}
 	switch s, has := opts["leavehome"]; {
@@ -46,7 +46,7 @@ func NewFromOptions(opts map[string]string) (Game, error) {
 		v.LeaveHome = 0
 	default:
 		if v.LeaveHome, ok = number(s); !ok {
-			return Game{}, rules.Errorf(rules.ErrBadOption, "halma leavehome=%q is not allowed (a number of moves, off or auto)", short(s))
+			return Game{}, rules.Errorc(rules.ErrBadOption, rules.CodeBadLeaveHome, []string{"Value", short(s)}, "halma leavehome=%q is not allowed (a number of moves, off or auto)", short(s))
 		}
 	}
 	return New(v)
@@ -208,7 +208,7 @@ func (s *State) Retire(seat int) (rules.State, error) {
 // rules.ErrGameOver errors.
 func (s *State) RetireSeat(seat int) (*State, error) {
 	if s.out.Over {
-		return nil, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", s.out.Reason)
+		return nil, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", s.out.Reason)
 	}
 	p, err := s.pos.Retire(seat)
 	if err != nil {
@@ -279,7 +279,7 @@ func (s *State) Play(text string) (rules.State, rules.Move, error) {
 // PlayMove is Play with the concrete type.
 func (s *State) PlayMove(text string) (*State, rules.Move, error) {
 	if s.out.Over {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", s.out.Reason)
+		return nil, rules.Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", s.out.Reason)
 	}
 	m, err := s.pos.ParseMove(text)
 	if err != nil {

@@ -15,7 +15,7 @@ import (
 // rules.ErrGameOver errors.
 func (p Position) ParseMove(text string) (Move, error) {
 	if p.won != 0 {
-		return Move{}, rules.Errorf(rules.ErrGameOver, "the game is over: Player %d has won", p.won)
+		return Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over: Player %d has won", p.won)
 	}
 	moves := p.Moves()
 	t := strings.ToLower(strings.TrimSpace(text))
@@ -23,28 +23,28 @@ func (p Position) ParseMove(text string) (Move, error) {
 		if len(moves) == 1 && moves[0].IsPass() {
 			return Pass, nil
 		}
-		return Move{}, rules.Errorf(rules.ErrIllegal, "illegal move \"pass\": a player may pass only when it has no move")
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPass, nil, "illegal move \"pass\": a player may pass only when it has no move")
 	}
 	path, err := parsePath(text, p.Size())
 	if err != nil {
 		return Move{}, err
 	}
-	illegal := func(format string, args ...any) (Move, error) {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "illegal move %q: %s", short(text), fmt.Sprintf(format, args...))
+	illegal := func(code rules.Code, kv []string, format string, args ...any) (Move, error) {
+		return Move{}, rules.Errorc(rules.ErrIllegal, code, append([]string{"Move", short(text)}, kv...), "illegal move %q: %s", short(text), fmt.Sprintf(format, args...))
 	}
 	from, to := path[0], path[len(path)-1]
 	if seat := p.At(from); seat != int(p.turn) {
 		if seat < 0 {
-			return illegal("no piece on %s", from)
+			return illegal(rules.CodeNoPiece, []string{"Square", from.String()}, "no piece on %s", from)
 		}
-		return illegal("the piece on %s is Player %d's, Player %d is to move", from, seat+1, p.turn+1)
+		return illegal(rules.CodeNotYourPiece, []string{"Square", from.String()}, "the piece on %s is Player %d's, Player %d is to move", from, seat+1, p.turn+1)
 	}
 	if from == to {
-		return illegal("a move ends on another square than it starts")
+		return illegal(rules.CodeSameSquare, nil, "a move ends on another square than it starts")
 	}
 	if len(path) > 2 {
-		if why := p.checkSeries(path); why != "" {
-			return illegal("%s", why)
+		if why := p.checkSeries(path); why != nil {
+			return illegal(why.Code, why.Args, "%s", why.Msg)
 		}
 	}
 	for _, m := range moves {
@@ -59,19 +59,19 @@ func (p Position) ParseMove(text string) (Move, error) {
 		}
 	}
 	if len(ends) == 0 {
-		return illegal("the piece on %s cannot move", from)
+		return illegal(rules.CodePieceCannotMove, []string{"Square", from.String()}, "the piece on %s cannot move", from)
 	}
 	sort.Strings(ends)
 	if len(ends) > 8 {
-		ends = append(ends[:8], "...")
+		ends = append(ends[:8], "…")
 	}
-	return illegal("%s cannot reach %s (it can reach %s)", from, to, strings.Join(ends, ", "))
+	return illegal(rules.CodeCannotReach, []string{"Square", from.String(), "To", to.String(), "Squares", strings.Join(ends, ", ")}, "%s cannot reach %s (it can reach %s)", from, to, strings.Join(ends, ", "))
 }
 
 // parsePath reads squares separated by '-', 'x' or ':'.
 func parsePath(text string, size int) ([]Sq, error) {
 	syntax := func(why string) ([]Sq, error) {
-		return nil, rules.Errorf(rules.ErrSyntax, "%q is not a halma move: %s (write from-to, like a1-b2, or a jump series, like a1-c3-e5)", short(text), why)
+		return nil, rules.Errorc(rules.ErrSyntax, rules.CodeNotHalmaMove, []string{"Text", short(text), "Examples", "a1-b2, a1-c3-e5"}, "%q is not a halma move: %s (write from-to, like a1-b2, or a jump series, like a1-c3-e5)", short(text), why)
 	}
 	t := strings.ToLower(strings.TrimSpace(text))
 	if t == "" {
@@ -96,8 +96,12 @@ func parsePath(text string, size int) ([]Sq, error) {
 }
 
 // checkSeries says why path (three squares or more) is not a jump series
-// of the seat to move, or returns "".
-func (p Position) checkSeries(path []Sq) string {
+// of the seat to move (its code and arguments, Msg in English), or returns
+// nil.
+func (p Position) checkSeries(path []Sq) *rules.Error {
+	why := func(code rules.Code, kv []string, format string, args ...any) *rules.Error {
+		return &rules.Error{Kind: rules.ErrIllegal, Code: code, Args: kv, Msg: fmt.Sprintf(format, args...)}
+	}
 	occ := p.Occupied().Without(path[0])
 	target := p.Target(int(p.turn))
 	in := target.Has(path[0])
@@ -106,21 +110,21 @@ func (p Position) checkSeries(path []Sq) string {
 		a, b := path[i-1], path[i]
 		df, dr := b.File()-a.File(), b.Rank()-a.Rank()
 		if (df != 0 && df != 2 && df != -2) || (dr != 0 && dr != 2 && dr != -2) || (df == 0 && dr == 0) {
-			return fmt.Sprintf("%s to %s is not a jump (a step cannot be part of a series)", a, b)
+			return why(rules.CodeNotJump, []string{"From", a.String(), "To", b.String()}, "%s to %s is not a jump (a step cannot be part of a series)", a, b)
 		}
 		over := SqAt(a.File()+df/2, a.Rank()+dr/2)
 		switch {
 		case !occ.Has(over):
-			return fmt.Sprintf("%s to %s jumps over the empty square %s", a, b, over)
+			return why(rules.CodeJumpOverEmpty, []string{"From", a.String(), "To", b.String(), "Over", over.String()}, "%s to %s jumps over the empty square %s", a, b, over)
 		case occ.Has(b):
-			return fmt.Sprintf("%s to %s lands on an occupied square", a, b)
+			return why(rules.CodeLandsOccupied, []string{"From", a.String(), "To", b.String()}, "%s to %s lands on an occupied square", a, b)
 		case seen.Has(b):
-			return fmt.Sprintf("the series lands on %s twice", b)
+			return why(rules.CodeLandsTwice, []string{"Square", b.String()}, "the series lands on %s twice", b)
 		case in && !target.Has(b):
-			return fmt.Sprintf("%s to %s leaves the target camp", a, b)
+			return why(rules.CodeLeavesCamp, []string{"From", a.String(), "To", b.String()}, "%s to %s leaves the target camp", a, b)
 		}
 		seen = seen.With(b)
 		in = in || target.Has(b)
 	}
-	return ""
+	return nil
 }

@@ -2,6 +2,7 @@ package halma
 
 import (
 	"math/bits"
+	"strconv"
 	"strings"
 
 	"github.com/boardgamebot/bot/rules"
@@ -36,19 +37,19 @@ func DefaultLeaveHome(size int) int {
 // page's configurations.
 func (v Variant) Check() error {
 	if v.Size != 8 && v.Size != 10 && v.Size != 16 {
-		return rules.Errorf(rules.ErrBadOption, "halma size=%d is not allowed (choose 8, 10 or 16)", v.Size)
+		return rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "size", "Value", strconv.Itoa(v.Size), "Choices", "8, 10, 16"}, "halma size=%d is not allowed (choose 8, 10 or 16)", v.Size)
 	}
 	if v.Players != 2 && v.Players != 4 {
-		return rules.Errorf(rules.ErrBadOption, "halma players=%d is not allowed (choose 2 or 4)", v.Players)
+		return rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "players", "Value", strconv.Itoa(v.Players), "Choices", "2, 4"}, "halma players=%d is not allowed (choose 2 or 4)", v.Players)
 	}
 	if v.Players == 4 && v.Size != 16 {
-		return rules.Errorf(rules.ErrBadOption, "halma with 4 players needs size=16")
+		return rules.Errorc(rules.ErrBadOption, rules.CodeFourNeedSixteen, nil, "halma with 4 players needs size=16")
 	}
 	if v.LeaveHome < 0 {
-		return rules.Errorf(rules.ErrBadOption, "halma leavehome=%d is not allowed (a number of moves, or off)", v.LeaveHome)
+		return rules.Errorc(rules.ErrBadOption, rules.CodeBadLeaveHome, []string{"Value", strconv.Itoa(v.LeaveHome)}, "halma leavehome=%d is not allowed (a number of moves, or off)", v.LeaveHome)
 	}
 	if v.LeaveHome > 0 && v.Players == 4 {
-		return rules.Errorf(rules.ErrBadOption, "the leave-home rule is for two players only (use leavehome=off)")
+		return rules.Errorc(rules.ErrBadOption, rules.CodeLeaveHomeTwo, nil, "the leave-home rule is for two players only (use leavehome=off)")
 	}
 	return nil
 }
@@ -171,13 +172,13 @@ func (p Position) Retire(seat int) (Position, error) {
 	n := p.Players()
 	switch {
 	case n == 2:
-		return p, rules.Errorf(rules.ErrNotNow, "in a two-player game a player cannot leave and let the other play on: resigning ends the game")
+		return p, rules.Errorc(rules.ErrNotNow, rules.CodeCannotLeave, nil, "in a two-player game a player cannot leave and let the other play on: resigning ends the game")
 	case seat < 0 || seat >= n:
-		return p, rules.Errorf(rules.ErrNotNow, "there is no Player %d in this game", seat+1)
+		return p, rules.Errorc(rules.ErrNotNow, rules.CodeNoPlayer, []string{"N", strconv.Itoa(seat + 1)}, "there is no Player %d in this game", seat+1)
 	case p.won != 0:
-		return p, rules.Errorf(rules.ErrGameOver, "the game is over: Player %d has won", p.won)
+		return p, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over: Player %d has won", p.won)
 	case p.pieces[seat].Empty():
-		return p, rules.Errorf(rules.ErrNotNow, "Player %d has left the game already", seat+1)
+		return p, rules.Errorc(rules.ErrNotNow, rules.CodeAlreadyLeft, []string{"N", strconv.Itoa(seat + 1)}, "Player %d has left the game already", seat+1)
 	}
 	p.pieces[seat] = Board{}
 	if int(p.turn) == seat {

@@ -1,6 +1,7 @@
 package ultradamas
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -120,7 +121,7 @@ func (p Position) ParseMove(text string) (Move, error) {
 	t := strings.ToLower(strings.Join(strings.Fields(text), ""))
 	acts, err := parseActions(t)
 	if err != nil {
-		return Move{}, rules.Errorf(rules.ErrSyntax, "%q is not a move (write c3-d4, c3xe5xg7, c3xd4, g7^h6 or h6-c3;c3xd4)", clip(text))
+		return Move{}, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", clip(text), "Examples", "c3-d4, c3xe5xg7, c3xd4, g7^h6, h6-c3;c3xd4"}, "%q is not a move (write c3-d4, c3xe5xg7, c3xd4, g7^h6 or h6-c3;c3xd4)", clip(text))
 	}
 	legal := p.Moves(nil)
 	// The piece that moves.
@@ -134,14 +135,14 @@ func (p Position) ParseMove(text string) (Move, error) {
 		}
 	}
 	if len(legal) == 0 {
-		return Move{}, rules.Errorf(rules.ErrGameOver, "%v has no legal move", p.turn)
+		return Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, []string{"Move", clip(text)}, "%v has no legal move", p.turn)
 	}
 	side, level, _, ok := p.Piece(a.squares[0])
 	switch {
 	case !ok:
-		return Move{}, rules.Errorf(rules.ErrIllegal, "there is no piece on %v", a.squares[0])
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", clip(text), "Square", fmt.Sprint(a.squares[0])}, "there is no piece on %v", a.squares[0])
 	case side != p.turn:
-		return Move{}, rules.Errorf(rules.ErrIllegal, "the piece on %v is %v's; %v is to move", a.squares[0], side, p.turn)
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", clip(text), "Square", fmt.Sprint(a.squares[0])}, "the piece on %v is %v's; %v is to move", a.squares[0], side, p.turn)
 	}
 	_, level, _, _ = p.Piece(mover)
 	var match []Move
@@ -154,10 +155,10 @@ func (p Position) ParseMove(text string) (Move, error) {
 		return match[0], nil
 	}
 	if len(match) > 1 {
-		return Move{}, rules.Errorf(rules.ErrAmbiguous, "%q names %d moves: %s", clip(text), len(match), p.list(match, 6))
+		return Move{}, rules.Errorc(rules.ErrAmbiguous, rules.CodeAmbiguous, []string{"Move", clip(text), "Moves", p.list(match, 6)}, "%q names %d moves: %s", clip(text), len(match), p.list(match, 6))
 	}
 	if caps := p.Capturers(); len(caps) > 0 && !(acts[0].sep == 'x' && hasSquare(caps, mover)) {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "a capture is obligatory: %s can capture", joinSquares(caps))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeMustCapture, []string{"Move", clip(text), "Squares", joinSquares(caps)}, "a capture is obligatory: %s can capture", joinSquares(caps))
 	}
 	var own []Move
 	for _, m := range legal {
@@ -174,13 +175,13 @@ func (p Position) ParseMove(text string) (Move, error) {
 			}
 		}
 		if len(cont) > 0 {
-			return Move{}, rules.Errorf(rules.ErrIllegal, "after %q the double ultra king must consume: %s", clip(text), p.list(cont, 6))
+			return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeMustConsume, []string{"Move", clip(text), "Moves", p.list(cont, 6)}, "after %q the double ultra king must consume: %s", clip(text), p.list(cont, 6))
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorf(rules.ErrIllegal, "the %s on %v cannot move now", levelNames[level], mover)
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", clip(text), "Square", fmt.Sprint(mover)}, "the %s on %v cannot move now", levelNames[level], mover)
 	}
-	return Move{}, rules.Errorf(rules.ErrIllegal, "%q is not legal (the %s on %v can play %s)", clip(text), levelNames[level], mover, p.list(own, 6))
+	return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", clip(text), "Square", fmt.Sprint(mover), "Moves", p.list(own, 6)}, "%q is not legal (the %s on %v can play %s)", clip(text), levelNames[level], mover, p.list(own, 6))
 }
 
 func hasSquare(list []Square, s Square) bool {

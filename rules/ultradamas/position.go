@@ -1,6 +1,7 @@
 package ultradamas
 
 import (
+	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -219,22 +220,22 @@ func CheckFormation(side Side, squares []Square) (uint64, error) {
 	var set uint64
 	for _, s := range squares {
 		if s < 0 || s > 63 {
-			return 0, rules.Errorf(rules.ErrBadPosition, "a formation square is off the board")
+			return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormation, []string{"Example", FormatFormation(DefaultFormation[side])}, "a formation square is off the board")
 		}
 		if set&bit(s) != 0 {
-			return 0, rules.Errorf(rules.ErrBadPosition, "%v is given twice", s)
+			return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationTwice, []string{"Square", fmt.Sprint(s)}, "%v is given twice", s)
 		}
 		if homeRanks[side]&bit(s) == 0 {
 			ranks := "1-3"
 			if side == Black {
 				ranks = "6-8"
 			}
-			return 0, rules.Errorf(rules.ErrBadPosition, "%v is not on %v's first three ranks (%s)", s, side, ranks)
+			return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationRanks, []string{"Square", fmt.Sprint(s), "Ranks", ranks}, "%v is not on %v's first three ranks (%s)", s, side, ranks)
 		}
 		set |= bit(s)
 	}
 	if len(squares) != 12 {
-		return 0, rules.Errorf(rules.ErrBadPosition, "a formation has 12 squares, not %d", len(squares))
+		return 0, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationCount, []string{"Given", fmt.Sprint(len(squares))}, "a formation has 12 squares, not %d", len(squares))
 	}
 	return set, nil
 }
@@ -248,13 +249,13 @@ func ParseFormation(side Side, text string) (uint64, error) {
 	}
 	fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	if len(fields) == 0 {
-		return 0, rules.Errorf(rules.ErrSyntax, "a formation is 12 squares, such as %s, or \"default\"", FormatFormation(DefaultFormation[side]))
+		return 0, rules.Errorc(rules.ErrSyntax, rules.CodeFormation, []string{"Example", FormatFormation(DefaultFormation[side])}, "a formation is 12 squares, such as %s, or \"default\"", FormatFormation(DefaultFormation[side]))
 	}
 	var sq []Square
 	for _, f := range fields {
 		s, ok := parseSquare(f)
 		if !ok {
-			return 0, rules.Errorf(rules.ErrSyntax, "%q is not a square (a1 to h8)", clip(f))
+			return 0, rules.Errorc(rules.ErrSyntax, rules.CodeOffBoard, []string{"Text", clip(f), "Size", "8"}, "%q is not a square (a1 to h8)", clip(f))
 		}
 		sq = append(sq, s)
 	}

@@ -2,6 +2,7 @@ package ultradamas
 
 import (
 	"sort"
+	"strconv"
 
 	"github.com/boardgamebot/bot/rules"
 )
@@ -161,10 +162,10 @@ func (p Position) RulesMove(m Move) rules.Move {
 // the legal moves and plays it.
 func (s *State) Play(text string) (rules.State, rules.Move, error) {
 	if !s.started {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrNotNow, "the game has not started: %s must choose a formation", s.pendingNames())
+		return nil, rules.Move{}, rules.Errorc(rules.ErrNotNow, rules.CodeNotStarted, nil, "the game has not started: %s must choose a formation", s.pendingNames())
 	}
 	if s.out.Over {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrGameOver, "the game is over (%s)", s.out.Reason)
+		return nil, rules.Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over (%s)", s.out.Reason)
 	}
 	m, err := s.pos.ParseMove(text)
 	if err != nil {
@@ -247,13 +248,13 @@ func (s *State) pendingNames() string {
 // ("a1 c1 e1 ..."), or "default". The game starts when both have formed.
 func (s *State) Form(seat int, squares string) (rules.State, error) {
 	if seat < 0 || seat > 1 {
-		return nil, rules.Errorf(rules.ErrBadOption, "no seat %d (0 is Red, 1 is Black)", seat)
+		return nil, rules.Errorc(rules.ErrBadOption, rules.CodeNoSeat, []string{"Seat", strconv.Itoa(seat)}, "no seat %d (0 is Red, 1 is Black)", seat)
 	}
 	if s.started {
-		return nil, rules.Errorf(rules.ErrNotNow, "the game has already started")
+		return nil, rules.Errorc(rules.ErrNotNow, rules.CodeStarted, nil, "the game has already started")
 	}
 	if s.form[seat] != 0 {
-		return nil, rules.Errorf(rules.ErrNotNow, "%v has already chosen a formation", Side(seat))
+		return nil, rules.Errorc(rules.ErrNotNow, rules.CodeFormationChosen, nil, "%v has already chosen a formation", Side(seat))
 	}
 	f, err := ParseFormation(Side(seat), squares)
 	if err != nil {

@@ -21,7 +21,7 @@ import (
 // sessions.Config.Games.
 func Games(id string, opts map[string]string) (rules.Game, error) {
 	if strings.ToLower(id) != "count" {
-		return nil, rules.Errorf(rules.ErrBadOption, "unknown game %q (games: count)", id)
+		return nil, rules.Errorc(rules.ErrBadOption, rules.CodeUnknownGame, []string{"Game", id, "Games", "count"}, "unknown game %q (games: count)", id)
 	}
 	g := &Count{Target: 10, Players: 2}
 	for k, v := range opts {
@@ -29,18 +29,18 @@ func Games(id string, opts map[string]string) (rules.Game, error) {
 		case "target":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 1 || n > 1000 {
-				return nil, rules.Errorf(rules.ErrBadOption, "target=%s is not allowed (choose 1 to 1000)", v)
+				return nil, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "target", "Value", v, "Choices", "1-1000"}, "target=%s is not allowed (choose 1 to 1000)", v)
 			}
 			g.Target = n
 		case "players":
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 2 || n > 4 {
-				return nil, rules.Errorf(rules.ErrBadOption, "players=%s is not allowed (choose 2, 3 or 4)", v)
+				return nil, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", "players", "Value", v, "Choices", "2, 3, 4"}, "players=%s is not allowed (choose 2, 3 or 4)", v)
 			}
 			g.Players = n
 		case "form", "huff", "retire":
 			if v != "yes" && v != "no" {
-				return nil, rules.Errorf(rules.ErrBadOption, "%s=%s is not allowed (choose yes, no)", k, v)
+				return nil, rules.Errorc(rules.ErrBadOption, rules.CodeBadValue, []string{"Key", k, "Value", v, "Choices", "yes, no"}, "%s=%s is not allowed (choose yes, no)", k, v)
 			}
 			switch k {
 			case "form":
@@ -51,7 +51,7 @@ func Games(id string, opts map[string]string) (rules.Game, error) {
 				g.RetireOK = v == "yes"
 			}
 		default:
-			return nil, rules.Errorf(rules.ErrBadOption, "count has no option %q (options: form, huff, players, retire, target)", k)
+			return nil, rules.Errorc(rules.ErrBadOption, rules.CodeNoOption, []string{"Game", "count", "Key", k, "Keys", "form, huff, players, retire, target"}, "count has no option %q (options: form, huff, players, retire, target)", k)
 		}
 	}
 	return g, nil
@@ -159,18 +159,18 @@ func (s state) Moves() []rules.Move {
 
 func (s state) Play(text string) (rules.State, rules.Move, error) {
 	if s.over {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrGameOver, "the game is over")
+		return nil, rules.Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over")
 	}
 	if s.pending != 0 {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrNotNow, "formations first")
+		return nil, rules.Move{}, rules.Errorc(rules.ErrNotNow, rules.CodeNotStarted, nil, "formations first")
 	}
 	t := strings.TrimSpace(text)
 	k, err := strconv.Atoi(t)
 	if err != nil {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrSyntax, "%q is not a move (type 1 or 2)", text)
+		return nil, rules.Move{}, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", text, "Examples", "1, 2"}, "%q is not a move (type 1 or 2)", text)
 	}
 	if k != 1 && k != 2 {
-		return nil, rules.Move{}, rules.Errorf(rules.ErrIllegal, "illegal move %q: add 1 or 2", t)
+		return nil, rules.Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegal, []string{"Move", t}, "illegal move %q: add 1 or 2", t)
 	}
 	s.n += k
 	if s.n >= s.g.Target {
@@ -210,7 +210,7 @@ func (s state) Pending() []int {
 // Form implements rules.Former: "default" or squares of rank 1.
 func (s state) Form(seat int, squares string) (rules.State, error) {
 	if s.pending&(1<<seat) == 0 {
-		return nil, rules.Errorf(rules.ErrNotNow, "seat %d has its formation", seat)
+		return nil, rules.Errorc(rules.ErrNotNow, rules.CodeFormationChosen, nil, "seat %d has its formation", seat)
 	}
 	if squares != "default" {
 		for _, f := range strings.Fields(squares) {
@@ -219,11 +219,11 @@ func (s state) Form(seat int, squares string) (rules.State, error) {
 				return nil, err
 			}
 			if sq.Rank != 0 {
-				return nil, rules.Errorf(rules.ErrBadPosition, "%s is not on rank 1", f)
+				return nil, rules.Errorc(rules.ErrBadPosition, rules.CodeFormationRanks, []string{"Square", f, "Ranks", "1"}, "%s is not on rank 1", f)
 			}
 		}
 		if squares == "" {
-			return nil, rules.Errorf(rules.ErrBadPosition, "no squares")
+			return nil, rules.Errorc(rules.ErrBadPosition, rules.CodeFormation, []string{"Example", "a1 b1"}, "no squares")
 		}
 	}
 	s.pending &^= 1 << seat
@@ -244,7 +244,7 @@ func (s state) Huff(square string) (rules.State, error) {
 		return nil, rules.Errorf(rules.ErrNotNow, "nothing to huff")
 	}
 	if square != "a1" {
-		return nil, rules.Errorf(rules.ErrIllegal, "cannot huff %q (huff a1)", square)
+		return nil, rules.Errorc(rules.ErrIllegal, rules.CodeNoHuff, []string{"Square", square}, "cannot huff %q (huff a1)", square)
 	}
 	s.n--
 	return s.wrap(), nil
@@ -259,11 +259,11 @@ func (r retirer) Retire(seat int) (rules.State, error) {
 	s := r.state
 	switch {
 	case s.g.Players == 2:
-		return nil, rules.Errorf(rules.ErrNotNow, "two players: resign instead")
+		return nil, rules.Errorc(rules.ErrNotNow, rules.CodeCannotLeave, nil, "two players: resign instead")
 	case s.over:
-		return nil, rules.Errorf(rules.ErrGameOver, "the game is over")
+		return nil, rules.Errorc(rules.ErrGameOver, rules.CodeGameOver, nil, "the game is over")
 	case seat < 0 || seat >= s.g.Players || s.gone&(1<<seat) != 0:
-		return nil, rules.Errorf(rules.ErrNotNow, "seat %d is not in the game", seat)
+		return nil, rules.Errorc(rules.ErrNotNow, rules.CodeNoPlayer, []string{"N", strconv.Itoa(seat + 1)}, "seat %d is not in the game", seat)
 	}
 	s.gone |= 1 << seat
 	s.pending &^= 1 << seat
