@@ -84,6 +84,14 @@ func TestGoldenTranscripts(t *testing.T) {
 		for i, l := range lines {
 			if l == en[i] && hasWords(l) {
 				t.Errorf("%s line %d is English: %q", lang, i+1, l)
+				continue
+			}
+			// Nor a piece of English inside a translated line (a
+			// reason from a catalogue part left untranslated).
+			for _, part := range clauseRe.Split(en[i], -1) {
+				if len(wordRe.FindAllString(nonWordRe.ReplaceAllString(part, " "), -1)) >= 3 && strings.Contains(l, part) {
+					t.Errorf("%s line %d holds the English %q: %q", lang, i+1, part, l)
+				}
 			}
 		}
 	}
@@ -91,8 +99,9 @@ func TestGoldenTranscripts(t *testing.T) {
 
 var (
 	echoRe    = regexp.MustCompile(`^\w+> `)
-	nonWordRe = regexp.MustCompile(`FEN: \S+|/\w+|\S+=\S+|\b(alice|bob|FEN|W|B|K)\b|\b[a-p]?\d+([-x:^;][a-p]?\d+)*\b|#\d+`)
-	wordRe    = regexp.MustCompile(`\pL\pL`)
+	nonWordRe = regexp.MustCompile(`FEN: \S+|/\w+|\S+=\S+|\b(alice|bob|FEN|W|B|K|en|es|de|tl)\b|\b[a-p]?\d+([-x:^;][a-p]?\d+)*\b|#\d+`)
+	wordRe    = regexp.MustCompile(`\pL\pL+`)
+	clauseRe  = regexp.MustCompile(`[.;:()—] *`)
 )
 
 // hasWords reports whether a line holds words to translate: it is not an
