@@ -90,7 +90,7 @@ func platformName(p string) string {
 func (h *Handler) listGames(ctx context.Context, m Message, args []string) Reply {
 	r := Reply{Lines: []string{m.sp.T("GamesHeader")}}
 	for _, g := range h.games() {
-		line := m.sp.T("GamesLine", "ID", g.ID, "Name", m.sp.gameName(g.ID, g.Name), "Players", g.Players, "Summary", m.sp.gameSummary(g))
+		line := m.sp.T("GamesLine", "ID", g.ID, "Name", m.sp.gameName(g.ID, g.Name), "Players", m.sp.playerCounts(g.Players), "Summary", m.sp.gameSummary(g))
 		if len(g.Options) == 0 {
 			line = m.sp.T("GamesNoOptions", "Line", line)
 		}

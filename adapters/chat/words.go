@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/boardgamebot/bot/render"
@@ -202,6 +203,15 @@ func (p Speaker) waitingFor(s *sessions.Snapshot, me sessions.User) string {
 		return p.T("Nobody")
 	}
 	return p.orList(names)
+}
+
+// playerCounts words how many can play a game: "2", "2 or 4".
+func (p Speaker) playerCounts(ns []int) string {
+	words := make([]string, len(ns))
+	for i, n := range ns {
+		words[i] = strconv.Itoa(n)
+	}
+	return p.orList(words)
 }
 
 // orList joins words as "a, b or c".

@@ -21,6 +21,13 @@ func startSpeaking(t *testing.T, f *fakeDiscord) *fakeReq {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startWords(t, f, w)
+}
+
+// startWords runs a bot whose handler speaks the catalogues w; it returns
+// the commands registered.
+func startWords(t *testing.T, f *fakeDiscord, w *chat.Words) *fakeReq {
+	t.Helper()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
@@ -63,6 +70,42 @@ func TestCommandsLocalized(t *testing.T) {
 	opt := move["options"].([]any)[0].(map[string]any)
 	if ol, _ := opt["description_localizations"].(map[string]any); ol["es-ES"] == nil || opt["description"] == "" {
 		t.Errorf("/move's option: %v", opt)
+	}
+}
+
+// TestCommandsLocalizedRealCatalogues: with the catalogues the bot ships,
+// every slash command and every option with a description carries it in
+// es-ES, es-419 (the same Spanish) and de, none of them the English one,
+// and no locale Discord does not have (Tagalog).
+func TestCommandsLocalizedRealCatalogues(t *testing.T) {
+	w, err := chat.NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeDiscord(t)
+	q := startWords(t, f, w)
+	check := func(what string, m map[string]any) {
+		loc, _ := m["description_localizations"].(map[string]any)
+		if len(loc) != 3 || loc["es-ES"] == nil || loc["es-ES"] != loc["es-419"] || loc["de"] == nil {
+			t.Errorf("%s: description localizations %v, want es-ES = es-419 and de", what, loc)
+		}
+		for l, d := range loc {
+			if d == m["description"] {
+				t.Errorf("%s in %s: %q is the English description", what, l, d)
+			}
+		}
+	}
+	for _, c := range q.list {
+		cm := c.(map[string]any)
+		check("/"+cm["name"].(string), cm)
+		opts, _ := cm["options"].([]any)
+		for _, o := range opts {
+			om := o.(map[string]any)
+			check("/"+cm["name"].(string)+" "+om["name"].(string), om)
+		}
+	}
+	if len(q.list) < 10 {
+		t.Errorf("only %d commands registered", len(q.list))
 	}
 }
 

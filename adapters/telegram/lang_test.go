@@ -26,6 +26,12 @@ func startSpeaking(t *testing.T, f *fakeAPI) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	startWith(t, f, w)
+}
+
+// startWith runs a bot whose handler speaks the catalogues w against f.
+func startWith(t *testing.T, f *fakeAPI, w *chat.Words) {
+	t.Helper()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
@@ -42,6 +48,64 @@ func startSpeaking(t *testing.T, f *fakeAPI) {
 			t.Errorf("Run: %v", err)
 		}
 	})
+}
+
+// TestCommandMenuRealCatalogues: with the catalogues the bot ships, the
+// menus are published for es, de and tl besides the default (English), in
+// every scope, each with every command and its description from that
+// language's catalogue, none left in English.
+func TestCommandMenuRealCatalogues(t *testing.T) {
+	w, err := chat.NewWords("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(t)
+	m := f.mark()
+	startWith(t, f, w)
+	menus := map[string]map[string]string{}
+	for len(menus) < 12 {
+		c, next := f.waitCall(m, method("setMyCommands"))
+		m = next
+		var list []struct{ Command, Description string }
+		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
+			t.Fatal(err)
+		}
+		menu := map[string]string{}
+		for _, cmd := range list {
+			menu[cmd.Command] = cmd.Description
+		}
+		var scope struct{ Type string }
+		json.Unmarshal([]byte(c.Params["scope"]), &scope)
+		k := scope.Type + "/" + c.Params["language_code"]
+		if _, twice := menus[k]; twice {
+			t.Fatalf("the menu %s was published twice", k)
+		}
+		menus[k] = menu
+	}
+	for _, scope := range []string{"default", "all_private_chats", "all_group_chats"} {
+		en := menus[scope+"/"]
+		if en["move"] != w.In("en").T("CmdShort_move") {
+			t.Errorf("%s default menu, move: %q", scope, en["move"])
+		}
+		for _, lang := range []string{"es", "de", "tl"} {
+			menu, ok := menus[scope+"/"+lang]
+			if !ok {
+				t.Errorf("no %s menu for %s", scope, lang)
+				continue
+			}
+			if len(menu) != len(en) {
+				t.Errorf("%s/%s menu has %d commands, the default %d", scope, lang, len(menu), len(en))
+			}
+			if want := w.In(lang).T("CmdShort_move"); menu["move"] != want {
+				t.Errorf("%s/%s menu, move: %q, want %q", scope, lang, menu["move"], want)
+			}
+			for cmd, desc := range en {
+				if menu[cmd] == desc {
+					t.Errorf("%s/%s menu, %s: %q is the English description", scope, lang, cmd, desc)
+				}
+			}
+		}
+	}
 }
 
 // speaking is a text update from a user whose app speaks lang.

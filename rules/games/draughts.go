@@ -13,19 +13,19 @@ func draughtsEntries() []entry {
 	}
 	return []entry{
 		{
-			info: Info{ID: "spanish", Name: "Spanish draughts", Players: "2",
+			info: Info{ID: "spanish", Name: "Spanish draughts", Players: []int{2},
 				Summary: "8x8 on the light squares, flying kings; take the most pieces, then the most kings"},
 			make: newGame("spanish"),
 		},
 		{
-			info: Info{ID: "damas", Name: "Damas", Players: "2",
+			info: Info{ID: "damas", Name: "Damas", Players: []int{2},
 				Summary: "8x8 family rules, flying kings landing just beyond; take the most pieces",
 				Options: []Option{{Key: "huff", Default: "no", Values: yesNo,
 					Help: "capturing is not forced: the opponent may huff a piece that should have captured"}}},
 			make: newGame("damas"),
 		},
 		{
-			info: Info{ID: "dame", Name: "Dame", Players: "2",
+			info: Info{ID: "dame", Name: "Dame", Players: []int{2},
 				Summary: "German rules, 8x8; take the most pieces, then the most kings",
 				Options: []Option{{Key: "flying", Default: "yes", Values: yesNo,
 					Help: "kings move and capture at any distance (no: one square at a time)"}}},

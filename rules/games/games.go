@@ -24,7 +24,7 @@ type Option struct {
 type Info struct {
 	ID      string // "spanish"
 	Name    string // "Spanish draughts"
-	Players string // "2", "2 or 4"
+	Players []int  // how many can play it: {2}, {2, 4}
 	Summary string // one line
 	Options []Option
 }

@@ -11,7 +11,7 @@ func halmaEntries() []entry {
 		info: Info{
 			ID:      "halma",
 			Name:    "Halma",
-			Players: "2 or 4",
+			Players: []int{2, 4},
 			Summary: "move all your pieces into the opposite camp by steps and jumps",
 			Options: []Option{
 				{Key: "size", Default: "16", Values: []string{"8", "10", "16"}, Help: "board size: 16 is the classic game"},

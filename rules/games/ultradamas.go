@@ -11,7 +11,7 @@ func ultradamasEntries() []entry {
 		info: Info{
 			ID:      "ultradamas",
 			Name:    "Ultradamas",
-			Players: "2",
+			Players: []int{2},
 			Summary: "draughts with stacks: pieces climb six levels, up to teleporting ultra kings",
 		},
 		make: func(map[string]string) (rules.Game, error) { return ultradamas.Game{}, nil },
