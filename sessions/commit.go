@@ -158,6 +158,17 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		return nil, errf(ErrStorage, ctx.Err(), "waiting for %s", key)
 	}
 	if e.loaded {
+		if sh, ok := s.store.(SharedStore); ok {
+			changed, err := sh.Changed(ctx, key)
+			if err != nil {
+				s.release(e)
+				s.storeFailed("checking the session's revision failed", err, "session", key.String())
+				return nil, errf(storeKind(err), err, "checking %s", key)
+			}
+			e.loaded = !changed
+		}
+	}
+	if e.loaded {
 		return e, nil
 	}
 	if err := s.load(ctx, e); err != nil {

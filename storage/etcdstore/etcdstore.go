@@ -207,6 +207,22 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 	return rec, nil
 }
 
+// Changed implements sessions.SharedStore: it compares the head's
+// revision with the one this Store last saw.
+func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
+	resp, err := s.cli.Get(ctx, s.headKey(key), clientv3.WithKeysOnly())
+	if err != nil {
+		return false, fmt.Errorf("etcdstore: reading the revision of %s: %w", key, err)
+	}
+	s.mu.Lock()
+	was, ok := s.known[key]
+	s.mu.Unlock()
+	if len(resp.Kvs) == 0 {
+		return ok, nil
+	}
+	return !ok || resp.Kvs[0].ModRevision != was.rev, nil
+}
+
 func decodeRecord(b []byte) (*sessions.Record, error) {
 	var r sessions.Record
 	if err := json.Unmarshal(b, &r); err != nil {
@@ -280,7 +296,7 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 		v, _ := json.Marshal(seenRecord{V: 1, At: c.At.UnixNano()})
 		ops = append(ops, clientv3.OpPut(sk, string(v), clientv3.WithLease(lease)))
 	}
-	if was.due != "" {
+	if was.due != "" && (c.Live == nil || was.due != s.dueKey(c.Key, c.Live.Due())) {
 		ops = append(ops, clientv3.OpDelete(was.due))
 	}
 	if c.Live != nil {
@@ -338,7 +354,7 @@ func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 		return nil, err
 	}
 	ops := []clientv3.Op{clientv3.OpPut(s.headKey(c.Key), string(hb))}
-	if dk := s.dueKey(c.Key, e.Due); dk != "" {
+	if dk := s.dueKey(c.Key, e.Due); dk != "" && dk != was.due {
 		ops = append(ops, clientv3.OpPut(dk, ""))
 	}
 	n := len(r.Actions)
@@ -442,15 +458,18 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 			}
 		}
 	}
+	names := map[string]bool{} // a transaction puts a key once
 	for _, u := range rec.Seats {
-		if u.ID == "" || u.Computer || u.Name == "" {
+		k := s.nameKey(c.Key.Platform, u.Name)
+		if u.ID == "" || u.Computer || u.Name == "" || names[k] {
 			continue
 		}
+		names[k] = true
 		v, err := json.Marshal(u)
 		if err != nil {
 			return nil, nil, res, err
 		}
-		ops = append(ops, clientv3.OpPut(s.nameKey(c.Key.Platform, u.Name), string(v)))
+		ops = append(ops, clientv3.OpPut(k, string(v)))
 	}
 	v, err := json.Marshal(rec)
 	if err != nil {
@@ -711,3 +730,5 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 	}
 	return out, nil
 }
+
+var _ sessions.SharedStore = (*Store)(nil)

@@ -1,0 +1,101 @@
+package etcdstore_test
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
+	"github.com/boardgamebot/bot/storage/etcdstore"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+)
+
+// cli is the client of the one etcd member the tests of this package
+// share (started by TestMain); each test keeps its keys under its own
+// prefix.
+var cli *clientv3.Client
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "etcdstore")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	e, endpoint, err := startEtcd(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "starting etcd:", err)
+		return 1
+	}
+	defer e.Close()
+	cli, err = clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "etcd client:", err)
+		return 1
+	}
+	defer cli.Close()
+	return m.Run()
+}
+
+// startEtcd starts one etcd member on loopback, its data in dir.
+func startEtcd(dir string) (*embed.Etcd, string, error) {
+	cfg := embed.NewConfig()
+	cfg.Dir = dir
+	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+	cfg.UnsafeNoFsync = true // a test's data need not survive a crash
+	var urls [2]url.URL
+	for i := range urls {
+		port, err := freePort()
+		if err != nil {
+			return nil, "", err
+		}
+		urls[i] = url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}
+	}
+	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = urls[:1], urls[:1]
+	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = urls[1:], urls[1:]
+	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	e, err := embed.StartEtcd(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		e.Close()
+		return nil, "", err
+	case <-time.After(30 * time.Second):
+		e.Close()
+		return nil, "", fmt.Errorf("etcd not ready after 30 s")
+	}
+	return e, urls[0].Host, nil
+}
+
+// freePort returns a loopback port nobody listens on now (embed takes
+// URLs, not listeners).
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// open returns an empty Store of its own on the shared member.
+func open(t *testing.T) *etcdstore.Store {
+	return etcdstore.New(cli, etcdstore.Options{Prefix: "/" + t.Name() + "/"})
+}
+
+func TestContract(t *testing.T) {
+	sessionstest.TestStore(t, func(t *testing.T) sessions.Store { return open(t) })
+}
