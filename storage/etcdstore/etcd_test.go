@@ -1,10 +1,14 @@
 package etcdstore_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,4 +102,29 @@ func open(t *testing.T) *etcdstore.Store {
 
 func TestContract(t *testing.T) {
 	sessionstest.TestStore(t, func(t *testing.T) sessions.Store { return open(t) })
+}
+
+// TestOpen: Open reaches the member by its endpoint, and names the
+// endpoints of one that does not answer.
+func TestOpen(t *testing.T) {
+	ctx := context.Background()
+	s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: cli.Endpoints(), Prefix: "/" + t.Name() + "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.Load(ctx, sessions.Key{Platform: "test", Channel: "x"}); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("Load on an empty prefix: %v, want ErrNotFound", err)
+	}
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := fmt.Sprintf("127.0.0.1:%d", port)
+	if _, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: []string{nobody}, DialTimeout: 300 * time.Millisecond}); err == nil || !strings.Contains(err.Error(), nobody) {
+		t.Fatalf("Open of an endpoint nobody listens on: %v", err)
+	}
+	if _, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: cli.Endpoints(), CAFile: filepath.Join(t.TempDir(), "none.pem")}); err == nil {
+		t.Fatal("Open with a missing CA file succeeded")
+	}
 }
