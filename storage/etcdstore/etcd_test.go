@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +13,8 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/etcdstore"
+	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 )
 
@@ -36,7 +34,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	e, endpoint, err := startEtcd(dir)
+	e, endpoint, err := etcdtest.Start(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting etcd:", err)
 		return 1
@@ -49,50 +47,6 @@ func run(m *testing.M) int {
 	}
 	defer cli.Close()
 	return m.Run()
-}
-
-// startEtcd starts one etcd member on loopback, its data in dir.
-func startEtcd(dir string) (*embed.Etcd, string, error) {
-	cfg := embed.NewConfig()
-	cfg.Dir = dir
-	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-	cfg.UnsafeNoFsync = true // a test's data need not survive a crash
-	var urls [2]url.URL
-	for i := range urls {
-		port, err := freePort()
-		if err != nil {
-			return nil, "", err
-		}
-		urls[i] = url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}
-	}
-	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = urls[:1], urls[:1]
-	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = urls[1:], urls[1:]
-	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
-	e, err := embed.StartEtcd(cfg)
-	if err != nil {
-		return nil, "", err
-	}
-	select {
-	case <-e.Server.ReadyNotify():
-	case err := <-e.Err():
-		e.Close()
-		return nil, "", err
-	case <-time.After(30 * time.Second):
-		e.Close()
-		return nil, "", fmt.Errorf("etcd not ready after 30 s")
-	}
-	return e, urls[0].Host, nil
-}
-
-// freePort returns a loopback port nobody listens on now (embed takes
-// URLs, not listeners).
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // open returns an empty Store of its own on the shared member.
@@ -116,7 +70,7 @@ func TestOpen(t *testing.T) {
 	if _, err := s.Load(ctx, sessions.Key{Platform: "test", Channel: "x"}); !errors.Is(err, sessions.ErrNotFound) {
 		t.Fatalf("Load on an empty prefix: %v, want ErrNotFound", err)
 	}
-	port, err := freePort()
+	port, err := etcdtest.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
