@@ -54,7 +54,7 @@ func (w *watched) waitFor(t *testing.T, want string) {
 // processes: a move made in one is seen by the other, which refuses the
 // same move again, and the finished game is in both.
 func TestTwoConsolesOnOneEtcd(t *testing.T) {
-	e, endpoint, err := etcdtest.Start(t.TempDir())
+	e, endpoint, err := etcdtest.Start(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

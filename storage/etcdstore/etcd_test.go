@@ -34,7 +34,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	e, endpoint, err := etcdtest.Start(dir)
+	e, endpoint, err := etcdtest.Start(dir, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "starting etcd:", err)
 		return 1

@@ -14,13 +14,14 @@ import (
 
 // Start starts one etcd member with its data in dir, serving clients on
 // a free loopback port, and returns it with its client endpoint. Its
-// logs are discarded and it does not fsync (a test's data need not
-// survive a crash). Close the member when done.
-func Start(dir string) (*embed.Etcd, string, error) {
+// logs are discarded; unless fsync is set it does not fsync (a test's
+// data need not survive a crash; benchmarks fsync). Close the member
+// when done.
+func Start(dir string, fsync bool) (*embed.Etcd, string, error) {
 	cfg := embed.NewConfig()
 	cfg.Dir = dir
 	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
-	cfg.UnsafeNoFsync = true
+	cfg.UnsafeNoFsync = !fsync
 	var urls [2]url.URL
 	for i := range urls {
 		port, err := FreePort()
