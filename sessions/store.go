@@ -63,6 +63,10 @@ type SharedStore interface {
 	// Changed reports whether the session of key changed in the store
 	// since this Store last loaded or committed it.
 	Changed(ctx context.Context, key Key) (bool, error)
+	// DueBefore returns the live sessions whose clock is due by t, from
+	// the store's due index (sessions other processes changed too): Tick
+	// reads it, so that the process that runs the clocks fires theirs.
+	DueBefore(ctx context.Context, t time.Time) ([]LiveEntry, error)
 }
 
 // LiveEntry is what start-up reads of a live session.

@@ -248,6 +248,12 @@ func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botSto
 	return s, c.Storage.Path, nil
 }
 
+// leaderName names this process in the clock election: host and pid.
+func leaderName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d", host, os.Getpid())
+}
+
 // openStore opens the database; to a file that storage.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
 func openStore(path string, o storage.Options) (*storage.Store, error) {
@@ -321,7 +327,8 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, log *s
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident})
 }
 
-// startBackground runs the clocks (sessions.Service.Run) and answers
+// startBackground runs the clocks (sessions.Service.Run; on etcd, only
+// while this process leads them) and answers
 // `bot backup` through the backup socket, until the returned stop is
 // called or ctx is done; stop waits for both.
 func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger) (stop func()) {
@@ -330,6 +337,11 @@ func startBackground(ctx context.Context, c config, svc *sessions.Service, store
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		if es, ok := store.(*etcdstore.Store); ok {
+			// Processes on one etcd: only the elected one runs the clocks.
+			es.Lead(ctx, leaderName(), etcdstore.LeaderTTL, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
+			return
+		}
 		svc.Run(ctx, time.Duration(c.Clocks.Tick))
 	}()
 	var closeBackups func()

@@ -22,7 +22,16 @@
 // head's revision with the one this Store loaded or last committed: when
 // another process changed the session in between, the transaction fails
 // and Commit returns an error wrapping sessions.ErrConflict (the Service
-// then loads the session again and re-runs the request on it).
+// then loads the session again and re-runs the request on it). Before it
+// uses a session it holds in memory, the Service asks Changed (a read of
+// the head's revision), so that it sees what other processes did.
+//
+// Clocks: one process at a time runs them (Lead: an etcd election on a
+// lease of LeaderTTL); its Tick reads the due index (DueBefore), so that
+// it fires the deadlines of games started or moved in other processes.
+// The auto-move is committed like any move, comparing the head's
+// revision: a deadline is claimed by that one transaction, and fires
+// once even when two processes ran the clock at the same moment.
 package etcdstore
 
 import (
@@ -221,6 +230,30 @@ func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
 		return ok, nil
 	}
 	return !ok || resp.Kvs[0].ModRevision != was.rev, nil
+}
+
+// DueBefore implements sessions.SharedStore: a range read of the due
+// index up to t.
+func (s *Store) DueBefore(ctx context.Context, t time.Time) ([]sessions.LiveEntry, error) {
+	p := s.prefix + "d/"
+	end := fmt.Sprintf("%s%020d\x01", p, t.UnixNano())
+	resp, err := s.cli.Get(ctx, p, clientv3.WithRange(end), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("etcdstore: reading the due index: %w", err)
+	}
+	var out []sessions.LiveEntry
+	for _, kv := range resp.Kvs {
+		k := string(kv.Key[len(p):])
+		when, rest, ok := strings.Cut(k, "\x00")
+		parts := strings.Split(rest, "\x00")
+		n, err := strconv.ParseInt(when, 10, 64)
+		if !ok || err != nil || len(parts) != 3 {
+			s.log.Error("damaged key in the due index", "key", strconv.Quote(string(kv.Key)))
+			continue
+		}
+		out = append(out, sessions.LiveEntry{Key: sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]}, Due: time.Unix(0, n).UTC()})
+	}
+	return out, nil
 }
 
 func decodeRecord(b []byte) (*sessions.Record, error) {
