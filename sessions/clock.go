@@ -115,7 +115,20 @@ func (s *Service) track(e *entry) {
 // due, plus one pass over a map of the sessions with a clock.
 func (s *Service) Tick(ctx context.Context) {
 	now := s.now().UTC()
+	var shared []LiveEntry
+	if sh, ok := s.store.(SharedStore); ok {
+		// Other processes' sessions: a move there moved their clock, a
+		// game started there has one this process never saw. Firing
+		// twice is prevented by the commit's revision compare.
+		var err error
+		if shared, err = sh.DueBefore(ctx, now); err != nil {
+			s.log.Error("reading the due index failed", "err", err)
+		}
+	}
 	s.mu.Lock()
+	for _, x := range shared {
+		s.due[x.Key] = x.Due
+	}
 	var keys []Key
 	for k, t := range s.due {
 		if !t.After(now) && s.jobs[k] == nil {

@@ -21,6 +21,26 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 		return Event{}, err
 	}
 	defer s.release(e)
+	for retry := true; ; retry = false {
+		ev, err := s.try(ctx, e, req, fn)
+		if retry && errors.Is(err, ErrConflict) {
+			// Another process changed the session first: load it again
+			// and judge the request on what it is now, once.
+			if err := s.load(ctx, e); err != nil {
+				return Event{}, err
+			}
+			continue
+		}
+		if err != nil {
+			return Event{}, err
+		}
+		s.sendNotices(ctx, req.User, ev)
+		return ev, nil
+	}
+}
+
+// try runs fn on the session of e (locked) and commits what it returns.
+func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *live) (*live, Event, error)) (Event, error) {
 	if req.ID != "" {
 		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
 		if err != nil {
@@ -43,7 +63,6 @@ func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*
 	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
 		return Event{}, err
 	}
-	s.sendNotices(ctx, req.User, ev)
 	return ev, nil
 }
 
@@ -70,6 +89,12 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 	if err := s.store.Commit(ctx, c); err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
+		}
+		if errors.Is(err, ErrConflict) {
+			// What this process holds is stale: the next acquire loads
+			// the session again.
+			e.loaded = false
+			return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 		}
 		s.storeFailed("commit failed", err, "session", e.key.String())
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
@@ -133,31 +158,49 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 		return nil, errf(ErrStorage, ctx.Err(), "waiting for %s", key)
 	}
 	if e.loaded {
+		if sh, ok := s.store.(SharedStore); ok {
+			changed, err := sh.Changed(ctx, key)
+			if err != nil {
+				s.release(e)
+				s.storeFailed("checking the session's revision failed", err, "session", key.String())
+				return nil, errf(storeKind(err), err, "checking %s", key)
+			}
+			e.loaded = !changed
+		}
+	}
+	if e.loaded {
 		return e, nil
 	}
+	if err := s.load(ctx, e); err != nil {
+		s.release(e)
+		return nil, err
+	}
+	return e, nil
+}
+
+// load reads the session of e (locked) from the store.
+func (s *Service) load(ctx context.Context, e *entry) error {
+	key := e.key
 	rec, err := s.store.Load(ctx, key)
 	switch {
 	case errors.Is(err, ErrNotFound):
 		e.cur = nil
 	case errors.Is(err, ErrDamaged):
-		s.release(e) // the store logged the damage
-		return nil, errf(ErrDamaged, err, "loading %s", key)
+		return errf(ErrDamaged, err, "loading %s", key) // the store logged the damage
 	case err != nil:
-		s.release(e)
 		s.log.Error("load failed", "session", key.String(), "err", err)
-		return nil, errf(ErrStorage, err, "loading %s", key)
+		return errf(ErrStorage, err, "loading %s", key)
 	default:
 		l, err := s.resume(rec)
 		if err != nil {
-			s.release(e)
 			s.log.Error("replay failed", "session", key.String(), "err", err)
-			return nil, errf(ErrBroken, err, "replaying %s", key)
+			return errf(ErrBroken, err, "replaying %s", key)
 		}
 		e.cur = l
 	}
 	e.loaded = true
 	s.track(e)
-	return e, nil
+	return nil
 }
 
 // snapshot sets next's Snap, the state its session loads from: the

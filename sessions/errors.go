@@ -51,6 +51,11 @@ var (
 	ErrStorage = errors.New("sessions: storage failed")
 	// ErrNotFound: the store has no such record (stores wrap it).
 	ErrNotFound = errors.New("sessions: not found")
+	// ErrConflict: another process changed the session since this one
+	// loaded it (a store shared by several processes). Stores wrap it;
+	// the Service then loads the session again and re-runs the request
+	// once, so it is never a Service error's Kind.
+	ErrConflict = errors.New("sessions: changed by another process")
 	// ErrDuplicate: the request's id (Request.ID) was applied before: the
 	// platform delivered the same update twice. Nothing changed.
 	ErrDuplicate = errors.New("sessions: request already applied")

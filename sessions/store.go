@@ -17,6 +17,9 @@ type Store interface {
 	Load(ctx context.Context, key Key) (*Record, error)
 	// Commit applies c in one transaction: all of it or nothing. When
 	// c.Finished is set, the store gives it an ID (Record.ID) on success.
+	// A store shared by several processes fails with an error wrapping
+	// ErrConflict when another process changed the session since this
+	// store loaded it.
 	// A live session's actions only grow at the end or are cut back (a
 	// takeback) from one commit to the next, so that a store may write
 	// only the new ones.
@@ -49,6 +52,21 @@ type Store interface {
 	// FindUser returns the user of the platform who last finished a game
 	// under this name (any case, without @), or an error wrapping ErrNotFound.
 	FindUser(ctx context.Context, platform, name string) (User, error)
+}
+
+// SharedStore is a Store that other processes change too (etcd). Before
+// the Service uses a session it holds in memory, it asks Changed, and
+// loads the session again when another process changed it; a change
+// that races with another process's fails with ErrConflict (see Commit).
+type SharedStore interface {
+	Store
+	// Changed reports whether the session of key changed in the store
+	// since this Store last loaded or committed it.
+	Changed(ctx context.Context, key Key) (bool, error)
+	// DueBefore returns the live sessions whose clock is due by t, from
+	// the store's due index (sessions other processes changed too): Tick
+	// reads it, so that the process that runs the clocks fires theirs.
+	DueBefore(ctx context.Context, t time.Time) ([]LiveEntry, error)
 }
 
 // LiveEntry is what start-up reads of a live session.

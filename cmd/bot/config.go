@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"os"
 	"reflect"
 	"regexp"
@@ -27,6 +28,19 @@ type config struct {
 	Storage struct {
 		Path        string   `yaml:"path"`
 		OpenTimeout duration `yaml:"open_timeout"`
+		// Etcd, with endpoints, keeps everything in etcd instead of
+		// the bbolt file, shared by every bot process on it.
+		Etcd struct {
+			// Endpoints: host:port of the members, comma-separated.
+			Endpoints   string   `yaml:"endpoints"`
+			Prefix      string   `yaml:"prefix"`
+			Username    string   `yaml:"username"`
+			Password    string   `yaml:"password"`
+			CAFile      string   `yaml:"ca_file"`
+			CertFile    string   `yaml:"cert_file"`
+			KeyFile     string   `yaml:"key_file"`
+			DialTimeout duration `yaml:"dial_timeout"`
+		} `yaml:"etcd"`
 	} `yaml:"storage"`
 	Log struct {
 		Level  string `yaml:"level"`
@@ -122,6 +136,8 @@ func defaultConfig() config {
 	var c config
 	c.Storage.Path = "./data/bot.db"
 	c.Storage.OpenTimeout = duration(2 * time.Second)
+	c.Storage.Etcd.Prefix = "/boardgamebot/"
+	c.Storage.Etcd.DialTimeout = duration(5 * time.Second)
 	c.Log.Level = "info"
 	c.Log.Format = "text"
 	c.Console.As = "you"
@@ -169,6 +185,14 @@ var settings = []setting{
 	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
 	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
 	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
+	{"BOT_STORAGE_ETCD_ENDPOINTS", str(func(c *config) *string { return &c.Storage.Etcd.Endpoints })},
+	{"BOT_STORAGE_ETCD_PREFIX", str(func(c *config) *string { return &c.Storage.Etcd.Prefix })},
+	{"BOT_STORAGE_ETCD_USERNAME", str(func(c *config) *string { return &c.Storage.Etcd.Username })},
+	{"BOT_STORAGE_ETCD_PASSWORD", str(func(c *config) *string { return &c.Storage.Etcd.Password })},
+	{"BOT_STORAGE_ETCD_CA_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CAFile })},
+	{"BOT_STORAGE_ETCD_CERT_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CertFile })},
+	{"BOT_STORAGE_ETCD_KEY_FILE", str(func(c *config) *string { return &c.Storage.Etcd.KeyFile })},
+	{"BOT_STORAGE_ETCD_DIAL_TIMEOUT", func(c *config, v string) error { return c.Storage.Etcd.DialTimeout.set(v) }},
 	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
 	{"BOT_LOG_FORMAT", str(func(c *config) *string { return &c.Log.Format })},
 	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
@@ -373,6 +397,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
 	}
+	if err := checkEtcd(c); err != nil {
+		return c, fmt.Errorf("%s: %v", source, err)
+	}
 	if w, err := chat.NewWords(c.Lang); err != nil {
 		return c, fmt.Errorf("%s: lang %q has no catalogue", source, c.Lang)
 	} else {
@@ -415,6 +442,54 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
 	}
 	return c, nil
+}
+
+// etcdEndpoints returns storage.etcd.endpoints as a list (none: bbolt).
+func (c config) etcdEndpoints() []string {
+	var out []string
+	for _, e := range strings.Split(c.Storage.Etcd.Endpoints, ",") {
+		if e = strings.TrimSpace(e); e != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// checkEtcd checks the etcd settings when endpoints are set.
+func checkEtcd(c config) error {
+	e := c.Storage.Etcd
+	eps := c.etcdEndpoints()
+	if len(eps) == 0 {
+		if strings.TrimSpace(e.Endpoints) != "" {
+			return fmt.Errorf("storage.etcd.endpoints %q names no endpoint (host:port, comma-separated)", e.Endpoints)
+		}
+		return nil
+	}
+	for _, ep := range eps {
+		hp := ep
+		if scheme, rest, ok := strings.Cut(ep, "://"); ok {
+			if scheme != "http" && scheme != "https" {
+				return fmt.Errorf("storage.etcd.endpoints: %q is not host:port (or http:// or https://host:port)", ep)
+			}
+			hp = rest
+		}
+		if _, port, err := net.SplitHostPort(hp); err != nil || port == "" {
+			return fmt.Errorf("storage.etcd.endpoints: %q is not host:port (or http:// or https://host:port)", ep)
+		}
+	}
+	if !strings.HasPrefix(e.Prefix, "/") || !strings.HasSuffix(e.Prefix, "/") {
+		return fmt.Errorf("storage.etcd.prefix %q should start and end with / (like /boardgamebot/)", e.Prefix)
+	}
+	if e.Password != "" && e.Username == "" {
+		return fmt.Errorf("storage.etcd.password is set but storage.etcd.username is empty")
+	}
+	if (e.CertFile == "") != (e.KeyFile == "") {
+		return fmt.Errorf("storage.etcd.cert_file and storage.etcd.key_file go together (the client's certificate and its key)")
+	}
+	if e.DialTimeout <= 0 {
+		return fmt.Errorf("storage.etcd.dial_timeout should be above 0")
+	}
+	return nil
 }
 
 // configFlags starts the flags of a subcommand that reads the

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -32,13 +33,13 @@ func TestConfigErrors(t *testing.T) {
 		{"tab", "storage:\n\tpath: x\n", nil, "config FILE: line 2: found character that cannot start any token"},
 		{"not a map", "- a\n- b\n", nil, "config FILE: line 1: the file should hold sections of settings (name: value lines), not a list"},
 		{"unknown key", "storage:\n  path: x.db\n  paht: y.db\n", nil,
-			`config FILE: line 3: unknown setting "paht" in storage (its settings: path, open_timeout)`},
+			`config FILE: line 3: unknown setting "paht" in storage (its settings: path, open_timeout, etcd)`},
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
 			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer, sessions)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
-			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout); line 3: unknown setting "pth" in storage (its settings: path, open_timeout)`},
+			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout, etcd); line 3: unknown setting "pth" in storage (its settings: path, open_timeout, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
 		{"two on one line", "discord: {shard_id: x, shard_count: y}\n", nil,
 			`config FILE: line 1: discord.shard_id should be a whole number, not "x"; line 1: discord.shard_count should be a whole number, not "y"`},
@@ -60,6 +61,18 @@ func TestConfigErrors(t *testing.T) {
 		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
 		{"bad env resident", "", map[string]string{"BOT_SESSIONS_RESIDENT": "many"}, `environment BOT_SESSIONS_RESIDENT: "many" is not a whole number`},
 		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
+		{"etcd endpoint without port", "", map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": "10.0.0.1:2379, etcd2"},
+			`config FILE: storage.etcd.endpoints: "etcd2" is not host:port (or http:// or https://host:port)`},
+		{"etcd endpoint scheme", "storage:\n  etcd:\n    endpoints: unix://x:1\n", nil,
+			`config FILE: storage.etcd.endpoints: "unix://x:1" is not host:port (or http:// or https://host:port)`},
+		{"etcd no endpoint", "storage:\n  etcd:\n    endpoints: ' , '\n", nil,
+			`config FILE: storage.etcd.endpoints " , " names no endpoint (host:port, comma-separated)`},
+		{"etcd bad prefix", "storage:\n  etcd:\n    endpoints: 127.0.0.1:2379\n    prefix: bot\n", nil,
+			`config FILE: storage.etcd.prefix "bot" should start and end with / (like /boardgamebot/)`},
+		{"etcd password alone", "", map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": "127.0.0.1:2379", "BOT_STORAGE_ETCD_PASSWORD": "p"},
+			"config FILE: storage.etcd.password is set but storage.etcd.username is empty"},
+		{"etcd cert without key", "storage:\n  etcd:\n    endpoints: https://e:2379\n    cert_file: c.pem\n", nil,
+			"config FILE: storage.etcd.cert_file and storage.etcd.key_file go together (the client's certificate and its key)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.text)
@@ -135,6 +148,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
 	env["BOT_SESSIONS_RESIDENT"] = "500"
+	env["BOT_STORAGE_ETCD_ENDPOINTS"] = "10.0.0.1:2379, https://etcd2:2379"
+	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
+	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +170,12 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	want.Sessions.Resident = 500
+	e := &want.Storage.Etcd
+	e.Endpoints, e.Prefix, e.Username, e.Password = "10.0.0.1:2379, https://etcd2:2379", "/x/", "x", "x"
+	e.CAFile, e.CertFile, e.KeyFile, e.DialTimeout = "x", "x", "x", duration(4*time.Second)
+	if eps := c.etcdEndpoints(); !slices.Equal(eps, []string{"10.0.0.1:2379", "https://etcd2:2379"}) {
+		t.Fatalf("etcd endpoints %q", eps)
+	}
 	if c != want {
 		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/etcdstore"
 )
 
 // cmdRun serves the platforms whose tokens are set; with none, it starts
@@ -54,7 +55,7 @@ type platform struct {
 // pause (restartPause), and the others keep serving meanwhile.
 func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restartPause) error {
 	log := newLogger(c, stderr)
-	store, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
+	store, where, err := openBotStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
@@ -97,7 +98,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	// The notifiers are complete: now the games may resume and the clocks run.
 	n, err := svc.Resume(ctx)
 	if err != nil {
-		return fmt.Errorf("resuming the games in %s: %w", c.Storage.Path, err)
+		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
@@ -105,7 +106,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	for _, p := range running {
 		names = append(names, p.name)
 	}
-	log.Info("serving", "platforms", strings.Join(names, ","), "database", c.Storage.Path, "live_sessions", n)
+	log.Info("serving", "platforms", strings.Join(names, ","), "database", where, "live_sessions", n)
 
 	var wg sync.WaitGroup
 	for _, p := range running {
@@ -218,6 +219,41 @@ func newLogger(c config, w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, o))
 }
 
+// botStore is what the bot keeps: the sessions and games, the users'
+// languages and pings, the Discord channels' routes.
+type botStore interface {
+	sessions.Store
+	chat.LangStore
+	telegram.Prefs
+	discord.Routes
+	Close() error
+}
+
+// openBotStore opens the etcd store when storage.etcd.endpoints is set,
+// the bbolt file of storage.path otherwise; where names it for logs.
+func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botStore, where string, err error) {
+	if eps := c.etcdEndpoints(); len(eps) > 0 {
+		e := c.Storage.Etcd
+		s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: eps, Prefix: e.Prefix, Username: e.Username, Password: e.Password,
+			CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log})
+		if err != nil {
+			return nil, "", fmt.Errorf("%w (storage.etcd.endpoints)", err)
+		}
+		return s, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
+	}
+	s, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
+	if err != nil {
+		return nil, "", err
+	}
+	return s, c.Storage.Path, nil
+}
+
+// leaderName names this process in the clock election: host and pid.
+func leaderName() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s/%d", host, os.Getpid())
+}
+
 // openStore opens the database; to a file that storage.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
 func openStore(path string, o storage.Options) (*storage.Store, error) {
@@ -235,7 +271,7 @@ func openStore(path string, o storage.Options) (*storage.Store, error) {
 // until the end of input or until ctx is done.
 func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.Writer, interactive bool) error {
 	log := newLogger(c, stderr)
-	store, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
+	store, where, err := openBotStore(ctx, c, log)
 	if err != nil {
 		return err
 	}
@@ -249,11 +285,11 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	defer svc.Close()
 	n, err := svc.Resume(ctx)
 	if err != nil {
-		return fmt.Errorf("resuming the games in %s: %w", c.Storage.Path, err)
+		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
-	log.Info("console started", "database", c.Storage.Path, "live_sessions", n)
+	log.Info("console started", "database", where, "live_sessions", n)
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
@@ -269,7 +305,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	}
 	if interactive {
 		fmt.Fprintf(stdout, "Board-game bot on %s. You are %s; /as NAME changes who speaks, /help lists the commands, Ctrl-D ends.\n",
-			c.Storage.Path, c.Console.As)
+			where, c.Console.As)
 	}
 	if err := console.Run(ctx, cc); err != nil {
 		return err
@@ -281,7 +317,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // newService builds the sessions service of the configuration: the
 // platforms' default clocks, the challenge expiry, the computer opponent.
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store *storage.Store, notify sessions.Notifier, log *slog.Logger) *sessions.Service {
+func newService(c config, store sessions.Store, notify sessions.Notifier, log *slog.Logger) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
@@ -291,20 +327,29 @@ func newService(c config, store *storage.Store, notify sessions.Notifier, log *s
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident})
 }
 
-// startBackground runs the clocks (sessions.Service.Run) and answers
+// startBackground runs the clocks (sessions.Service.Run; on etcd, only
+// while this process leads them) and answers
 // `bot backup` through the backup socket, until the returned stop is
 // called or ctx is done; stop waits for both.
-func startBackground(ctx context.Context, c config, svc *sessions.Service, store *storage.Store, log *slog.Logger) (stop func()) {
+func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		if es, ok := store.(*etcdstore.Store); ok {
+			// Processes on one etcd: only the elected one runs the clocks.
+			es.Lead(ctx, leaderName(), etcdstore.LeaderTTL, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
+			return
+		}
 		svc.Run(ctx, time.Duration(c.Clocks.Tick))
 	}()
-	closeBackups, err := serveBackups(ctx, store, backupSocket(c.Storage.Path), log)
-	if err != nil {
-		log.Warn("bot backup will not reach this process", "err", err)
+	var closeBackups func()
+	if db, ok := store.(*storage.Store); ok { // etcd keeps its own copies (etcdctl snapshot save)
+		var err error
+		if closeBackups, err = serveBackups(ctx, db, backupSocket(c.Storage.Path), log); err != nil {
+			log.Warn("bot backup will not reach this process", "err", err)
+		}
 	}
 	return func() {
 		cancel()

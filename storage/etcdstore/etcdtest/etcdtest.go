@@ -1,0 +1,61 @@
+// Package etcdtest starts an etcd member inside a test process, on
+// loopback, for the tests of the etcd store and of the programs on it.
+package etcdtest
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"time"
+
+	"go.etcd.io/etcd/server/v3/embed"
+	"go.uber.org/zap"
+)
+
+// Start starts one etcd member with its data in dir, serving clients on
+// a free loopback port, and returns it with its client endpoint. Its
+// logs are discarded; unless fsync is set it does not fsync (a test's
+// data need not survive a crash; benchmarks fsync). Close the member
+// when done.
+func Start(dir string, fsync bool) (*embed.Etcd, string, error) {
+	cfg := embed.NewConfig()
+	cfg.Dir = dir
+	cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+	cfg.UnsafeNoFsync = !fsync
+	var urls [2]url.URL
+	for i := range urls {
+		port, err := FreePort()
+		if err != nil {
+			return nil, "", err
+		}
+		urls[i] = url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}
+	}
+	cfg.ListenClientUrls, cfg.AdvertiseClientUrls = urls[:1], urls[:1]
+	cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = urls[1:], urls[1:]
+	cfg.InitialCluster = cfg.InitialClusterFromName(cfg.Name)
+	e, err := embed.StartEtcd(cfg)
+	if err != nil {
+		return nil, "", err
+	}
+	select {
+	case <-e.Server.ReadyNotify():
+	case err := <-e.Err():
+		e.Close()
+		return nil, "", err
+	case <-time.After(30 * time.Second):
+		e.Close()
+		return nil, "", fmt.Errorf("etcd not ready after 30 s")
+	}
+	return e, urls[0].Host, nil
+}
+
+// FreePort returns a loopback port nobody listens on now (embed takes
+// URLs, not listeners).
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
