@@ -20,7 +20,6 @@ import (
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
-	"github.com/boardgamebot/bot/storage/etcdstore"
 )
 
 // cmdRun serves the platforms whose tokens are set; with none, it starts
@@ -233,13 +232,7 @@ type botStore interface {
 // the bbolt file of storage.path otherwise; where names it for logs.
 func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botStore, where string, err error) {
 	if eps := c.etcdEndpoints(); len(eps) > 0 {
-		e := c.Storage.Etcd
-		s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: eps, Prefix: e.Prefix, Username: e.Username, Password: e.Password,
-			CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log})
-		if err != nil {
-			return nil, "", fmt.Errorf("%w (storage.etcd.endpoints)", err)
-		}
-		return s, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
+		return openEtcd(ctx, c, eps, log)
 	}
 	s, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
 	if err != nil {
@@ -248,10 +241,10 @@ func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botSto
 	return s, c.Storage.Path, nil
 }
 
-// leaderName names this process in the clock election: host and pid.
-func leaderName() string {
-	host, _ := os.Hostname()
-	return fmt.Sprintf("%s/%d", host, os.Getpid())
+// clockLeader is a store shared by several processes, of which one at a
+// time runs the clocks: leadClocks runs run while this process leads.
+type clockLeader interface {
+	leadClocks(ctx context.Context, run func(context.Context))
 }
 
 // openStore opens the database; to a file that storage.Open refuses (its
@@ -337,9 +330,9 @@ func startBackground(ctx context.Context, c config, svc *sessions.Service, store
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		if es, ok := store.(*etcdstore.Store); ok {
+		if l, ok := store.(clockLeader); ok {
 			// Processes on one etcd: only the elected one runs the clocks.
-			es.Lead(ctx, leaderName(), etcdstore.LeaderTTL, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
+			l.leadClocks(ctx, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
 			return
 		}
 		svc.Run(ctx, time.Duration(c.Clocks.Tick))

@@ -1,0 +1,34 @@
+//go:build etcd
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/boardgamebot/bot/storage/etcdstore"
+)
+
+// etcdStore is the etcd store as the bot uses it: the clocks run in the
+// process that leads them.
+type etcdStore struct{ *etcdstore.Store }
+
+func (s etcdStore) leadClocks(ctx context.Context, run func(context.Context)) {
+	host, _ := os.Hostname()
+	s.Lead(ctx, fmt.Sprintf("%s/%d", host, os.Getpid()), etcdstore.LeaderTTL, run)
+}
+
+// openEtcd opens the etcd store of storage.etcd; where names it for logs.
+func openEtcd(ctx context.Context, c config, eps []string, log *slog.Logger) (botStore, string, error) {
+	e := c.Storage.Etcd
+	s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: eps, Prefix: e.Prefix, Username: e.Username, Password: e.Password,
+		CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log})
+	if err != nil {
+		return nil, "", fmt.Errorf("%w (storage.etcd.endpoints)", err)
+	}
+	return etcdStore{s}, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
+}
