@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/feature/plural"
@@ -36,6 +38,29 @@ type Words struct {
 	langs []string
 	def   string
 	cats  map[string]*catalogue
+	// colours holds, per game id and number of seats, the colour of each
+	// seat's pieces in the pictures (nil for games whose seats are named
+	// by their colours): worked out once from a start position, since
+	// naming a player must not build a board.
+	colours sync.Map
+}
+
+// seatColours returns the colour of each seat's pieces of game g, as
+// render draws them, or nil when its seats are named by their colours
+// (only Halma's camps have colours of their own).
+func (w *Words) seatColours(g rules.Game) []string {
+	key := g.ID() + "/" + strconv.Itoa(len(g.Seats()))
+	if c, ok := w.colours.Load(key); ok {
+		return c.([]string)
+	}
+	var out []string
+	if v := g.Start(0).View(); len(v.Camps) > 0 {
+		for seat := range g.Seats() {
+			out = append(out, render.SeatColour(v, seat))
+		}
+	}
+	w.colours.Store(key, out)
+	return out
 }
 
 // catalogue is one language's messages.

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -25,7 +24,7 @@ func (p Speaker) player(s *sessions.Snapshot, seat int) string {
 // seats are numbered (Halma's camps), the colour of its pieces in the
 // pictures too ("Player 2, blue").
 func (p Speaker) seatLabel(s *sessions.Snapshot, seat int) string {
-	if c := seatColour(s, seat); c != "" {
+	if c := p.seatColour(s, seat); c != "" {
 		return p.T("SeatColour", "Seat", p.seatName(s, seat), "Colour", p.colour(c))
 	}
 	return p.seatName(s, seat)
@@ -33,7 +32,7 @@ func (p Speaker) seatLabel(s *sessions.Snapshot, seat int) string {
 
 // seatWords names a seat in running text: "White", "Player 2 (blue)".
 func (p Speaker) seatWords(s *sessions.Snapshot, seat int) string {
-	if c := seatColour(s, seat); c != "" {
+	if c := p.seatColour(s, seat); c != "" {
 		return p.T("SeatColourWords", "Seat", p.seatName(s, seat), "Colour", p.colour(c))
 	}
 	return p.seatName(s, seat)
@@ -41,20 +40,15 @@ func (p Speaker) seatWords(s *sessions.Snapshot, seat int) string {
 
 // seatColour is the colour of a Halma seat's pieces, as render draws
 // them; "" for the other games, whose seats are named by their colours.
-func seatColour(s *sessions.Snapshot, seat int) string {
-	if s == nil || s.Game == nil {
+func (p Speaker) seatColour(s *sessions.Snapshot, seat int) string {
+	if s == nil || s.Game == nil || p.w == nil {
 		return ""
 	}
-	var v rules.View
-	if s.State != nil {
-		v = s.State.View()
-	} else {
-		v = s.Game.Start(s.Record.First).View()
-	}
-	if len(v.Camps) == 0 {
+	colours := p.w.seatColours(s.Game)
+	if seat < 0 || seat >= len(colours) {
 		return ""
 	}
-	return render.SeatColour(v, seat)
+	return colours[seat]
 }
 
 // players lists every seat: "alice (White) vs bob (Black)".
