@@ -185,57 +185,21 @@ func badSnapshot(why string) error {
 	return rules.Errorf(rules.ErrBadSnapshot, "bad draughts snapshot: %s", why)
 }
 
-// reader reads a snapshot; the first error sticks.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) < 1 {
-		r.bad = true
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) uint32() uint32 {
-	if len(r.b) < 4 {
-		r.bad = true
-		return 0
-	}
-	x := binary.LittleEndian.Uint32(r.b)
-	r.b = r.b[4:]
-	return x
-}
-
-func (r *reader) uvarint(limit uint64) uint64 {
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 || x > limit {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
-
 func (v Variant) restore(snapshot []byte) (Game, error) {
-	r := &reader{b: snapshot}
-	if ver := r.byte(); r.bad || ver != snapshotVersion {
+	r := rules.NewSnapshotReader(snapshot)
+	if ver := r.Byte(); r.Bad() || ver != snapshotVersion {
 		return Game{}, badSnapshot("unknown version")
 	}
-	if vi := r.byte(); r.bad || int(vi) >= len(snapshotVariants) || snapshotVariants[vi] != v {
+	if vi := r.Byte(); r.Bad() || int(vi) >= len(snapshotVariants) || snapshotVariants[vi] != v {
 		return Game{}, badSnapshot("not a snapshot of " + v.Name())
 	}
-	cur := Position{White: r.uint32(), Black: r.uint32(), Kings: r.uint32(), ToMove: Color(r.byte())}
-	flags := r.byte()
-	kingRun := r.uvarint(maxCount)
-	strongMoves := r.uvarint(maxCount)
-	huffable := r.uvarint(1<<32 - 1)
-	n := r.uvarint(maxCount)
-	if r.bad || n > uint64(len(r.b)) {
+	cur := Position{White: r.Uint32(), Black: r.Uint32(), Kings: r.Uint32(), ToMove: Color(r.Byte())}
+	flags := r.Byte()
+	kingRun := r.Uvarint(maxCount)
+	strongMoves := r.Uvarint(maxCount)
+	huffable := r.Uvarint(1<<32 - 1)
+	n := r.Uvarint(maxCount)
+	if r.Bad() || n > uint64(r.Len()) {
 		return Game{}, badSnapshot("too short")
 	}
 	if n > 0 && v.Draws != SpanishDraws {
@@ -247,26 +211,26 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 	past := make([]Position, n)
 	next := cur
 	for i := int(n) - 1; i >= 0; i-- {
-		h := r.byte()
+		h := r.Byte()
 		p := next
 		p.ToMove = Color(h >> 7)
 		last := -1
 		for range h & 127 {
-			c := r.byte()
+			c := r.Byte()
 			f, what := Field(c&31), c>>5
-			if r.bad || int(f) <= last || what > 4 || what == content(next, f) {
+			if r.Bad() || int(f) <= last || what > 4 || what == content(next, f) {
 				return Game{}, badSnapshot("impossible earlier position")
 			}
 			setContent(&p, f, what)
 			last = int(f)
 		}
-		if r.bad || !sameMen(p, cur) || !v.validPosition(p) {
+		if r.Bad() || !sameMen(p, cur) || !v.validPosition(p) {
 			return Game{}, badSnapshot("impossible earlier position")
 		}
 		past[i], next = p, p
 	}
 	switch {
-	case r.bad || len(r.b) > 0:
+	case r.Bad() || r.Len() > 0:
 		return Game{}, badSnapshot("wrong length")
 	case flags>>4 != 0:
 		return Game{}, badSnapshot("unknown flags")

@@ -66,28 +66,28 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 	bad := func(why string) (*State, error) {
 		return nil, rules.Errorf(rules.ErrBadSnapshot, "bad halma snapshot: %s", why)
 	}
-	r := &reader{b: snapshot}
-	if ver := r.byte(); r.bad || ver != snapshotVersion {
+	r := rules.NewSnapshotReader(snapshot)
+	if ver := r.Byte(); r.Bad() || ver != snapshotVersion {
 		return bad("unknown version")
 	}
-	v := Variant{Size: int(r.byte()), Players: int(r.byte()), LeaveHome: int(r.uvarint(maxCount))}
-	if r.bad || v != g.v {
+	v := Variant{Size: int(r.Byte()), Players: int(r.Byte()), LeaveHome: int(r.Uvarint(maxCount))}
+	if r.Bad() || v != g.v {
 		return bad("not a snapshot of this game")
 	}
 	s := &State{game: g, out: rules.Outcome{Winner: -1}}
 	for seat := 0; seat < v.Players; seat++ {
-		s.turns[seat] = int(r.uvarint(maxCount))
+		s.turns[seat] = int(r.Uvarint(maxCount))
 	}
-	p := Position{lay: uint8(v.layout()), turn: r.byte()}
-	won := r.byte()
+	p := Position{lay: uint8(v.layout()), turn: r.Byte()}
+	won := r.Byte()
 	var all Board
-	for seat := 0; seat < v.Players && !r.bad; seat++ {
-		n := int(r.byte())
-		if n > len(r.b) {
+	for seat := 0; seat < v.Players && !r.Bad(); seat++ {
+		n := int(r.Byte())
+		if n > r.Len() {
 			return bad("too short")
 		}
 		for range n {
-			q := Sq(r.byte())
+			q := Sq(r.Byte())
 			if all.Has(q) || !p.OnBoard(q) {
 				return bad("a square off the board or taken twice")
 			}
@@ -96,7 +96,7 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 		}
 	}
 	switch {
-	case r.bad || len(r.b) > 0:
+	case r.Bad() || r.Len() > 0:
 		return bad("wrong length")
 	case int(won) > v.Players:
 		return bad("no such winner")
@@ -139,30 +139,4 @@ func (s *State) judge() {
 	if n := pre.after(Pass); n.pos == s.pos {
 		s.out = n.out
 	}
-}
-
-// reader reads a snapshot; the first error sticks.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) < 1 {
-		r.bad = true
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) uvarint(limit uint64) uint64 {
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 || x > limit {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
 }

@@ -111,17 +111,17 @@ func (Game) Restore(snapshot []byte) (rules.State, error) {
 	bad := func(why string) (rules.State, error) {
 		return nil, rules.Errorf(rules.ErrBadSnapshot, "bad ultradamas snapshot: %s", why)
 	}
-	r := &reader{b: snapshot}
-	if ver := r.byte(); r.bad || ver != snapshotVersion {
+	r := &reader{rules.NewSnapshotReader(snapshot)}
+	if ver := r.Byte(); r.Bad() || ver != snapshotVersion {
 		return bad("unknown version")
 	}
-	switch phase := r.byte(); {
-	case r.bad:
+	switch phase := r.Byte(); {
+	case r.Bad():
 		return bad("too short")
 	case phase == 0:
 		var f [2]uint64
-		f[Red], f[Black] = r.uint64(), r.uint64()
-		if r.bad || len(r.b) > 0 {
+		f[Red], f[Black] = r.Uint64(), r.Uint64()
+		if r.Bad() || r.Len() > 0 {
 			return bad("wrong length")
 		}
 		for side, set := range f {
@@ -137,8 +137,8 @@ func (Game) Restore(snapshot []byte) (rules.State, error) {
 		return bad("unknown phase")
 	}
 	pos, ok := r.position()
-	n := r.uvarint(uint64(pos.ply))
-	if !ok || r.bad {
+	n := r.Uvarint(uint64(pos.ply))
+	if !ok || r.Bad() {
 		return bad("impossible position")
 	}
 	keys := make([]Position, n+1)
@@ -150,7 +150,7 @@ func (Game) Restore(snapshot []byte) (rules.State, error) {
 		}
 		keys[i] = k
 	}
-	if r.bad || len(r.b) > 0 {
+	if r.Bad() || r.Len() > 0 {
 		return bad("wrong length")
 	}
 	s := &State{started: true, rec: Record{Start: pos}, pos: pos, keys: keys}
@@ -161,33 +161,33 @@ func (Game) Restore(snapshot []byte) (rules.State, error) {
 // position reads a position written by appendPosition; ok is false when
 // it is not a valid position.
 func (r *reader) position() (p Position, ok bool) {
-	turn, ply := r.byte(), r.byte()
-	all := r.uint64()
-	if r.bad || turn > 1 || bits.OnesCount64(all) > len(r.b) {
+	turn, ply := r.Byte(), r.Byte()
+	all := r.Uint64()
+	if r.Bad() || turn > 1 || bits.OnesCount64(all) > r.Len() {
 		return p, false
 	}
 	p.turn, p.ply = Side(turn), ply
 	for x := all; x != 0; x &= x - 1 {
-		if c := r.byte(); c == 0 || !setPiece(&p, first(x), c) {
+		if c := r.Byte(); c == 0 || !setPiece(&p, first(x), c) {
 			return p, false
 		}
 	}
-	return p, !r.bad && p.Valid() == nil
+	return p, !r.Bad() && p.Valid() == nil
 }
 
 // diff reads a position written by appendDiff against next; ok is false
 // when it is not a valid position or not written as appendDiff writes.
 func (r *reader) diff(next Position) (p Position, ok bool) {
-	h := r.byte()
+	h := r.Byte()
 	n := int(h & 127)
-	if r.bad || n > 64 || 2*n > len(r.b) {
+	if r.Bad() || n > 64 || 2*n > r.Len() {
 		return p, false
 	}
 	p = next
 	p.turn = Side(h >> 7)
 	last := -1
 	for range n {
-		q, c := Square(r.byte()), r.byte()
+		q, c := Square(r.Byte()), r.Byte()
 		if int(q) <= last || q > 63 || c == pieceByte(next, q) || !setPiece(&p, q, c) {
 			return p, false
 		}
@@ -196,38 +196,6 @@ func (r *reader) diff(next Position) (p Position, ok bool) {
 	return p, p.Valid() == nil
 }
 
-// reader reads a snapshot; the first error sticks.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) byte() byte {
-	if len(r.b) < 1 {
-		r.bad = true
-		return 0
-	}
-	c := r.b[0]
-	r.b = r.b[1:]
-	return c
-}
-
-func (r *reader) uint64() uint64 {
-	if len(r.b) < 8 {
-		r.bad = true
-		return 0
-	}
-	x := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return x
-}
-
-func (r *reader) uvarint(limit uint64) uint64 {
-	x, n := binary.Uvarint(r.b)
-	if n <= 0 || x > limit {
-		r.bad = true
-		return 0
-	}
-	r.b = r.b[n:]
-	return x
-}
+// reader reads a snapshot (rules.SnapshotReader) with the positions
+// of this game.
+type reader struct{ *rules.SnapshotReader }
