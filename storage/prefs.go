@@ -26,27 +26,68 @@ type prefs struct {
 // SetNotify records whether a user of a platform wants turn pings by
 // private message. The choice is kept until it is set again.
 func (s *Store) SetNotify(ctx context.Context, platform, userID string, on bool) error {
+	return s.setPrefs(platform, userID, "pings", func(p *prefs) { p.Notify = &on })
+}
+
+// NotifyPrefs returns the choices of turn pings of the users of a platform
+// who made one, by user id: true for on, false for off.
+func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := s.eachPrefs(platform, "pings", func(user string, p prefs) {
+		if p.Notify != nil {
+			out[user] = *p.Notify
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SetLang records the language a user of a platform chose with /lang;
+// "" forgets it. The other preferences of the user are kept.
+func (s *Store) SetLang(ctx context.Context, platform, userID, lang string) error {
+	return s.setPrefs(platform, userID, "language", func(p *prefs) { p.Lang = lang })
+}
+
+// Langs returns the languages the users of a platform chose with /lang,
+// by user id.
+func (s *Store) Langs(ctx context.Context, platform string) (map[string]string, error) {
+	out := map[string]string{}
+	err := s.eachPrefs(platform, "languages", func(user string, p prefs) {
+		if p.Lang != "" {
+			out[user] = p.Lang
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// setPrefs changes one user's preferences record with set, keeping the
+// others; what names the preference in errors.
+func (s *Store) setPrefs(platform, userID, what string, set func(*prefs)) error {
 	k, err := userKey(platform, userID)
 	if err != nil {
 		return err
 	}
 	select {
 	case <-s.quit:
-		return fmt.Errorf("storage: saving the pings of %s user %s: %w", platform, userID, ErrClosed)
+		return fmt.Errorf("storage: saving the %s of %s user %s: %w", what, platform, userID, ErrClosed)
 	default:
 	}
 	err = s.update("preferences of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
 		b := tx.Bucket(bPrefs)
 		p := prefs{V: PrefsVersion}
 		if v := b.Get(k); v != nil {
-			// Keep the other preferences of the record.
 			old, err := decodePrefs(v)
 			if err != nil {
 				return err
 			}
 			p = old
 		}
-		p.Notify = &on
+		set(&p)
 		v, err := json.Marshal(p)
 		if err != nil {
 			return err
@@ -54,19 +95,18 @@ func (s *Store) SetNotify(ctx context.Context, platform, userID string, on bool)
 		return b.Put(k, v)
 	})
 	if err != nil {
-		return fmt.Errorf("storage: saving the pings of %s user %s: %w", platform, userID, err)
+		return fmt.Errorf("storage: saving the %s of %s user %s: %w", what, platform, userID, err)
 	}
 	return nil
 }
 
-// NotifyPrefs returns the choices of turn pings of the users of a platform
-// who made one, by user id: true for on, false for off.
-func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error) {
+// eachPrefs calls fn with the preferences record of every user of a
+// platform (inside the read transaction); what names them in errors.
+func (s *Store) eachPrefs(platform, what string, fn func(user string, p prefs)) error {
 	if platform == "" || strings.ContainsRune(platform, 0) {
-		return nil, fmt.Errorf("storage: bad platform %q", platform)
+		return fmt.Errorf("storage: bad platform %q", platform)
 	}
 	prefix := []byte(platform + "\x00")
-	out := map[string]bool{}
 	err := s.view("preferences of "+platform, func(tx *bbolt.Tx) error {
 		c := tx.Bucket(bPrefs).Cursor()
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
@@ -75,16 +115,14 @@ func (s *Store) NotifyPrefs(ctx context.Context, platform string) (map[string]bo
 			if err != nil {
 				return fmt.Errorf("preferences of user %s: %w", user, err)
 			}
-			if p.Notify != nil {
-				out[user] = *p.Notify
-			}
+			fn(user, p)
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("storage: reading the pings of %s: %w", platform, err)
+		return fmt.Errorf("storage: reading the %s of %s: %w", what, platform, err)
 	}
-	return out, nil
+	return nil
 }
 
 // userKey is platform 0 user 0, the key of a user's preferences.
@@ -105,67 +143,4 @@ func decodePrefs(v []byte) (prefs, error) {
 		return prefs{}, damage(fmt.Errorf("preferences record version %d, this bot reads %d", p.V, PrefsVersion))
 	}
 	return p, nil
-}
-
-// SetLang records the language a user of a platform chose with /lang;
-// "" forgets it. The other preferences of the user are kept.
-func (s *Store) SetLang(ctx context.Context, platform, userID, lang string) error {
-	k, err := userKey(platform, userID)
-	if err != nil {
-		return err
-	}
-	select {
-	case <-s.quit:
-		return fmt.Errorf("storage: saving the language of %s user %s: %w", platform, userID, ErrClosed)
-	default:
-	}
-	err = s.update("preferences of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bPrefs)
-		p := prefs{V: PrefsVersion}
-		if v := b.Get(k); v != nil {
-			old, err := decodePrefs(v)
-			if err != nil {
-				return err
-			}
-			p = old
-		}
-		p.Lang = lang
-		v, err := json.Marshal(p)
-		if err != nil {
-			return err
-		}
-		return b.Put(k, v)
-	})
-	if err != nil {
-		return fmt.Errorf("storage: saving the language of %s user %s: %w", platform, userID, err)
-	}
-	return nil
-}
-
-// Langs returns the languages the users of a platform chose with /lang,
-// by user id.
-func (s *Store) Langs(ctx context.Context, platform string) (map[string]string, error) {
-	if platform == "" || strings.ContainsRune(platform, 0) {
-		return nil, fmt.Errorf("storage: bad platform %q", platform)
-	}
-	prefix := []byte(platform + "\x00")
-	out := map[string]string{}
-	err := s.view("preferences of "+platform, func(tx *bbolt.Tx) error {
-		c := tx.Bucket(bPrefs).Cursor()
-		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
-			user := strings.TrimSuffix(string(k[len(prefix):]), "\x00")
-			p, err := decodePrefs(v)
-			if err != nil {
-				return fmt.Errorf("preferences of user %s: %w", user, err)
-			}
-			if p.Lang != "" {
-				out[user] = p.Lang
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("storage: reading the languages of %s: %w", platform, err)
-	}
-	return out, nil
 }
