@@ -120,7 +120,7 @@ func Swiss(players []Player, rounds []Round) (Round, error) {
 	next := Round{Number: len(rounds) + 1}
 	if len(list)%2 == 0 {
 		if !s.pair() {
-			return Round{}, ErrNoPairing
+			return Round{}, s.fail()
 		}
 		next.Pairings = s.pairings()
 		return next, nil
@@ -137,7 +137,14 @@ func Swiss(players []Player, rounds []Round) (Round, error) {
 		}
 		s.used[b] = false
 	}
-	return Round{}, ErrNoPairing
+	return Round{}, s.fail()
+}
+
+func (s *search) fail() error {
+	if s.budget < 0 {
+		return ErrSearchLimit
+	}
+	return ErrNoPairing
 }
 
 type search struct {

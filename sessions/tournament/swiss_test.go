@@ -109,6 +109,9 @@ func TestSwissRandomEvents(t *testing.T) {
 				join()
 			}
 			round, err := Swiss(players, rounds)
+			if errors.Is(err, ErrSearchLimit) {
+				t.Fatalf("seed %d round %d: %v", seed, r, err)
+			}
 			if errors.Is(err, ErrNoPairing) {
 				noPairing++
 				break

@@ -74,6 +74,9 @@ var (
 	ErrPlayerCount = errors.New("tournament: player count out of range")
 	// ErrNoPairing: no pairing of the round satisfies the rules.
 	ErrNoPairing = errors.New("tournament: no valid pairing")
+	// ErrSearchLimit: the bounded search gave up before finding a pairing
+	// or proving there is none; it is also an ErrNoPairing.
+	ErrSearchLimit = fmt.Errorf("%w (search limit reached)", ErrNoPairing)
 	// ErrBadInput: duplicate or empty player ids, unknown results, or
 	// rounds naming unknown players.
 	ErrBadInput = errors.New("tournament: bad input")
