@@ -26,9 +26,10 @@
 //  5. Colours count games played on the board only. Nobody gets the same
 //     colour three times in a row, nor two more Whites than Blacks or the
 //     reverse. Of two players, White goes to the one with fewer Whites than
-//     Blacks so far; on equal balance to the one who had Black last; else
-//     the higher ranked alternates; in the first round the higher ranked
-//     has White on odd boards and Black on even ones.
+//     Blacks so far; on equal balance to the one who had Black last (or
+//     who has not played yet, against one who had White last); else the
+//     higher ranked alternates; when neither has played yet, the higher
+//     ranked has White on odd boards and Black on even ones.
 //  6. When a choice leads to no pairing of the rest, the search backtracks
 //     (within and across score groups, and over the choice of bye) up to
 //     a bound of two million steps. When no pairing exists, Swiss returns

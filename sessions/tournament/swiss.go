@@ -116,7 +116,7 @@ func Swiss(players []Player, rounds []Round) (Round, error) {
 		return Round{}, ErrPlayerCount
 	}
 	rank(list)
-	s := &search{list: list, used: make([]bool, len(list)), budget: searchBudget}
+	s := newSearch(list)
 	next := Round{Number: len(rounds) + 1}
 	if len(list)%2 == 0 {
 		if !s.pair() {
@@ -129,13 +129,13 @@ func Swiss(players []Player, rounds []Round) (Round, error) {
 		if list[b].bye {
 			continue
 		}
-		s.used[b] = true
+		s.mark(b, true)
 		s.games = s.games[:0]
 		if s.pair() {
 			next.Pairings = append(s.pairings(), Pairing{White: list[b].id, Result: Bye})
 			return next, nil
 		}
-		s.used[b] = false
+		s.mark(b, false)
 	}
 	return Round{}, s.fail()
 }
@@ -152,6 +152,46 @@ type search struct {
 	used   []bool
 	games  [][2]int // White, Black as indices in list
 	budget int
+	// forced[k] is the only colour list[k] may take ('W' or 'B'), or 0;
+	// free counts the unused players, forcedW and forcedB those of them
+	// forced to White and to Black: more than half of the free players
+	// forced to one colour cannot be paired.
+	forced           []byte
+	free             int
+	forcedW, forcedB int
+}
+
+func newSearch(list []*state) *search {
+	s := &search{list: list, used: make([]bool, len(list)), budget: searchBudget,
+		forced: make([]byte, len(list)), free: len(list)}
+	for k, p := range list {
+		w, b := p.can('W'), p.can('B')
+		switch {
+		case w && !b:
+			s.forced[k] = 'W'
+			s.forcedW++
+		case b && !w:
+			s.forced[k] = 'B'
+			s.forcedB++
+		}
+	}
+	return s
+}
+
+// mark sets whether list[k] is used and keeps the counts.
+func (s *search) mark(k int, used bool) {
+	d := 1
+	if used {
+		d = -1
+	}
+	s.used[k] = used
+	s.free += d
+	switch s.forced[k] {
+	case 'W':
+		s.forcedW += d
+	case 'B':
+		s.forcedB += d
+	}
 }
 
 func (s *search) pairings() []Pairing {
@@ -168,28 +208,31 @@ func (s *search) pair() bool {
 	if s.budget < 0 {
 		return false
 	}
+	if 2*s.forcedW > s.free || 2*s.forcedB > s.free {
+		return false
+	}
 	i := slices.Index(s.used, false)
 	if i < 0 {
 		return true
 	}
-	s.used[i] = true
+	s.mark(i, true)
 	for _, j := range s.candidates(i) {
 		w, b, ok := s.colours(i, j)
 		if !ok {
 			continue
 		}
-		s.used[j] = true
+		s.mark(j, true)
 		s.games = append(s.games, [2]int{w, b})
 		if s.pair() {
 			return true
 		}
 		s.games = s.games[:len(s.games)-1]
-		s.used[j] = false
+		s.mark(j, false)
 		if s.budget < 0 {
 			break
 		}
 	}
-	s.used[i] = false
+	s.mark(i, false)
 	return false
 }
 

@@ -58,8 +58,8 @@ func checkSwissRound(t *testing.T, players []Player, rounds []Round, next Round)
 				if s.id == p.White {
 					below = true
 				} else if below && !s.bye {
-					srch := &search{list: list, used: make([]bool, len(list)), budget: searchBudget}
-					srch.used[k] = true
+					srch := newSearch(list)
+					srch.mark(k, true)
 					if srch.pair() {
 						t.Fatalf("round %d: bye to %s though %s, lower, could have it", next.Number, p.White, s.id)
 					}
@@ -110,7 +110,7 @@ func TestSwissRandomEvents(t *testing.T) {
 			}
 			round, err := Swiss(players, rounds)
 			if errors.Is(err, ErrSearchLimit) {
-				t.Fatalf("seed %d round %d: %v", seed, r, err)
+				t.Fatalf("seed %d round %d (%d players, %d active): %v", seed, r, len(players), countActive(players), err)
 			}
 			if errors.Is(err, ErrNoPairing) {
 				noPairing++
@@ -241,4 +241,14 @@ func BenchmarkSwissPair1000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func countActive(players []Player) int {
+	n := 0
+	for _, p := range players {
+		if !p.Withdrawn {
+			n++
+		}
+	}
+	return n
 }
