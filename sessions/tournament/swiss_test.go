@@ -1,9 +1,11 @@
 package tournament
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -251,4 +253,19 @@ func countActive(players []Player) int {
 		}
 	}
 	return n
+}
+
+func TestRoundJSONRoundTrip(t *testing.T) {
+	in := Round{Number: 3, Pairings: []Pairing{{"a", "b", WhiteWins}, {"c", "d", BlackByForfeit}, {"e", "", Bye}, {"f", "g", Pending}}}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Round
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("%s came back as %+v", data, out)
+	}
 }
