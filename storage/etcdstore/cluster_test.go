@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -116,4 +117,133 @@ func TestClusterMovesFromTwoProcesses(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestClusterClockLeader: on a three-member cluster, the process leading
+// the clocks fires a deadline; when it stops, the other leads and fires
+// the next one; each deadline fires once, also when the old leader's
+// clock comes round again.
+func TestClusterClockLeader(t *testing.T) {
+	_, clis := cluster(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var mu sync.Mutex
+	now := t0
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	setNow := func(t time.Time) { mu.Lock(); now = t; mu.Unlock() }
+	opts := etcdstore.Options{Prefix: "/clock/"}
+	keys := make([]sessions.Key, 4)
+	for i := range keys {
+		keys[i] = sessions.Key{Platform: "test", Channel: fmt.Sprint("c", i)}
+	}
+	type process struct {
+		store *etcdstore.Store
+		svc   *sessions.Service
+		tick  chan struct{} // the leader's clock comes round
+	}
+	ticked := make(chan error)
+	won := make(chan *sessions.Service)
+	procs := make([]*process, 2)
+	for i := range procs {
+		st := etcdstore.New(clis[i], opts)
+		svc := sessions.New(sessions.Config{Store: st, Games: sessionstest.Games, Now: clock, Rand: func(int) int { return 0 }, Computer: firstMove{}})
+		defer svc.Close()
+		procs[i] = &process{store: st, svc: svc, tick: make(chan struct{})}
+	}
+	tick := func(s *sessions.Service) error {
+		s.Tick(ctx)
+		for _, k := range keys {
+			if err := s.Settle(ctx, k); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	lead := func(p *process) context.CancelFunc {
+		lctx, stop := context.WithCancel(ctx)
+		wg.Go(func() {
+			p.store.Lead(lctx, fmt.Sprintf("%p", p), 2*time.Second, func(ctx context.Context) {
+				select {
+				case won <- p.svc:
+				case <-ctx.Done():
+					return
+				}
+				for {
+					select {
+					case <-ctx.Done():
+						return
+					case <-p.tick:
+						ticked <- tick(p.svc)
+					}
+				}
+			})
+		})
+		return stop
+	}
+	a, b := procs[0], procs[1]
+	play := sessions.DefaultPlayOptions()
+	play.Color, play.Time = sessions.ColorWhite, sessions.Duration(time.Hour)
+	for _, k := range keys {
+		if _, err := a.svc.Challenge(ctx, sessions.Request{Key: k, User: ann}, sessions.ChallengeSpec{Game: "count", Invited: []sessions.User{bob}, Play: play}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.svc.Accept(ctx, sessions.Request{Key: k, User: bob}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// autoMoves checks that each game has n actions, in turn, each an
+	// auto-move (Auto counts them per seat).
+	autoMoves := func(when string, n int) {
+		t.Helper()
+		look := sessions.New(sessions.Config{Store: etcdstore.New(clis[1], opts), Games: sessionstest.Games, Now: clock})
+		defer look.Close()
+		for _, k := range keys {
+			snap, err := look.Look(ctx, k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := snap.Record
+			if len(r.Actions) != n || len(r.Auto) != 2 || r.Auto[0] != (n+1)/2 || r.Auto[1] != n/2 {
+				t.Fatalf("%s: %s has %d actions (auto %v), want %d auto-moves", when, k.Channel, len(r.Actions), r.Auto, n)
+			}
+			for i, a := range r.Actions {
+				if a.Seat != i%2 {
+					t.Fatalf("%s: %s: action %d by seat %d", when, k.Channel, i, a.Seat)
+				}
+			}
+		}
+	}
+	stopA := lead(a)
+	defer stopA()
+	if got := <-won; got != a.svc {
+		t.Fatal("b leads first, want a")
+	}
+	stopB := lead(b)
+	defer stopB()
+	setNow(t0.Add(time.Hour + time.Minute)) // ann is out of time
+	a.tick <- struct{}{}
+	if err := <-ticked; err != nil {
+		t.Fatal(err)
+	}
+	autoMoves("after a's clock", 1)
+	stopA()
+	t1 := time.Now()
+	if got := <-won; got != b.svc {
+		t.Fatal("a leads again after it stopped, want b")
+	}
+	t.Logf("b took over %v after a stopped", time.Since(t1).Round(time.Millisecond))
+	setNow(t0.Add(2*time.Hour + 2*time.Minute)) // bob is out of time
+	b.tick <- struct{}{}
+	if err := <-ticked; err != nil {
+		t.Fatal(err)
+	}
+	autoMoves("after b's clock", 2)
+	if err := tick(a.svc); err != nil { // a's clock, no longer leading, comes round late
+		t.Fatal(err)
+	}
+	autoMoves("after a's late clock", 2)
+	stopB()
 }
