@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"go.etcd.io/etcd/server/v3/embed"
@@ -58,4 +60,61 @@ func FreePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// StartCluster starts n etcd members forming one cluster, each with its
+// data under dir and its ports on loopback, and returns them with their
+// client endpoints once every member is ready. Fsync is as for Start.
+// Close every member when done.
+func StartCluster(dir string, n int, fsync bool) ([]*embed.Etcd, []string, error) {
+	cfgs := make([]*embed.Config, n)
+	peers := make([]string, n)
+	endpoints := make([]string, n)
+	for i := range cfgs {
+		cfg := embed.NewConfig()
+		cfg.Name = fmt.Sprint("m", i)
+		cfg.Dir = filepath.Join(dir, cfg.Name)
+		cfg.ZapLoggerBuilder = embed.NewZapLoggerBuilder(zap.NewNop())
+		cfg.UnsafeNoFsync = !fsync
+		var urls [2]url.URL
+		for j := range urls {
+			port, err := FreePort()
+			if err != nil {
+				return nil, nil, err
+			}
+			urls[j] = url.URL{Scheme: "http", Host: fmt.Sprintf("127.0.0.1:%d", port)}
+		}
+		cfg.ListenClientUrls, cfg.AdvertiseClientUrls = urls[:1], urls[:1]
+		cfg.ListenPeerUrls, cfg.AdvertisePeerUrls = urls[1:], urls[1:]
+		cfg.InitialClusterToken = "etcdtest"
+		cfgs[i] = cfg
+		peers[i] = cfg.Name + "=" + urls[1].String()
+		endpoints[i] = urls[0].Host
+	}
+	members := make([]*embed.Etcd, 0, n)
+	fail := func(err error) ([]*embed.Etcd, []string, error) {
+		for _, e := range members {
+			e.Close()
+		}
+		return nil, nil, err
+	}
+	for _, cfg := range cfgs {
+		cfg.InitialCluster = strings.Join(peers, ",")
+		e, err := embed.StartEtcd(cfg)
+		if err != nil {
+			return fail(err)
+		}
+		members = append(members, e)
+	}
+	deadline := time.After(30 * time.Second)
+	for _, e := range members {
+		select {
+		case <-e.Server.ReadyNotify():
+		case err := <-e.Err():
+			return fail(err)
+		case <-deadline:
+			return fail(fmt.Errorf("etcd cluster not ready after 30 s"))
+		}
+	}
+	return members, endpoints, nil
 }
