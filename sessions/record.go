@@ -308,6 +308,10 @@ type Record struct {
 	// move, which the board shows) instead of every action from the start.
 	Snap   []byte `json:"snap,omitempty"`
 	SnapAt int    `json:"snap_at,omitempty"`
+
+	// Tour marks a tournament game: its end writes the result into the
+	// tournament in the same transaction.
+	Tour *TourRef `json:"tour,omitempty"`
 }
 
 // Phase is where a session is in its life.
@@ -404,6 +408,10 @@ func (r *Record) Clone() *Record {
 	if r.Result != nil {
 		res := *r.Result
 		c.Result = &res
+	}
+	if r.Tour != nil {
+		t := *r.Tour
+		c.Tour = &t
 	}
 	return &c
 }

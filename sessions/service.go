@@ -44,6 +44,9 @@ type Config struct {
 	// load again from the store on their next use, or when their clock is
 	// due.
 	Resident int
+	// Venues opens tournament games' places, per platform; nil: no
+	// platform runs tournaments.
+	Venues VenueSet
 }
 
 // DefaultResident is Config.Resident's default.
@@ -142,6 +145,9 @@ type Request struct {
 	Key  Key
 	User User
 	ID   string
+	// Manager: the platform says the user manages the place (Discord's
+	// Manage Server): they may start and cancel any tournament there.
+	Manager bool
 }
 
 // EventKind says what a change did.

@@ -52,6 +52,20 @@ type Store interface {
 	// FindUser returns the user of the platform who last finished a game
 	// under this name (any case, without @), or an error wrapping ErrNotFound.
 	FindUser(ctx context.Context, platform, name string) (User, error)
+
+	// PutTournament writes t, compare-and-set on t.Rev (see
+	// Tournament.Rev): an error wrapping ErrConflict when the stored
+	// tournament is not at t.Rev-1. The first write (Rev 1, no ID) gives
+	// t its ID.
+	PutTournament(ctx context.Context, t *Tournament) error
+	// Tournament returns the tournament with this id, or an error
+	// wrapping ErrNotFound.
+	Tournament(ctx context.Context, id string) (*Tournament, error)
+	// ActiveTournaments returns the tournaments in sign-up or running.
+	ActiveTournaments(ctx context.Context) ([]*Tournament, error)
+	// TournamentsAt returns the tournaments opened in a channel (platform
+	// and channel of key; any thread), newest first, at most limit.
+	TournamentsAt(ctx context.Context, key Key, limit int) ([]*Tournament, error)
 }
 
 // SharedStore is a Store that other processes change too (etcd). Before
@@ -122,6 +136,12 @@ type Change struct {
 	Request string
 	// At is when the change was made (when Request is to be forgotten).
 	At time.Time
+	// Tournament, when set, is written in the same transaction, on the
+	// same terms as PutTournament (a conflict fails the whole change):
+	// the result of a tournament game, or a new round's game. With a
+	// Finished game of the tournament (Finished.Tour), the store also
+	// writes the finished game's id in its TourGame.GameID.
+	Tournament *Tournament
 }
 
 // HistoryQuery selects finished games: those of one user on a platform,
@@ -175,6 +195,14 @@ const (
 	// NoticeExpired: nobody answered the challenge in Session in time; it
 	// is gone.
 	NoticeExpired
+	// NoticeTournament: a post for a tournament's channel (Key is the
+	// tournament's Key): Tour says what happened (a round paired or
+	// ended, the final standings, a forfeit).
+	NoticeTournament
+	// NoticeTourGame: a tournament game opened at Key (Session): post its
+	// board there, mentioning both players; with a To, a ping for that
+	// player.
+	NoticeTourGame
 )
 
 // Notice is one message for one user, or for the channel (To is zero).
@@ -190,4 +218,6 @@ type Notice struct {
 	Auto bool
 	// Left is the time left to move (NoticeReminder).
 	Left time.Duration
+	// Tour is the tournament event (NoticeTournament, NoticeTourGame).
+	Tour *TourEvent
 }

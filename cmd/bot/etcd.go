@@ -1,4 +1,4 @@
-//go:build etcd
+//go:build !noetcd
 
 package main
 

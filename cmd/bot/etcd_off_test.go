@@ -1,4 +1,4 @@
-//go:build !etcd
+//go:build noetcd
 
 package main
 
@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// TestEtcdNotBuiltIn: a bot built without -tags etcd refuses etcd
+// TestEtcdNotBuiltIn: a bot built with -tags noetcd refuses etcd
 // endpoints in one line that says how to build it, and touches no file.
 func TestEtcdNotBuiltIn(t *testing.T) {
 	t.Setenv("BOT_STORAGE_PATH", filepath.Join(t.TempDir(), "bot.db"))
@@ -19,7 +19,7 @@ func TestEtcdNotBuiltIn(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		code := runMain(context.Background(), args, &stdout, &stderr)
 		msg := stderr.String()
-		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "go build -tags etcd") {
+		if code != 1 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "go build ./cmd/bot") {
 			t.Errorf("bot %s: exit %d, %q; want one line saying how to build with etcd", args[0], code, msg)
 		}
 	}

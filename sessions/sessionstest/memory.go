@@ -26,6 +26,8 @@ type MemoryStore struct {
 	seen      map[string]time.Time
 	standings map[string]sessions.Standing
 	names     map[string]sessions.User
+	tours     map[string][]byte
+	tourOrder []string
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error
@@ -34,7 +36,7 @@ type MemoryStore struct {
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{live: map[sessions.Key][]byte{}, finished: map[string][]byte{}, seen: map[string]time.Time{},
-		standings: map[string]sessions.Standing{}, names: map[string]sessions.User{}}
+		standings: map[string]sessions.Standing{}, names: map[string]sessions.User{}, tours: map[string][]byte{}}
 }
 
 // Load implements sessions.Store.
@@ -76,6 +78,17 @@ func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
 	if c.Request != "" && !m.seen[c.Key.Platform+"\x00"+c.Request].IsZero() {
 		return fmt.Errorf("request %s: %w", c.Request, sessions.ErrDuplicate)
 	}
+	var tour *sessions.Tournament
+	if c.Tournament != nil {
+		tour = c.Tournament.Clone()
+		if f := c.Finished; f != nil && f.Tour != nil && f.Tour.ID == tour.ID &&
+			f.Tour.Round >= 1 && f.Tour.Round <= len(tour.Played) && f.Tour.Board < len(tour.Played[f.Tour.Round-1].Games) {
+			tour.Played[f.Tour.Round-1].Games[f.Tour.Board].GameID = id
+		}
+		if err := m.checkTour(tour); err != nil {
+			return err
+		}
+	}
 	var changes []sessions.RatingChange
 	var rated [2][2]sessions.Standing
 	if c.Finished != nil && c.Rate != nil {
@@ -101,6 +114,12 @@ func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
 		m.live[c.Key] = live
 	} else {
 		delete(m.live, c.Key)
+	}
+	if tour != nil {
+		if err := m.putTour(tour); err != nil {
+			return err
+		}
+		*c.Tournament = *tour
 	}
 	if c.Request != "" {
 		m.seen[c.Key.Platform+"\x00"+c.Request] = c.At
@@ -276,4 +295,100 @@ func decodeMem(b []byte) (*sessions.Record, error) {
 		return nil, err
 	}
 	return &r, nil
+}
+
+// checkTour fails with ErrConflict when t cannot be written over the
+// stored tournament (see sessions.Tournament.Rev).
+func (m *MemoryStore) checkTour(t *sessions.Tournament) error {
+	if t.ID == "" {
+		if t.Rev != 1 {
+			return fmt.Errorf("new tournament at rev %d: %w", t.Rev, sessions.ErrConflict)
+		}
+		return nil
+	}
+	b, ok := m.tours[t.ID]
+	if !ok {
+		return fmt.Errorf("tournament %s: %w", t.ID, sessions.ErrNotFound)
+	}
+	var old sessions.Tournament
+	if err := json.Unmarshal(b, &old); err != nil {
+		return err
+	}
+	if old.Rev != t.Rev-1 {
+		return fmt.Errorf("tournament %s at rev %d, not %d: %w", t.ID, old.Rev, t.Rev-1, sessions.ErrConflict)
+	}
+	return nil
+}
+
+// putTour writes t (checked), giving a new one its ID.
+func (m *MemoryStore) putTour(t *sessions.Tournament) error {
+	if t.ID == "" {
+		t.ID = strconv.Itoa(len(m.tourOrder) + 1)
+		m.tourOrder = append(m.tourOrder, t.ID)
+	}
+	b, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	m.tours[t.ID] = b
+	return nil
+}
+
+// PutTournament implements sessions.Store.
+func (m *MemoryStore) PutTournament(ctx context.Context, t *sessions.Tournament) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if err := m.checkTour(t); err != nil {
+		return err
+	}
+	c := t.Clone()
+	if err := m.putTour(c); err != nil {
+		return err
+	}
+	t.ID = c.ID
+	return nil
+}
+
+// Tournament implements sessions.Store.
+func (m *MemoryStore) Tournament(ctx context.Context, id string) (*sessions.Tournament, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, ok := m.tours[id]
+	if !ok {
+		return nil, fmt.Errorf("tournament %s: %w", id, sessions.ErrNotFound)
+	}
+	var t sessions.Tournament
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+// ActiveTournaments implements sessions.Store.
+func (m *MemoryStore) ActiveTournaments(ctx context.Context) ([]*sessions.Tournament, error) {
+	return m.tournaments(func(t *sessions.Tournament) bool { return t.Status.Active() }, -1)
+}
+
+// TournamentsAt implements sessions.Store.
+func (m *MemoryStore) TournamentsAt(ctx context.Context, key sessions.Key, limit int) ([]*sessions.Tournament, error) {
+	return m.tournaments(func(t *sessions.Tournament) bool {
+		return t.Key.Platform == key.Platform && t.Key.Channel == key.Channel
+	}, limit)
+}
+
+// tournaments returns the tournaments keep accepts, newest first.
+func (m *MemoryStore) tournaments(keep func(*sessions.Tournament) bool, limit int) ([]*sessions.Tournament, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []*sessions.Tournament
+	for i := len(m.tourOrder) - 1; i >= 0 && (limit < 0 || len(out) < limit); i-- {
+		var t sessions.Tournament
+		if err := json.Unmarshal(m.tours[m.tourOrder[i]], &t); err != nil {
+			return nil, err
+		}
+		if keep(&t) {
+			out = append(out, &t)
+		}
+	}
+	return out, nil
 }

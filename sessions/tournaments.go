@@ -1,0 +1,283 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/boardgamebot/bot/sessions/tournament"
+)
+
+// TournamentVersion is the schema version written in every stored
+// Tournament.
+const TournamentVersion = 1
+
+// Format is how a tournament pairs its rounds.
+type Format string
+
+// The formats /tournament new takes (format=).
+const (
+	FormatSwiss      Format = "swiss"
+	FormatRoundRobin Format = "roundrobin"
+)
+
+// TourStatus is where a tournament is in its life.
+type TourStatus string
+
+// The statuses of a tournament. Sign-up and running tournaments are
+// active: a channel has at most one active tournament.
+const (
+	StatusSignup    TourStatus = "signup"
+	StatusRunning   TourStatus = "running"
+	StatusFinished  TourStatus = "finished"
+	StatusCancelled TourStatus = "cancelled"
+)
+
+// Active reports whether the status is sign-up or running.
+func (s TourStatus) Active() bool { return s == StatusSignup || s == StatusRunning }
+
+// Tournament is a stored event: its terms, its players, its rounds and
+// their results. The store writes it whole, compare-and-set on Rev.
+type Tournament struct {
+	V int `json:"v"`
+	// ID is given by the store when the tournament is first written (a
+	// decimal number, its own sequence: "/tournament show 3").
+	ID string `json:"id,omitempty"`
+	// Rev counts the tournament's writes: the store writes a tournament
+	// only when the stored one's Rev is Rev-1 (the first write has Rev 1
+	// and no ID), and otherwise fails with an error wrapping ErrConflict.
+	Rev int64 `json:"rev"`
+	// Key is where the tournament was opened (its channel; Thread is the
+	// thread or forum topic the command came from, where standings go).
+	Key       Key               `json:"key"`
+	Organiser User              `json:"organiser"`
+	Game      string            `json:"game"`
+	Options   map[string]string `json:"options,omitempty"`
+	// Play are the terms of every game: the clock and whether rated
+	// (Color is ignored: the pairing gives the colours).
+	Play   PlayOptions `json:"play"`
+	Format Format      `json:"format"`
+	// Rounds is the number of rounds: asked for in a Swiss, set at the
+	// start of a round-robin (players-1, or players when odd; twice that
+	// when Double).
+	Rounds int        `json:"rounds"`
+	Double bool       `json:"double,omitempty"`
+	Status TourStatus `json:"status"`
+	// Players are the entrants in sign-up order (the round-robin's
+	// pairing numbers).
+	Players []Entrant `json:"players"`
+	// Played are the rounds paired so far; the last one may be under way.
+	Played  []TourRound `json:"played,omitempty"`
+	Created time.Time   `json:"created"`
+	Started time.Time   `json:"started,omitzero"`
+	Ended   time.Time   `json:"ended,omitzero"`
+}
+
+// Entrant is a player of a tournament.
+type Entrant struct {
+	User User `json:"user"`
+	// Rating is the player's rating in the game when they joined (Swiss
+	// ranking inside a score group).
+	Rating int `json:"rating"`
+	// Joined is the number of rounds paired when the player joined (0:
+	// during sign-up).
+	Joined int `json:"joined,omitempty"`
+	// Left is the round number during which the player left (0: still in):
+	// they are not paired any more and forfeit the games of later rounds.
+	Left int `json:"left,omitempty"`
+}
+
+// TourRound is one paired round.
+type TourRound struct {
+	Number int        `json:"number"`
+	Games  []TourGame `json:"games"`
+}
+
+// TourGame is one pairing of a round: White and Black are user ids (Black
+// is empty for a bye), Result its outcome (tournament.Pending while it is
+// played), Key the session where it is played (zero for a bye or a
+// forfeit), GameID its finished game in the history.
+type TourGame struct {
+	White  string            `json:"white"`
+	Black  string            `json:"black,omitempty"`
+	Result tournament.Result `json:"result,omitempty"`
+	Key    Key               `json:"key,omitzero"`
+	GameID string            `json:"game_id,omitempty"`
+}
+
+// TourRef, in a Record, marks a game of a tournament: the game's end
+// writes its result into the tournament in the same transaction.
+type TourRef struct {
+	ID    string `json:"id"`
+	Round int    `json:"round"`
+	Board int    `json:"board"` // index in TourRound.Games
+}
+
+// TournamentSpec is what /tournament new asks for.
+type TournamentSpec struct {
+	Game    string
+	Options map[string]string
+	Play    PlayOptions
+	Format  Format
+	// Rounds: a Swiss's number of rounds (0: the default, 3... see
+	// NewTournament); ignored by a round-robin.
+	Rounds int
+	// Double: a double round-robin.
+	Double bool
+}
+
+// TourEventKind says what a tournament change did.
+type TourEventKind int
+
+// The kinds of tournament events.
+const (
+	TourOpened      TourEventKind = iota + 1 // sign-up opened
+	TourJoined                               // a player joined
+	TourLeft                                 // a player left (during the event: forfeits the rest)
+	TourStarted                              // sign-up closed; round 1 paired (Round)
+	TourRoundPaired                          // round Round paired and its games opened
+	TourRoundEnded                           // the last game of round Round ended: standings follow
+	TourEnded                                // the last round ended: final standings
+	TourCancelled                            // the organiser (or a server manager) cancelled it
+)
+
+// TourEvent is the result of a tournament change, or of a game's end that
+// moved a tournament on: the tournament after it and its standings.
+type TourEvent struct {
+	Kind       TourEventKind
+	By         User
+	Round      int
+	Tournament *Tournament
+	// Standings are the standings after the event (players by user id in
+	// Standing.Player; Tournament.Players gives their names).
+	Standings []tournament.Standing
+}
+
+// Venues opens the places where tournament games are played, one per
+// platform: a thread (Discord), a forum topic (Telegram), a channel (the
+// console). Each adapter that runs tournaments implements it.
+type Venues interface {
+	// CheckVenues returns nil when games can be opened under key, or an
+	// error of kind ErrNoVenues saying why not (Telegram: not a forum, or
+	// no right to manage topics).
+	CheckVenues(ctx context.Context, key Key) error
+	// OpenVenue opens the place of one game of tournament t (round, white
+	// and black users) under t.Key and returns its session key.
+	OpenVenue(ctx context.Context, t *Tournament, round int, white, black User) (Key, error)
+}
+
+// VenueSet holds each platform's Venues (by Key.Platform). Fill it before
+// the Service resumes its games (it has no lock), like Notifiers.
+type VenueSet map[string]Venues
+
+// The kinds of errors of tournament commands (also in Kinds).
+var (
+	// ErrNoTournament: no tournament is open in this channel, or no
+	// tournament has that id.
+	ErrNoTournament = errors.New("sessions: no tournament here")
+	// ErrTournamentOpen: /tournament new where one is already active.
+	ErrTournamentOpen = errors.New("sessions: a tournament is already open here")
+	// ErrNotOrganiser: start or cancel by someone else than the organiser
+	// (or a server manager).
+	ErrNotOrganiser = errors.New("sessions: not the organiser")
+	// ErrNotEntered: leave by someone who has not joined.
+	ErrNotEntered = errors.New("sessions: not entered")
+	// ErrPlayerCount: start with too few (or, round-robin, too many)
+	// players; Err is a *BadCount.
+	ErrPlayerCount = errors.New("sessions: wrong number of players")
+	// ErrSignupClosed: join, start or cancel after the tournament started
+	// (join is open during a Swiss), or when it ended.
+	ErrSignupClosed = errors.New("sessions: sign-up closed")
+	// ErrNoVenues: the platform cannot open game places here; Err is a
+	// *NoVenues saying why.
+	ErrNoVenues = errors.New("sessions: games cannot be opened here")
+)
+
+// BadCount is the detail of ErrPlayerCount: the players signed up and the
+// range the format takes (Max 0: no upper bound).
+type BadCount struct {
+	Players, Min, Max int
+}
+
+func (e *BadCount) Error() string { return "wrong number of players" }
+
+// VenueProblem says why a platform cannot open game places.
+type VenueProblem string
+
+// The venue problems.
+const (
+	VenueNotForum VenueProblem = "not-forum" // Telegram: a plain group or private chat
+	VenueNoRights VenueProblem = "no-rights" // Telegram: the bot may not manage topics; Discord: may not create threads
+	VenueNone     VenueProblem = "none"      // the platform runs no tournaments
+)
+
+// NoVenues is the detail of ErrNoVenues.
+type NoVenues struct{ Problem VenueProblem }
+
+func (e *NoVenues) Error() string { return "no venues: " + string(e.Problem) }
+
+// NewTournament opens sign-up for a tournament in req.Key's channel, with
+// req.User as its organiser. Refused with ErrTournamentOpen when one is
+// active in the channel, ErrBadOption for a bad game, option or format (the
+// four-player Halma is not offered), ErrNoVenues when the platform cannot
+// open game places here.
+func (s *Service) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// JoinTournament enters req.User in the active tournament of req.Key's
+// channel: during sign-up, or (a Swiss) while it runs, with zero points.
+func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// LeaveTournament takes req.User out of the active tournament of the
+// channel: during sign-up they are simply gone; while it runs, their game
+// under way is resigned and they forfeit every later game.
+func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// StartTournament closes sign-up and pairs round 1, opening its games
+// (organiser or Request.Manager only). Two starts at once start once.
+func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// CancelTournament cancels the active tournament of the channel
+// (organiser or Request.Manager only); games under way play on, unrated
+// for the tournament.
+func (s *Service) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// TournamentHere returns the active tournament of key's channel with its
+// standings (or, when none is active, the last one that ended there).
+func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// TournamentByID returns a tournament with its standings (/tournament show).
+func (s *Service) TournamentByID(ctx context.Context, id string) (TourEvent, error) {
+	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
+}
+
+// Clone returns a deep copy of t.
+func (t *Tournament) Clone() *Tournament {
+	if t == nil {
+		return nil
+	}
+	c := *t
+	if t.Options != nil {
+		c.Options = make(map[string]string, len(t.Options))
+		for k, v := range t.Options {
+			c.Options[k] = v
+		}
+	}
+	c.Players = append([]Entrant(nil), t.Players...)
+	c.Played = make([]TourRound, len(t.Played))
+	for i, r := range t.Played {
+		c.Played[i] = TourRound{Number: r.Number, Games: append([]TourGame(nil), r.Games...)}
+	}
+	return &c
+}
