@@ -120,3 +120,48 @@ func TestTournamentFromTwoProcesses(t *testing.T) {
 		t.Fatalf("20 tournaments created at once: ids %v", ids)
 	}
 }
+
+// TestDamagedTournament: a tournament record in etcd that does not decode
+// (or of a newer version) fails its reads and writes with ErrDamaged;
+// the other tournaments are still read, ActiveTournaments with
+// ErrDamaged; a change carrying it commits nothing.
+func TestDamagedTournament(t *testing.T) {
+	ctx := context.Background()
+	for i, bad := range []string{`{"v":1,"id":"2","rev":`, `{"v":99,"id":"2","rev":1}`} {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			s := open(t)
+			for range 3 {
+				if err := s.PutTournament(ctx, newTour("c")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := cli.Put(ctx, "/"+t.Name()+"/t/0000000000000002", bad); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Tournament(ctx, "2"); !errors.Is(err, sessions.ErrDamaged) {
+				t.Fatalf("Tournament(2): %v, want ErrDamaged", err)
+			}
+			over := newTour("c")
+			over.ID, over.Rev = "2", 2
+			if err := s.PutTournament(ctx, over); !errors.Is(err, sessions.ErrDamaged) {
+				t.Fatalf("writing over the damaged tournament: %v, want ErrDamaged", err)
+			}
+			k := sessions.Key{Platform: "test", Channel: "g"}
+			r := &sessions.Record{V: sessions.RecordVersion, Key: k, Game: "count", Seats: []sessions.User{ann, bob},
+				Result: &sessions.Result{Winner: 0, Reason: "resigned", Ended: tourT0}, Tour: &sessions.TourRef{ID: "2", Round: 1}}
+			if err := s.Commit(ctx, &sessions.Change{Key: k, Finished: r, Tournament: over}); !errors.Is(err, sessions.ErrDamaged) {
+				t.Fatalf("a game's end with the damaged tournament: %v, want ErrDamaged", err)
+			}
+			if _, err := s.Finished(ctx, "1"); !errors.Is(err, sessions.ErrNotFound) {
+				t.Fatalf("the game of the failed change: %v, want ErrNotFound", err)
+			}
+			active, err := s.ActiveTournaments(ctx)
+			if !errors.Is(err, sessions.ErrDamaged) || len(active) != 2 || active[0].ID != "3" || active[1].ID != "1" {
+				t.Fatalf("ActiveTournaments: %d, %v; want 3 and 1 with ErrDamaged", len(active), err)
+			}
+			if _, err := s.TournamentsAt(ctx, sessions.Key{Platform: "test", Channel: "c"}, 0); !errors.Is(err, sessions.ErrDamaged) {
+				t.Fatalf("TournamentsAt: %v, want ErrDamaged", err)
+			}
+		})
+	}
+}
