@@ -319,3 +319,39 @@ func tourCrashChild(path string) {
 	}
 	wg.Wait()
 }
+
+// BenchmarkActiveTournaments: start-up's read of the active tournaments
+// and a channel's newest, among 10,000 tournaments that ended (through
+// the indexes, not a scan of them all).
+//
+//	go test -run '^$' -bench BenchmarkActiveTournaments -benchtime 2000x ./storage/
+func BenchmarkActiveTournaments(b *testing.B) {
+	s, err := storage.Open(filepath.Join(b.TempDir(), "bot.db"), storage.Options{NoSync: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for i := range 10003 {
+		tr := tour(fmt.Sprint("c", i%100), 4)
+		if i%5000 != 0 {
+			tr.Status = sessions.StatusFinished
+		}
+		if err := s.PutTournament(ctx, tr); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("active", func(b *testing.B) {
+		for b.Loop() {
+			if a, err := s.ActiveTournaments(ctx); err != nil || len(a) != 3 {
+				b.Fatalf("%d active, %v", len(a), err)
+			}
+		}
+	})
+	b.Run("channel", func(b *testing.B) {
+		for b.Loop() {
+			if a, err := s.TournamentsAt(ctx, key("c7"), 1); err != nil || len(a) != 1 {
+				b.Fatalf("%d, %v", len(a), err)
+			}
+		}
+	})
+}
