@@ -64,7 +64,8 @@ type Store interface {
 	// ActiveTournaments returns the tournaments in sign-up or running.
 	ActiveTournaments(ctx context.Context) ([]*Tournament, error)
 	// TournamentsAt returns the tournaments opened in a channel (platform
-	// and channel of key; any thread), newest first, at most limit.
+	// and channel of key; any thread), newest first, at most limit (0:
+	// all).
 	TournamentsAt(ctx context.Context, key Key, limit int) ([]*Tournament, error)
 }
 

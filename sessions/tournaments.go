@@ -275,7 +275,9 @@ func (t *Tournament) Clone() *Tournament {
 		}
 	}
 	c.Players = append([]Entrant(nil), t.Players...)
-	c.Played = make([]TourRound, len(t.Played))
+	if t.Played != nil {
+		c.Played = make([]TourRound, len(t.Played))
+	}
 	for i, r := range t.Played {
 		c.Played[i] = TourRound{Number: r.Number, Games: append([]TourGame(nil), r.Games...)}
 	}

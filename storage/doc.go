@@ -25,6 +25,14 @@
 // its actions. Open migrates a database of schema 1 (one record per live
 // session) in one transaction.
 //
+// Tournaments (tournaments.go) are one JSON record each, under ids from
+// their bucket's own sequence, written compare-and-set on their Rev;
+// bucket tour_active indexes those in sign-up or running and
+// tour_by_channel a channel's, so that start-up and a channel's commands
+// read no tournament that ended elsewhere. A change's tournament
+// (sessions.Change.Tournament) is written in the change's transaction:
+// a stale Rev rolls the whole change back.
+//
 // Every sessions.Change is one transaction; concurrent
 // changes of different sessions share one transaction and one fsync (group
 // commit, Mode ModeGroup), which costs nothing when only one session writes.

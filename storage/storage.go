@@ -50,7 +50,7 @@ var (
 	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf}
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan}
 )
 
 // Mode is how Commit groups transactions.
@@ -105,6 +105,7 @@ type commitReq struct {
 	c       *sessions.Change
 	id      uint64                  // the finished game's id, assigned in the transaction
 	ratings []sessions.RatingChange // the rating changes, computed in the transaction
+	tour    *sessions.Tournament    // the tournament as written in the transaction
 	done    chan error
 }
 
@@ -452,11 +453,26 @@ func (r *commitReq) finish() {
 			r.c.Finished.Ratings = r.ratings
 		}
 	}
+	if r.tour != nil {
+		*r.c.Tournament = *r.tour
+	}
 }
 
 // apply writes one change in tx: the live session (and its user index),
-// and the finished game with its indexes.
+// the finished game with its indexes, and the tournament (last: it takes
+// the finished game's id; a conflict there rolls the whole change back).
 func apply(tx *bbolt.Tx, r *commitReq) error {
+	if err := applySession(tx, r); err != nil {
+		return err
+	}
+	if r.c.Tournament != nil {
+		return applyTournament(tx, r)
+	}
+	return nil
+}
+
+// applySession writes the change but its tournament.
+func applySession(tx *bbolt.Tx, r *commitReq) error {
 	c := r.c
 	k, err := keyBytes(c.Key)
 	if err != nil {

@@ -1,31 +1,239 @@
 package storage
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/boardgamebot/bot/sessions"
+	"go.etcd.io/bbolt"
 )
 
-// errNoTournaments: tournaments are not stored here yet (issue 19 in progress).
-var errNoTournaments = errors.New("storage: tournaments not stored yet")
+// Tournaments: each is one JSON record ({"v":1,...}) under its id (8
+// bytes) in bucket tournaments, whose sequence gives the ids. Bucket
+// tour_active holds the ids of the tournaments in sign-up or running,
+// tour_by_channel platform 0 channel 0 id: start-up and a channel's
+// commands read those, not every tournament ever held. Opening a file of
+// an older bot creates the three buckets (createBuckets); the schema
+// stays 2.
+var (
+	bTours      = []byte("tournaments")     // id (8 bytes) -> tournament
+	bTourActive = []byte("tour_active")     // id (8 bytes) -> nothing, while sign-up or running
+	bTourByChan = []byte("tour_by_channel") // platform 0 channel 0 id (8 bytes) -> nothing
+)
+
+// tourID is the key of the tournament id, or false when id is not one.
+func tourID(id string) ([]byte, bool) {
+	n, err := strconv.ParseUint(id, 10, 64)
+	if err != nil || n == 0 {
+		return nil, false
+	}
+	return u64(n), true
+}
+
+// tourChannel is the by-channel index prefix of the channel of key.
+func tourChannel(k sessions.Key) ([]byte, error) {
+	if k.Platform == "" || k.Channel == "" || strings.ContainsRune(k.Platform+k.Channel, 0) {
+		return nil, fmt.Errorf("storage: bad tournament channel %q", k.String())
+	}
+	return join(k.Platform, k.Channel), nil
+}
+
+// decodeTournament reads a stored tournament (in its transaction).
+func decodeTournament(v []byte) (*sessions.Tournament, error) {
+	var t sessions.Tournament
+	if err := json.Unmarshal(v, &t); err != nil {
+		return nil, damage(fmt.Errorf("bad tournament: %w", err))
+	}
+	if t.V < 1 || t.V > sessions.TournamentVersion {
+		return nil, damage(fmt.Errorf("tournament version %d, this bot reads 1 to %d", t.V, sessions.TournamentVersion))
+	}
+	return &t, nil
+}
+
+// putTournament writes t in tx, compare-and-set on t.Rev (see
+// sessions.Tournament.Rev), and its indexes; a new one (no ID) gets the
+// next id of the sequence in t.ID. Nothing is written when it fails: a
+// conflict wraps sessions.ErrConflict.
+func putTournament(tx *bbolt.Tx, t *sessions.Tournament) error {
+	ch, err := tourChannel(t.Key)
+	if err != nil {
+		return err
+	}
+	tours := tx.Bucket(bTours)
+	var id []byte
+	if t.ID == "" {
+		if t.Rev != 1 {
+			return fmt.Errorf("storage: new tournament at rev %d: %w", t.Rev, sessions.ErrConflict)
+		}
+		n, err := tours.NextSequence()
+		if err != nil {
+			return err
+		}
+		id, t.ID = u64(n), strconv.FormatUint(n, 10)
+	} else {
+		var ok bool
+		if id, ok = tourID(t.ID); !ok || tours.Get(id) == nil {
+			return fmt.Errorf("storage: tournament %q: %w", t.ID, sessions.ErrNotFound)
+		}
+		old, err := decodeTournament(tours.Get(id))
+		if err != nil {
+			return fmt.Errorf("storage: tournament %s: %w", t.ID, err)
+		}
+		if old.Rev != t.Rev-1 {
+			return fmt.Errorf("storage: tournament %s at rev %d, not %d: %w", t.ID, old.Rev, t.Rev-1, sessions.ErrConflict)
+		}
+		if oc, err := tourChannel(old.Key); err == nil && !bytes.Equal(oc, ch) {
+			if err := tx.Bucket(bTourByChan).Delete(append(oc, id...)); err != nil {
+				return err
+			}
+		}
+	}
+	if t.V == 0 {
+		t.V = sessions.TournamentVersion
+	}
+	v, err := json.Marshal(t)
+	if err != nil {
+		return err
+	}
+	if err := tours.Put(id, v); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bTourByChan).Put(append(ch, id...), nil); err != nil {
+		return err
+	}
+	if t.Status.Active() {
+		return tx.Bucket(bTourActive).Put(id, nil)
+	}
+	return tx.Bucket(bTourActive).Delete(id)
+}
+
+// applyTournament writes c.Tournament in the transaction of the change
+// (apply): with a finished game of that tournament, the game's id n goes
+// into its TourGame first. The tournament written is kept in r.tour.
+func applyTournament(tx *bbolt.Tx, r *commitReq) error {
+	t := r.c.Tournament.Clone()
+	if f := r.c.Finished; f != nil && f.Tour != nil && f.Tour.ID == t.ID &&
+		f.Tour.Round >= 1 && f.Tour.Round <= len(t.Played) && f.Tour.Board >= 0 && f.Tour.Board < len(t.Played[f.Tour.Round-1].Games) {
+		t.Played[f.Tour.Round-1].Games[f.Tour.Board].GameID = strconv.FormatUint(r.id, 10)
+	}
+	if err := putTournament(tx, t); err != nil {
+		return err
+	}
+	r.tour = t
+	return nil
+}
 
 // PutTournament implements sessions.Store.
 func (s *Store) PutTournament(ctx context.Context, t *sessions.Tournament) error {
-	return errNoTournaments
+	select {
+	case <-s.quit:
+		return fmt.Errorf("storage: saving tournament %q: %w", t.ID, ErrClosed)
+	default:
+	}
+	c := t.Clone()
+	if err := s.update("tournament "+t.ID, func(tx *bbolt.Tx) error {
+		c.ID = t.ID
+		return putTournament(tx, c)
+	}); err != nil {
+		return err
+	}
+	t.ID = c.ID
+	return nil
 }
 
 // Tournament implements sessions.Store.
 func (s *Store) Tournament(ctx context.Context, id string) (*sessions.Tournament, error) {
-	return nil, errNoTournaments
+	k, ok := tourID(id)
+	if !ok {
+		return nil, fmt.Errorf("storage: tournament %q: %w", id, sessions.ErrNotFound)
+	}
+	var t *sessions.Tournament
+	err := s.view("tournament "+id, func(tx *bbolt.Tx) (err error) {
+		v := tx.Bucket(bTours).Get(k)
+		if v == nil {
+			return fmt.Errorf("storage: tournament %q: %w", id, sessions.ErrNotFound)
+		}
+		if t, err = decodeTournament(v); err != nil {
+			return fmt.Errorf("storage: tournament %s: %w", id, err)
+		}
+		return nil
+	})
+	return t, err
 }
 
-// ActiveTournaments implements sessions.Store.
+// ActiveTournaments implements sessions.Store, newest first, through the
+// index of active ones. A tournament that does not decode is skipped (and
+// logged, once); the others are returned with an error wrapping
+// sessions.ErrDamaged.
 func (s *Store) ActiveTournaments(ctx context.Context) ([]*sessions.Tournament, error) {
-	return nil, nil
+	var out []*sessions.Tournament
+	var damaged []error
+	err := s.view("active tournaments", func(tx *bbolt.Tx) error {
+		tours := tx.Bucket(bTours)
+		c := tx.Bucket(bTourActive).Cursor()
+		for k, _ := c.Last(); k != nil; k, _ = c.Prev() {
+			if len(k) != 8 {
+				return damage(fmt.Errorf("bad key %q in the index of active tournaments", k))
+			}
+			what := fmt.Sprint("tournament ", binary.BigEndian.Uint64(k))
+			v := tours.Get(k)
+			if v == nil {
+				return fmt.Errorf("storage: %s in the index of active tournaments: %w", what, damage(errors.New("missing")))
+			}
+			t, err := decodeTournament(v)
+			if err != nil {
+				damaged = append(damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))
+				continue
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
+	return out, err
 }
 
-// TournamentsAt implements sessions.Store.
+// TournamentsAt implements sessions.Store: newest first, through the index
+// by channel.
 func (s *Store) TournamentsAt(ctx context.Context, key sessions.Key, limit int) ([]*sessions.Tournament, error) {
-	return nil, nil
+	prefix, err := tourChannel(key)
+	if err != nil {
+		return nil, err
+	}
+	var out []*sessions.Tournament
+	err = s.view("tournaments of "+key.Platform+" channel "+key.Channel, func(tx *bbolt.Tx) error {
+		tours := tx.Bucket(bTours)
+		c := tx.Bucket(bTourByChan).Cursor()
+		k, _ := c.Seek(append(bytes.Clone(prefix), 0xff))
+		if k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix) && (limit <= 0 || len(out) < limit); k, _ = c.Prev() {
+			if len(k) != len(prefix)+8 {
+				return damage(fmt.Errorf("bad key %q in the index of tournaments by channel", k))
+			}
+			id := k[len(prefix):]
+			v := tours.Get(id)
+			if v == nil {
+				return damage(fmt.Errorf("tournament %d in the index by channel is missing", binary.BigEndian.Uint64(id)))
+			}
+			t, err := decodeTournament(v)
+			if err != nil {
+				return fmt.Errorf("storage: tournament %d: %w", binary.BigEndian.Uint64(id), err)
+			}
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out, err
 }

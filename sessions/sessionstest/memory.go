@@ -366,7 +366,7 @@ func (m *MemoryStore) Tournament(ctx context.Context, id string) (*sessions.Tour
 
 // ActiveTournaments implements sessions.Store.
 func (m *MemoryStore) ActiveTournaments(ctx context.Context) ([]*sessions.Tournament, error) {
-	return m.tournaments(func(t *sessions.Tournament) bool { return t.Status.Active() }, -1)
+	return m.tournaments(func(t *sessions.Tournament) bool { return t.Status.Active() }, 0)
 }
 
 // TournamentsAt implements sessions.Store.
@@ -376,12 +376,13 @@ func (m *MemoryStore) TournamentsAt(ctx context.Context, key sessions.Key, limit
 	}, limit)
 }
 
-// tournaments returns the tournaments keep accepts, newest first.
+// tournaments returns the tournaments keep accepts, newest first, at
+// most limit (0: all).
 func (m *MemoryStore) tournaments(keep func(*sessions.Tournament) bool, limit int) ([]*sessions.Tournament, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []*sessions.Tournament
-	for i := len(m.tourOrder) - 1; i >= 0 && (limit < 0 || len(out) < limit); i-- {
+	for i := len(m.tourOrder) - 1; i >= 0 && (limit <= 0 || len(out) < limit); i-- {
 		var t sessions.Tournament
 		if err := json.Unmarshal(m.tours[m.tourOrder[i]], &t); err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -32,6 +33,10 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"Requests", storeRequests},
 		{"Ratings", storeRatings},
 		{"Concurrent", storeConcurrent},
+		{"Tournaments", storeTournaments},
+		{"ActiveTournaments", storeActiveTournaments},
+		{"TournamentsAt", storeTournamentsAt},
+		{"TourCommit", storeTourCommit},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -390,4 +395,353 @@ func storeConcurrent(t *testing.T, s sessions.Store) {
 			t.Fatalf("session c%d: %d moves, want 25", w, len(r.Actions))
 		}
 	}
+}
+
+// storeTour is a tournament of three players opened in channel ch (a
+// thread of it) with every field set, in sign-up, not yet stored.
+func storeTour(ch string) *sessions.Tournament {
+	return &sessions.Tournament{
+		V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: ch, Thread: "th"},
+		Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
+		Play:   sessions.PlayOptions{Time: sessions.Duration(time.Hour), Rated: true},
+		Format: sessions.FormatSwiss, Rounds: 3, Status: sessions.StatusSignup,
+		Players: []sessions.Entrant{{User: sAnn, Rating: 1500}, {User: sBen, Rating: 1600, Joined: 1}, {User: sCleo, Rating: 1400, Left: 2}},
+		Created: st0,
+	}
+}
+
+// paired is t running with round 1 paired: ann-ben at skey(game), cleo's bye.
+func paired(t *sessions.Tournament, game string) {
+	t.Status, t.Started = sessions.StatusRunning, st0.Add(time.Minute)
+	t.Played = append(t.Played, sessions.TourRound{Number: 1, Games: []sessions.TourGame{
+		{White: sAnn.ID, Black: sBen.ID, Key: skey(game)},
+		{White: sCleo.ID, Result: "bye"},
+	}})
+}
+
+func putTour(t *testing.T, s sessions.Store, tour *sessions.Tournament) {
+	t.Helper()
+	if err := s.PutTournament(context.Background(), tour); err != nil {
+		t.Fatalf("PutTournament %q at rev %d: %v", tour.ID, tour.Rev, err)
+	}
+}
+
+func getTour(t *testing.T, s sessions.Store, id string) *sessions.Tournament {
+	t.Helper()
+	tour, err := s.Tournament(context.Background(), id)
+	if err != nil {
+		t.Fatalf("Tournament(%s): %v", id, err)
+	}
+	return tour
+}
+
+func sameTour(t *testing.T, what string, got, want *sessions.Tournament) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%s:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func tourIDs(ts []*sessions.Tournament) []string {
+	var ids []string
+	for _, t := range ts {
+		ids = append(ids, t.ID)
+	}
+	return ids
+}
+
+// storeTournaments: a tournament reads back as written; ids come from
+// the store's own sequence, in decimal; a write is a compare-and-set on
+// Rev: a stale or skipping Rev is a conflict that changes nothing, and
+// of two writers at the same Rev one wins.
+func storeTournaments(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	for _, id := range []string{"1", "x", ""} {
+		if _, err := s.Tournament(ctx, id); !errors.Is(err, sessions.ErrNotFound) {
+			t.Fatalf("Tournament(%q) of an empty store: %v, want ErrNotFound", id, err)
+		}
+	}
+	a := storeTour("ta")
+	putTour(t, s, a)
+	if a.ID != "1" {
+		t.Fatalf("the first tournament's id: %q, want 1", a.ID)
+	}
+	sameTour(t, "tournament 1", getTour(t, s, "1"), a)
+	b := storeTour("tb")
+	putTour(t, s, b)
+	if b.ID != "2" {
+		t.Fatalf("the second tournament's id: %q, want 2", b.ID)
+	}
+	// A finished game stored in between takes nothing from the sequence.
+	r := storeRecord(skey("tg"), 2)
+	finish(t, s, r, false)
+	c := storeTour("ta")
+	putTour(t, s, c)
+	if c.ID != "3" {
+		t.Fatalf("the third tournament's id: %q, want 3", c.ID)
+	}
+
+	next := a.Clone()
+	next.Rev = 2
+	paired(next, "tg1")
+	next.Played[0].Games[0].Result = "1-0"
+	putTour(t, s, next)
+	sameTour(t, "tournament 1 at rev 2", getTour(t, s, "1"), next)
+	for _, rev := range []int64{1, 2, 4} {
+		stale := next.Clone()
+		stale.Rev, stale.Status = rev, sessions.StatusCancelled
+		if err := s.PutTournament(ctx, stale); !errors.Is(err, sessions.ErrConflict) {
+			t.Fatalf("writing tournament 1 at rev %d over rev 2: %v, want ErrConflict", rev, err)
+		}
+	}
+	sameTour(t, "tournament 1 after the conflicts", getTour(t, s, "1"), next)
+	fresh := storeTour("ta")
+	fresh.Rev = 2
+	if err := s.PutTournament(ctx, fresh); !errors.Is(err, sessions.ErrConflict) || fresh.ID != "" {
+		t.Fatalf("a new tournament at rev 2: %v, id %q; want ErrConflict", err, fresh.ID)
+	}
+	ghost := storeTour("ta")
+	ghost.ID, ghost.Rev = "99", 2
+	if err := s.PutTournament(ctx, ghost); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("writing tournament 99, never created: %v, want ErrNotFound", err)
+	}
+	fresh.Rev = 1
+	putTour(t, s, fresh)
+	if fresh.ID != "4" {
+		t.Fatalf("the id after the refused writes: %q, want 4", fresh.ID)
+	}
+
+	// Two writers at the same Rev: exactly one wins, and its write is
+	// the one stored.
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	mine := make([]*sessions.Tournament, 2)
+	for w := range 2 {
+		mine[w] = next.Clone()
+		mine[w].Rev = 3
+		mine[w].Players[0].Rating = 2000 + w
+		wg.Go(func() { errs[w] = s.PutTournament(ctx, mine[w]) })
+	}
+	wg.Wait()
+	won := -1
+	for w, err := range errs {
+		switch {
+		case err == nil && won < 0:
+			won = w
+		case errors.Is(err, sessions.ErrConflict):
+		default:
+			t.Fatalf("two writers at rev 3: %v", errs)
+		}
+	}
+	if won < 0 {
+		t.Fatalf("two writers at rev 3: both failed: %v", errs)
+	}
+	sameTour(t, "the winner's write", getTour(t, s, "1"), mine[won])
+}
+
+// storeActiveTournaments: the tournaments in sign-up or running, and no
+// more once they end or are cancelled.
+func storeActiveTournaments(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	active := func(what string, want ...string) {
+		t.Helper()
+		got, err := s.ActiveTournaments(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		ids := tourIDs(got)
+		slices.Sort(ids)
+		if !slices.Equal(ids, want) {
+			t.Fatalf("%s: active %v, want %v", what, ids, want)
+		}
+		for _, tour := range got {
+			if !tour.Status.Active() {
+				t.Fatalf("%s: tournament %s is %s", what, tour.ID, tour.Status)
+			}
+		}
+	}
+	active("an empty store")
+	var ts []*sessions.Tournament
+	for i := range 4 {
+		tour := storeTour(fmt.Sprint("act", i))
+		putTour(t, s, tour)
+		ts = append(ts, tour)
+	}
+	active("four in sign-up", "1", "2", "3", "4")
+	paired(ts[0], "g0")
+	ts[0].Rev++
+	putTour(t, s, ts[0])
+	ts[1].Status, ts[1].Rev = sessions.StatusCancelled, 2
+	putTour(t, s, ts[1])
+	ts[2].Rev++
+	paired(ts[2], "g2")
+	putTour(t, s, ts[2])
+	ts[2].Status, ts[2].Ended, ts[2].Rev = sessions.StatusFinished, st0.Add(time.Hour), 3
+	putTour(t, s, ts[2])
+	active("one running, one cancelled, one finished", "1", "4")
+	stale := ts[1].Clone()
+	stale.Status = sessions.StatusSignup // at rev 2 again: a conflict
+	if err := s.PutTournament(ctx, stale); !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("reopening a cancelled tournament at its own rev: %v, want ErrConflict", err)
+	}
+	active("after a refused write", "1", "4")
+	sameTour(t, "the running one", getTour(t, s, "1"), ts[0])
+}
+
+// storeTournamentsAt: a channel's tournaments (any thread), newest
+// first, at most the limit (0: all); other channels' and platforms' are
+// not among them.
+func storeTournamentsAt(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	var ids []string
+	for i, k := range []sessions.Key{
+		{Platform: "test", Channel: "c", Thread: "t1"},
+		{Platform: "test", Channel: "c"},
+		{Platform: "test", Channel: "c2"},
+		{Platform: "other", Channel: "c"},
+		{Platform: "test", Channel: "c", Thread: "t2"},
+		{Platform: "test", Channel: "cc"},
+		{Platform: "test", Channel: "c", Thread: "t1"},
+	} {
+		tour := storeTour("")
+		tour.Key = k
+		if i == 1 {
+			tour.Status = sessions.StatusFinished
+		}
+		putTour(t, s, tour)
+		ids = append(ids, tour.ID)
+	}
+	at := func(k sessions.Key, limit int, want ...int) {
+		t.Helper()
+		got, err := s.TournamentsAt(ctx, k, limit)
+		if err != nil {
+			t.Fatalf("TournamentsAt(%s, %d): %v", k, limit, err)
+		}
+		var wantIDs []string
+		for _, i := range want {
+			wantIDs = append(wantIDs, ids[i])
+		}
+		if g := tourIDs(got); !slices.Equal(g, wantIDs) {
+			t.Fatalf("TournamentsAt(%s, %d): %v, want %v", k, limit, g, wantIDs)
+		}
+	}
+	at(sessions.Key{Platform: "test", Channel: "c"}, 10, 6, 4, 1, 0)
+	at(sessions.Key{Platform: "test", Channel: "c", Thread: "t9"}, 2, 6, 4)
+	at(sessions.Key{Platform: "test", Channel: "c"}, 0, 6, 4, 1, 0)
+	at(sessions.Key{Platform: "test", Channel: "c2"}, 10, 2)
+	at(sessions.Key{Platform: "other", Channel: "c"}, 1, 3)
+	at(sessions.Key{Platform: "test", Channel: "none"}, 10)
+	got, err := s.TournamentsAt(ctx, sessions.Key{Platform: "test", Channel: "c"}, 1)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("TournamentsAt: %v, %v", got, err)
+	}
+	want := storeTour("")
+	want.ID, want.Key = ids[6], sessions.Key{Platform: "test", Channel: "c", Thread: "t1"}
+	sameTour(t, "the newest of channel c", got[0], want)
+}
+
+// storeTourCommit: Change.Tournament is written with the change, on the
+// terms of PutTournament: a stale Rev fails the whole change (no move, no
+// finished game, no ratings, no request id), and the store does not
+// forget the session (the same change at the right Rev then commits).
+// With the finished game of a tournament game, the store writes the
+// game's id in its TourGame, and gives the written tournament back.
+func storeTourCommit(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	tour := storeTour("tc")
+	putTour(t, s, tour)
+	// Round 1 paired, then its game opened with the tournament recording
+	// its key in the same change.
+	paired(tour, "")
+	tour.Played[0].Games[0].Key = sessions.Key{}
+	tour.Rev = 2
+	putTour(t, s, tour)
+	r := storeRecord(skey("tc1"), 0)
+	r.Seats = []sessions.User{sAnn, sBen}
+	r.Tour = &sessions.TourRef{ID: tour.ID, Round: 1, Board: 0}
+	opened := tour.Clone()
+	opened.Rev = 3
+	opened.Played[0].Games[0].Key = r.Key
+	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone(), Tournament: opened})
+	sameTour(t, "the tournament after its game opened", getTour(t, s, tour.ID), opened)
+	same(t, "the tournament game", load(t, s, r.Key), r)
+
+	// A move whose tournament write is stale: nothing of it is written.
+	moved := r.Clone()
+	addMove(moved, "1")
+	if err := s.Commit(ctx, &sessions.Change{Key: r.Key, Live: moved.Clone(), Tournament: opened.Clone(), Request: "tm", At: st0}); !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("a move with a stale tournament: %v, want ErrConflict", err)
+	}
+	same(t, "the game after the conflict", load(t, s, r.Key), r)
+	if seen, err := s.Seen(ctx, "test", "tm"); err != nil || seen {
+		t.Fatalf("the request of the refused move: seen %v, %v", seen, err)
+	}
+
+	// The game ends; the change carries a stale tournament.
+	r.Result = &sessions.Result{Winner: 0, Reason: "resigned", Ended: st0.Add(time.Hour)}
+	result := opened.Clone()
+	result.Played[0].Games[0].Result = "1-0"
+	rate := &sessions.RateRequest{Platform: "test", Game: r.Game, Month: sessions.Month(st0),
+		Players: [2]sessions.User{sAnn, sBen}, Score: 1, Rated: true}
+	c := &sessions.Change{Key: r.Key, Finished: r.Clone(), Rate: rate, Request: "end", At: st0, Tournament: result.Clone()}
+	if err := s.Commit(ctx, c); !errors.Is(err, sessions.ErrConflict) {
+		t.Fatalf("the game's end with a stale tournament: %v, want ErrConflict", err)
+	}
+	if _, err := s.Finished(ctx, "1"); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("the finished game of the refused change: %v, want ErrNotFound", err)
+	}
+	if h, err := s.History(ctx, sessions.HistoryQuery{Platform: "test", User: sAnn.ID}); err != nil || len(h) != 0 {
+		t.Fatalf("Ann's history after the refused change: %v, %v", h, err)
+	}
+	if st, err := s.Standings(ctx, "test", sAnn.ID, ""); err != nil || len(st) != 0 {
+		t.Fatalf("Ann's ratings after the refused change: %v, %v", st, err)
+	}
+	if seen, err := s.Seen(ctx, "test", "end"); err != nil || seen {
+		t.Fatalf("the request of the refused change: seen %v, %v", seen, err)
+	}
+	sameTour(t, "the tournament after the refused change", getTour(t, s, tour.ID), opened)
+
+	// At the right Rev, without loading the session again: the game is
+	// in the history, its id in the tournament.
+	result.Rev = 4
+	c = &sessions.Change{Key: r.Key, Finished: r.Clone(), Rate: rate, Request: "end", At: st0, Tournament: result.Clone()}
+	commit(t, s, c)
+	if c.Finished.ID == "" || len(c.Finished.Ratings) != 2 {
+		t.Fatalf("the finished game: id %q, ratings %v", c.Finished.ID, c.Finished.Ratings)
+	}
+	result.Played[0].Games[0].GameID = c.Finished.ID
+	sameTour(t, "the tournament given back", c.Tournament, result)
+	sameTour(t, "the stored tournament", getTour(t, s, tour.ID), result)
+	f, err := s.Finished(ctx, c.Finished.ID)
+	if err != nil || f.Tour == nil || *f.Tour != *r.Tour {
+		t.Fatalf("the finished tournament game: %+v, %v", f, err)
+	}
+	if _, err := s.Load(ctx, r.Key); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("the game's session after its end: %v, want ErrNotFound", err)
+	}
+	if seen, err := s.Seen(ctx, "test", "end"); err != nil || !seen {
+		t.Fatalf("the request of the change: seen %v, %v", seen, err)
+	}
+
+	// A finished game that is not of this tournament leaves its games be.
+	other := storeRecord(skey("tc2"), 1)
+	other.Tour = &sessions.TourRef{ID: "77", Round: 1, Board: 0}
+	other.Result = &sessions.Result{Winner: 1, Reason: "resigned", Ended: st0.Add(time.Hour)}
+	cancelled := result.Clone()
+	cancelled.Rev, cancelled.Status = 5, sessions.StatusCancelled
+	c = &sessions.Change{Key: other.Key, Finished: other, Tournament: cancelled.Clone()}
+	commit(t, s, c)
+	sameTour(t, "the tournament after another game", getTour(t, s, tour.ID), cancelled)
+	if active, err := s.ActiveTournaments(ctx); err != nil || len(active) != 0 {
+		t.Fatalf("active tournaments after the cancel: %v, %v", tourIDs(active), err)
+	}
+
+	// A tournament created in a change gets the next id.
+	nt := storeTour("tc")
+	c = &sessions.Change{Key: skey("tc3"), Live: storeRecord(skey("tc3"), 0), Tournament: nt}
+	commit(t, s, c)
+	if nt.ID != "2" {
+		t.Fatalf("a tournament created in a change: id %q, want 2", nt.ID)
+	}
+	sameTour(t, "the tournament created in a change", getTour(t, s, "2"), nt)
 }

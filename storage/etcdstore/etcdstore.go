@@ -14,6 +14,9 @@
 //	l/<platform 0 game 0 period> 0 <inverted rating> 0 <user>   the ladder
 //	n/<platform 0 lower-case name>               a user by name
 //	s/<platform 0 request id>    an applied request id, with a lease (a day)
+//	t/<id>                       a tournament (ids from meta/next-tournament)
+//	ta/<id>                      the tournaments in sign-up or running
+//	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
 //
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
@@ -22,7 +25,10 @@
 // head's revision with the one this Store loaded or last committed: when
 // another process changed the session in between, the transaction fails
 // and Commit returns an error wrapping sessions.ErrConflict (the Service
-// then loads the session again and re-runs the request on it). Before it
+// then loads the session again and re-runs the request on it). A
+// tournament written with the change (Change.Tournament) adds a compare on
+// the tournament's revision: when another process wrote it since its Rev
+// was checked, the whole transaction fails with ErrConflict too. Before it
 // uses a session it holds in memory, the Service asks Changed (a read of
 // the head's revision), so that it sees what other processes did.
 //
@@ -279,8 +285,8 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 			return err
 		}
 	}
-	// Only the game counter and the standings can race with other
-	// sessions' commits: then the transaction runs again.
+	// Only the game and tournament counters and the standings can race
+	// with other sessions' commits: then the transaction runs again.
 	for range 16 {
 		done, rev, res, err := s.try(ctx, c, was, ok, lease)
 		if err != nil {
@@ -302,6 +308,9 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 				c.Finished.Ratings = res.ratings
 			}
 		}
+		if res.tour != nil {
+			*c.Tournament = *res.tour
+		}
 		return nil
 	}
 	return fmt.Errorf("etcdstore: committing %s: too much contention on the game counter or ratings", c.Key)
@@ -310,10 +319,13 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 type result struct {
 	id      string
 	ratings []sessions.RatingChange
+	tour    *sessions.Tournament // the tournament as written
 }
 
 // try runs one transaction of c. It reports done=false when only the game
-// counter or a standing changed under it (run it again).
+// or tournament counter or a standing changed under it (run it again). A
+// stale Change.Tournament fails with an error wrapping ErrConflict that
+// names the tournament (the session stays known: it did not change).
 func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known bool, lease clientv3.LeaseID) (done bool, rev int64, res result, err error) {
 	hk := s.headKey(c.Key)
 	var cmps []clientv3.Cmp
@@ -348,10 +360,20 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 		}
 		cmps, ops, res = append(cmps, fc...), append(ops, fo...), r
 	}
-	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(
+	elses := []clientv3.Op{
 		clientv3.OpGet(hk, clientv3.WithKeysOnly()),
 		clientv3.OpGet(s.seenKey(c.Key.Platform, c.Request), clientv3.WithKeysOnly()),
-	).Commit()
+	}
+	var tw *tourWrite
+	if c.Tournament != nil {
+		// Last: it takes the finished game's id.
+		if tw, err = s.tourOps(ctx, c.Tournament, c.Finished, res.id); err != nil {
+			return false, 0, res, err
+		}
+		cmps, ops, res.tour = append(cmps, tw.cmps...), append(ops, tw.ops...), tw.t
+		elses = append(elses, clientv3.OpGet(tw.check, clientv3.WithKeysOnly()))
+	}
+	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(elses...).Commit()
 	if err != nil {
 		return false, 0, res, fmt.Errorf("etcdstore: committing %s: %w", c.Key, err)
 	}
@@ -367,6 +389,14 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	if c.Request != "" && len(resp.Responses[1].GetResponseRange().Kvs) > 0 {
 		return false, 0, res, fmt.Errorf("request %s: %w", c.Request, sessions.ErrDuplicate)
+	}
+	if tw != nil {
+		// The session is as this Store knew it: it stays known.
+		if ts := resp.Responses[2].GetResponseRange().Kvs; len(ts) > 0 && ts[0].ModRevision != tw.rev {
+			if err := tw.conflict(); err != nil {
+				return false, 0, res, err
+			}
+		}
 	}
 	return false, 0, res, nil
 }
