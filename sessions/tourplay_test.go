@@ -485,14 +485,16 @@ func TestTournamentLateJoinSwiss(t *testing.T) {
 			t.Errorf("the quitter is paired in round 3: %+v", g)
 		}
 	}
-	lateScore := 0.0 // what the late player scored in round 2 (round 3 is under way)
-	for _, g := range tr.Played[1].Games {
-		pw, pb := points(g.Result)
-		switch late.ID {
-		case g.White:
-			lateScore += pw
-		case g.Black:
-			lateScore += pb
+	lateScore := 0.0 // what the late player scored since round 2 (a bye of round 3 counts)
+	for _, r := range tr.Played[1:] {
+		for _, g := range r.Games {
+			pw, pb := points(g.Result)
+			switch late.ID {
+			case g.White:
+				lateScore += pw
+			case g.Black:
+				lateScore += pb
+			}
 		}
 	}
 	for _, s := range tourMust(t)(f.svc.TournamentHere(ctx, tourKey)).Standings {
