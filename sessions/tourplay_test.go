@@ -970,3 +970,42 @@ func TestTournamentRefusals(t *testing.T) {
 		t.Errorf("the organiser left but plays: %+v", ev.Tournament.Players)
 	}
 }
+
+// TestTournamentGamesEndAtOnce: the games of a round that end at the same
+// moment record both results, and the next round is paired once.
+func TestTournamentGamesEndAtOnce(t *testing.T) {
+	f := newTourFixture(t, sessionstest.NewMemoryStore())
+	ps := entrants(8)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	tr := f.tour(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, len(tr.Played[0].Games))
+	for _, g := range tr.Played[0].Games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := f.svc.Resign(ctx, sessions.Request{Key: g.Key, User: playerOf(tr, g.White)})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr = f.tour(t)
+	for _, g := range tr.Played[0].Games {
+		if g.Result != tournament.BlackWins || g.GameID == "" {
+			t.Errorf("round 1: %+v", g)
+		}
+	}
+	if len(tr.Played) != 2 || f.venues.count() != 8 {
+		t.Errorf("%d rounds, %d venues; want 2, 8", len(tr.Played), f.venues.count())
+	}
+	if got, want := f.notes.posts(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) {
+		t.Errorf("posts %q, want %q", got, want)
+	}
+}
