@@ -1009,3 +1009,61 @@ func TestTournamentGamesEndAtOnce(t *testing.T) {
 		t.Errorf("posts %q, want %q", got, want)
 	}
 }
+
+// TestTournamentRetryByTick: a game whose place the platform failed to
+// open, and a round the store failed to write, are tried again by the
+// clock after TourRetryEvery, without a restart.
+func TestTournamentRetryByTick(t *testing.T) {
+	store := &failingPuts{MemoryStore: sessionstest.NewMemoryStore()}
+	f := &tourFixture{store: store, venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f.svc = f.service()
+	ps := entrants(4)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
+	f.venues.fail = func(round int, white, black sessions.User) error {
+		if white.ID == "p2" || black.ID == "p2" {
+			return errors.New("the platform is down")
+		}
+		return nil
+	}
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	f.venues.mu.Lock()
+	f.venues.fail = nil
+	f.venues.mu.Unlock()
+	unopened := func() int {
+		n := 0
+		for _, g := range f.tour(t).Played[len(f.tour(t).Played)-1].Games {
+			if g.Key == (sessions.Key{}) {
+				n++
+			}
+		}
+		return n
+	}
+	f.clk.Add(sessions.TourRetryEvery - time.Second)
+	f.svc.Tick(ctx)
+	if n := unopened(); n != 1 {
+		t.Fatalf("before TourRetryEvery: %d games unopened, want 1", n)
+	}
+	f.clk.Add(time.Second)
+	f.svc.Tick(ctx)
+	if n := unopened(); n != 0 || f.venues.count() != 2 {
+		t.Fatalf("after TourRetryEvery: %d games unopened, %d venues", n, f.venues.count())
+	}
+
+	tr := f.tour(t)
+	f.finish(t, tr, tr.Played[0].Games[0], tournament.WhiteWins)
+	store.mu.Lock()
+	store.arm = true
+	store.mu.Unlock()
+	f.finish(t, tr, tr.Played[0].Games[1], tournament.WhiteWins)
+	store.mu.Lock()
+	store.arm = false
+	store.mu.Unlock()
+	if n := len(f.tour(t).Played); n != 1 {
+		t.Fatalf("round 2 stored on a failing store: %d rounds", n)
+	}
+	f.clk.Add(sessions.TourRetryEvery)
+	f.svc.Tick(ctx)
+	if tr := f.tour(t); len(tr.Played) != 2 || unopened() != 0 {
+		t.Fatalf("after TourRetryEvery: %d rounds, %d unopened", len(tr.Played), unopened())
+	}
+}
