@@ -64,7 +64,8 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		}
 	}()
 	var notifiers sessions.Notifiers
-	svc := newService(c, store, &notifiers, log)
+	venues := sessions.VenueSet{}
+	svc := newService(c, store, &notifiers, venues, log)
 	defer svc.Close()
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	r := render.New()
@@ -274,7 +275,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		}
 	}()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, log)
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log)
 	defer svc.Close()
 	n, err := svc.Resume(ctx)
 	if err != nil {
@@ -295,6 +296,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		cc.Animate = func(rp *chat.Replay) ([]byte, error) {
 			return r.Replay(rp.Frames, rp.Moves, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
+		cc.DrawStandings = func(p *chat.StandingsPicture) ([]byte, error) {
+			return r.Standings(p.Table, render.Options{Theme: render.Theme(c.Render.Theme)})
+		}
 	}
 	if interactive {
 		fmt.Fprintf(stdout, "Board-game bot on %s. You are %s; /as NAME changes who speaks, /help lists the commands, Ctrl-D ends.\n",
@@ -310,14 +314,14 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // newService builds the sessions service of the configuration: the
 // platforms' default clocks, the challenge expiry, the computer opponent.
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store sessions.Store, notify sessions.Notifier, log *slog.Logger) *sessions.Service {
+func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
