@@ -450,8 +450,10 @@ func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error
 	return s.tourEvent(0, User{}, len(t.Played), t), nil
 }
 
-// TournamentByID returns a tournament with its standings (/tournament show).
-func (s *Service) TournamentByID(ctx context.Context, id string) (TourEvent, error) {
+// TournamentByID returns a tournament of the platform with its standings
+// (/tournament show); another platform's tournament is ErrNoTournament, as
+// a game of another platform is not shown (Game).
+func (s *Service) TournamentByID(ctx context.Context, platform, id string) (TourEvent, error) {
 	id = strings.TrimPrefix(strings.TrimSpace(id), "#")
 	if id == "" {
 		return TourEvent{}, errf(ErrNoTournament, nil, "no id")
@@ -459,6 +461,9 @@ func (s *Service) TournamentByID(ctx context.Context, id string) (TourEvent, err
 	t, err := s.loadTour(ctx, id)
 	if err != nil {
 		return TourEvent{}, err
+	}
+	if t.Key.Platform != platform {
+		return TourEvent{}, errf(ErrNoTournament, nil, "tournament %s is on %s", id, t.Key.Platform)
 	}
 	return s.tourEvent(0, User{}, len(t.Played), t), nil
 }

@@ -295,8 +295,11 @@ func TestTournamentSwissSixPlayers(t *testing.T) {
 			t.Errorf("standing %+v, played %v", s, score[s.Player])
 		}
 	}
-	if here := tourMust(t)(f.svc.TournamentByID(ctx, "#"+tr.ID)); !slices.Equal(here.Standings, st) {
+	if here := tourMust(t)(f.svc.TournamentByID(ctx, "console", "#"+tr.ID)); !slices.Equal(here.Standings, st) {
 		t.Errorf("show: %+v, want %+v", here.Standings, st)
+	}
+	if _, err := f.svc.TournamentByID(ctx, "telegram", tr.ID); sessions.KindOf(err) != sessions.ErrNoTournament {
+		t.Errorf("show on another platform: %v", err)
 	}
 	// Each game was posted in its place and pinged to both players.
 	posted, pinged := map[sessions.Key]int{}, map[string]int{}
@@ -928,7 +931,7 @@ func TestTournamentRefusals(t *testing.T) {
 	if _, err := f.svc.TournamentHere(ctx, tourKey); sessions.KindOf(err) != sessions.ErrNoTournament {
 		t.Errorf("standings of none: %v", err)
 	}
-	if _, err := f.svc.TournamentByID(ctx, "7"); sessions.KindOf(err) != sessions.ErrNoTournament {
+	if _, err := f.svc.TournamentByID(ctx, "console", "7"); sessions.KindOf(err) != sessions.ErrNoTournament {
 		t.Errorf("show 7: %v", err)
 	}
 

@@ -63,7 +63,7 @@ func (h *Handler) tournament(ctx context.Context, m Message, args []string) Repl
 		if !tourIDRe.MatchString(rest[0]) {
 			return fail(m.sp.T("TourNotID", "Text", clip(rest[0], 30)))
 		}
-		ev, err = h.svc.TournamentByID(ctx, strings.TrimPrefix(rest[0], "#"))
+		ev, err = h.svc.TournamentByID(ctx, m.Key.Platform, strings.TrimPrefix(rest[0], "#"))
 		if err == nil {
 			return h.tourShow(m.sp, ev)
 		}
