@@ -41,14 +41,18 @@ func mention(u sessions.User) string {
 // lines with the player to move as a mention, and the deadline. short is
 // the name and the turn alone, for when the whole is too long. It is built
 // from the reply's values (its session, which line says whose turn it is,
-// whether the clock is told), in the reply's language.
-func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+// whether the clock is told), in the reply's language. lead, when set, is
+// a line of HTML put under the name in both.
+func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot, lead string) (full, short string) {
 	words := b.h.Words().In(r.Lang)
 	title := r.Picture.Game
 	if info, ok := games.Lookup(r.Picture.Game); ok {
 		title = info.Name
 	}
 	head := "<b>" + esc(words.GameName(r.Picture.Game, title)) + "</b>"
+	if lead != "" {
+		head += "\n" + lead
+	}
 	var lines []string
 	turnLine := ""
 	t := -1
@@ -406,8 +410,14 @@ func (b *Bot) answer(id, text string, alert bool) {
 // message to players who asked for them (/notify on), with a button back
 // to the game's chat; a reminder for a player without pings is a mention in
 // the game's chat instead. Notify never blocks: the messages are queued.
+//
+// Tournaments: a tournament's news (a round paired or ended, the
+// standings) goes to the tournament's topic or chat, and a game's opening
+// to the game's topic, as its board mentioning both players; the players'
+// pings about it are as for a turn.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	if n.Key.Platform != Platform || n.Session == nil {
+	tourNews := n.Kind == sessions.NoticeTournament && n.Tour != nil && n.To.IsZero()
+	if n.Key.Platform != Platform || (n.Session == nil && !tourNews) {
 		return
 	}
 	chatID, err := strconv.ParseInt(n.Key.Channel, 10, 64)
@@ -426,9 +436,14 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 }
 
 // post shows a notice without a To in the game's chat, in the words of
-// the chat handler, with the board and its buttons as after a command.
+// the chat handler, with the board and its buttons as after a command. A
+// tournament game's first board mentions both players.
 func (b *Bot) post(w where, n sessions.Notice) {
-	b.deliver(b.sending(), w, b.h.NoticeReply(n), 0, n.Session)
+	lead := ""
+	if n.Kind == sessions.NoticeTourGame {
+		lead = pairing(n.Session)
+	}
+	b.deliverLead(b.sending(), w, b.h.NoticeReply(n), 0, n.Session, lead)
 }
 
 // ping sends a notice for one player.
@@ -466,6 +481,12 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 		}
 	case sessions.NoticeReminder:
 		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
+	case sessions.NoticeTourGame:
+		// A tournament game opened: White is to move at once.
+		text = words.T("PingNews", "Game", game, "Place", place)
+		if t := s.Turn(); t >= 0 && s.Player(t).Is(n.To) {
+			text = words.T("PingYourTurn", "Game", game, "Place", place)
+		}
 	case sessions.NoticeGameOver:
 		text = words.T("PingGameOver", "Game", game, "Place", place)
 		if s.Record.Result != nil {
