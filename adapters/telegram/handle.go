@@ -133,6 +133,9 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	name = strings.ToLower(name)
 	msg.Text = "/" + name + rest
 	args := strings.Fields(rest)
+	if !private && managerCommand(name, args) {
+		msg.Manager = b.manages(ctx, m.Chat.ID, m.From.ID)
+	}
 	switch name {
 	case "start":
 		b.start(w, m, args)
@@ -184,11 +187,13 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 		snap = r.Session // the reply's values: no second call of the service
 	}
 	kb := b.keyboard(b.h.Words().In(r.Lang), r.Buttons, version(snap))
-	text := esc(r.Text())
+	text := replyHTML(r)
 	if lead != "" {
 		text = lead + "\n" + text
 	}
 	switch {
+	case r.Standings != nil:
+		b.sendStandings(w, r.Standings, text, kb)
 	case r.Picture != nil:
 		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {

@@ -148,9 +148,10 @@ func addReply(p tgbotapi.Params, replyTo int) {
 }
 
 // sendText sends HTML text, split at line ends into messages Telegram
-// takes; the keyboard goes under the last one.
+// takes (a monospace block cut in two is closed and opened again); the
+// keyboard goes under the last one.
 func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int) {
-	parts := split(htmlText, maxText)
+	parts := splitHTML(htmlText, maxText)
 	for i, part := range parts {
 		p := w.params()
 		p["text"] = part
@@ -482,11 +483,8 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	case sessions.NoticeReminder:
 		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
 	case sessions.NoticeTourGame:
-		// A tournament game opened: White is to move at once.
-		text = words.T("PingNews", "Game", game, "Place", place)
-		if t := s.Turn(); t >= 0 && s.Player(t).Is(n.To) {
-			text = words.T("PingYourTurn", "Game", game, "Place", place)
-		}
+		// A tournament game opened: the chat handler words the ping.
+		text = esc(b.h.NoticeReplyIn(words.Lang, n).Text())
 	case sessions.NoticeGameOver:
 		text = words.T("PingGameOver", "Game", game, "Place", place)
 		if s.Record.Result != nil {

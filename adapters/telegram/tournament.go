@@ -4,6 +4,9 @@ import (
 	"context"
 	"strings"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/sessions"
 )
 
@@ -40,4 +43,78 @@ func (b *Bot) manages(ctx context.Context, chatID, userID int64) bool {
 		return false
 	}
 	return m.Status == "creator" || m.Status == "administrator" && m.CanManageChat
+}
+
+// replyHTML is a reply's text in HTML: its lines escaped, and the lines
+// of its table (the standings, Reply.Table) in a monospace block, so that
+// the columns line up.
+func replyHTML(r chat.Reply) string {
+	t := r.Table
+	if t.From >= t.To || t.From < 0 || t.To > len(r.Lines) {
+		return esc(r.Text())
+	}
+	var parts []string
+	if t.From > 0 {
+		parts = append(parts, esc(strings.Join(r.Lines[:t.From], "\n")))
+	}
+	parts = append(parts, "<pre>"+esc(strings.Join(r.Lines[t.From:t.To], "\n"))+"</pre>")
+	if t.To < len(r.Lines) {
+		parts = append(parts, esc(strings.Join(r.Lines[t.To:], "\n")))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// splitHTML cuts HTML text at line ends into pieces of at most n
+// characters, as split does; a <pre> block cut in two is closed at the end
+// of one piece and opened again at the start of the next (the only tags
+// that span lines are the bot's own <pre>: text is escaped).
+func splitHTML(s string, n int) []string {
+	const open, end = "<pre>", "</pre>"
+	parts := split(s, n-len(open)-len(end))
+	inPre := false
+	for i, p := range parts {
+		if inPre {
+			p = open + p
+		}
+		inPre = strings.Count(p, open) > strings.Count(p, end)
+		if inPre {
+			p += end
+		}
+		parts[i] = p
+	}
+	return parts
+}
+
+// sendStandings sends the standings picture with the reply's text as its
+// caption, or after the text when that is too long for a caption; a
+// picture that cannot be drawn leaves the text alone.
+func (b *Bot) sendStandings(w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+	caption := htmlText
+	if len([]rune(caption)) > maxCaption {
+		b.sendText(w, htmlText, nil, 0)
+		caption = ""
+	}
+	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
+		p := w.params()
+		addMarkup(p, kb)
+		png, err := b.r.Standings(sp.Table, b.cfg.Picture)
+		if err != nil {
+			b.log.Error("telegram: drawing the standings", "err", err)
+			if caption == "" {
+				return nil
+			}
+			p["text"], p["parse_mode"] = caption, "HTML"
+			_, err := b.c.call(ctx, "sendMessage", p, nil)
+			return err
+		}
+		if caption != "" {
+			p["caption"], p["parse_mode"] = caption, "HTML"
+		}
+		name := sp.Name
+		if name == "" {
+			name = "standings.png"
+		}
+		_, err = b.c.call(ctx, "sendPhoto", p, []tgbotapi.RequestFile{{Name: "photo", Data: tgbotapi.FileBytes{Name: name, Bytes: png}}})
+		return err
+	})
 }
