@@ -3,6 +3,7 @@ package telegram_test
 import (
 	"context"
 	"html"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -278,6 +279,10 @@ func TestTournamentSwiss(t *testing.T) {
 				t.Fatalf("round %d board %d: the game at %v: %v %v", round, board, g.Key, s, err)
 			}
 			white, black := tgOf(t, s.Player(0)), tgOf(t, s.Player(1))
+			name := en.T("TelegramTourTopic", "ID", tour.ID, "Round", round, "White", white.user, "Black", black.user)
+			if !slices.Contains(f.topicsOf(forum), topic{id: thread, name: name}) {
+				t.Errorf("round %d board %d: topic %d is not named %q: %+v", round, board, thread, name, f.topicsOf(forum))
+			}
 			mm = f.mark()
 			switch board {
 			case 0: // Black resigns.

@@ -80,16 +80,16 @@ func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
 	return noVenues(sessions.VenueNoRights)
 }
 
-// OpenVenue creates the forum topic of one game ("R2: alice – bob") in the
-// tournament's chat and returns its session key: the chat, and the
-// topic's message_thread_id as the thread. A refusal for want of rights
-// (taken away since the tournament opened) is an ErrNoVenues error.
+// OpenVenue creates the forum topic of one game ("#3 · Round 2: alice –
+// bob") in the tournament's chat and returns its session key: the chat,
+// and the topic's message_thread_id as the thread. A refusal for want of
+// rights (taken away since the tournament opened) is an ErrNoVenues error.
 func (v venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
 	chatID, err := strconv.ParseInt(t.Key.Channel, 10, 64)
 	if t.Key.Platform != Platform || err != nil || chatID > 0 {
 		return sessions.Key{}, noVenues(sessions.VenueNotForum)
 	}
-	p := tgbotapi.Params{"chat_id": t.Key.Channel, "name": topicName(round, white, black)}
+	p := tgbotapi.Params{"chat_id": t.Key.Channel, "name": v.b.topicName(t, round, white, black)}
 	res, err := v.b.c.call(ctx, "createForumTopic", p, nil)
 	if err != nil {
 		var ae *apiError
@@ -111,10 +111,11 @@ func (v venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int
 	return where{chat: chatID, thread: topic.ThreadID}.key(), nil
 }
 
-// topicName names the topic of a game: the round and the two players, cut
-// to what Telegram takes.
-func topicName(round int, white, black sessions.User) string {
-	name := "R" + strconv.Itoa(round) + ": " + white.Name + " – " + black.Name
+// topicName names the topic of a game, in the bot's default language:
+// the tournament, the round and the two players ("#3 · Round 2: alice –
+// bob"), cut to what Telegram takes.
+func (b *Bot) topicName(t *sessions.Tournament, round int, white, black sessions.User) string {
+	name := b.h.Words().In("").T("TelegramTourTopic", "ID", t.ID, "Round", round, "White", white.Name, "Black", black.Name)
 	if r := []rune(name); len(r) > maxTopicName {
 		name = string(r[:maxTopicName-1]) + "…"
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/sessions"
@@ -95,8 +97,17 @@ func TestOpenVenue(t *testing.T) {
 		t.Fatal(err)
 	}
 	topics := f.topicsOf(forum)
-	if len(topics) != 1 || topics[0].name != "R2: alice – bob" {
-		t.Fatalf("topics created: %+v, want one named %q", topics, "R2: alice – bob")
+	if len(topics) != 1 || topics[0].name != "#4 · Round 2: alice – bob" {
+		t.Fatalf("topics created: %+v, want one named %q", topics, "#4 · Round 2: alice – bob")
+	}
+
+	// A name too long for Telegram is cut to 128 characters.
+	long := sessions.User{ID: "77", Name: strings.Repeat("ж", 100)}
+	if _, err := v.OpenVenue(ctx, tour, 3, long, long); err != nil {
+		t.Fatal(err)
+	}
+	if name := f.topicsOf(forum)[1].name; utf8.RuneCountInString(name) != 128 || !strings.HasPrefix(name, "#4 · Round 3: жж") {
+		t.Errorf("a long topic name became %q (%d characters)", name, utf8.RuneCountInString(name))
 	}
 	want := sessions.Key{Platform: telegram.Platform, Channel: tour.Key.Channel, Thread: strconv.Itoa(topics[0].id)}
 	if key != want {
@@ -122,7 +133,7 @@ func TestOpenVenue(t *testing.T) {
 	if _, err := v.OpenVenue(ctx, tour, 2, carol.sessionUser(), bob.sessionUser()); problemOf(t, err) != sessions.VenueNoRights {
 		t.Errorf("OpenVenue without rights = %v, want VenueNoRights", err)
 	}
-	if n := len(f.topicsOf(forum)); n != 1 {
-		t.Errorf("%d topics after the refusal, want 1", n)
+	if n := len(f.topicsOf(forum)); n != 2 {
+		t.Errorf("%d topics after the refusal, want 2", n)
 	}
 }
