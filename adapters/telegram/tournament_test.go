@@ -321,6 +321,13 @@ func TestTournamentSwiss(t *testing.T) {
 		t.Fatalf("after 3 rounds the tournament is %s", tour.Status)
 	}
 
+	// /tournament standings in a game's topic: the channel's tournament,
+	// answered in that topic.
+	c, _ = h.sayIn(forum, seen, bob, "/tournament standings")
+	if !strings.Contains(c.Params["text"]+c.Params["caption"], html.EscapeString(en.T("TourFinalTitle", "ID", tour.ID))) {
+		t.Errorf("/tournament standings in a game's topic answered %q", c.Params["text"]+c.Params["caption"])
+	}
+
 	// /tournament show, anywhere: the final standings with every game's id.
 	c, _ = h.say(alice.id, alice, "/tournament show "+tour.ID)
 	shown := c.Params["text"] + c.Params["caption"]
