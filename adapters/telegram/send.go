@@ -504,7 +504,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			p := where{chat: uid}.params()
 			p["text"] = text
 			p["parse_mode"] = "HTML"
-			if link := chatLink(w.chat, ci, last); link != "" {
+			if link := chatLink(w, ci, last); link != "" {
 				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: words.T("ButtonGoToGame"), URL: &link}}}})
 			}
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
@@ -520,16 +520,21 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	})
 }
 
-// chatLink is a t.me link to the game's chat (to its last board, when
-// known), or "" for chats without links (basic groups).
-func chatLink(chatID int64, ci chatInfo, board int) string {
+// chatLink is a t.me link to the game's place (to its last board, when
+// known, inside its forum topic when it has one), or "" for chats without
+// links (basic groups).
+func chatLink(w where, ci chatInfo, board int) string {
+	msg := strconv.Itoa(board)
+	if w.thread != 0 {
+		msg = strconv.Itoa(w.thread) + "/" + msg
+	}
 	switch {
 	case ci.username != "" && board != 0:
-		return "https://t.me/" + ci.username + "/" + strconv.Itoa(board)
+		return "https://t.me/" + ci.username + "/" + msg
 	case ci.username != "":
 		return "https://t.me/" + ci.username
-	case board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
-		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(board)
+	case board != 0 && strings.HasPrefix(strconv.FormatInt(w.chat, 10), "-100"):
+		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(w.chat, 10), "-100") + "/" + msg
 	}
 	return ""
 }

@@ -49,8 +49,8 @@ func noVenues(p sessions.VenueProblem) error {
 // CheckVenues tells whether topics can be opened in key's chat: it must be
 // a forum supergroup (getChat's is_forum), and the bot its creator or an
 // administrator with the right to manage topics (getChatMember). A failed
-// call is returned as it is: the sessions service refuses with a storage
-// failure, not with a reason that may be wrong.
+// call is returned as it is, without a VenueProblem: it says nothing of
+// the chat.
 func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
 	if key.Platform != Platform {
 		return noVenues(sessions.VenueNone)
