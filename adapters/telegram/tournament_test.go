@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )
@@ -350,4 +353,46 @@ func TestTournamentSwiss(t *testing.T) {
 		}
 	}
 	checkTable(t, "/tournament show", shown, points)
+}
+
+// TestLongStandings: standings too long for a caption come as text, the
+// table cut into messages that each hold a whole monospace block, then
+// the picture without a caption.
+func TestLongStandings(t *testing.T) {
+	f := newFake(t)
+	h := startMemoryBot(t, f)
+	const forum int64 = -1006003
+	r := chat.Reply{Lines: []string{"Standings of tournament #5 after round 9 of 11:"}, Lang: "en"}
+	table := render.StandingsTable{Title: r.Lines[0], Headings: [6]string{"#", "Player", "Pts", "Bh", "SB", "Wins"}}
+	r.Table.From = len(r.Lines)
+	r.Lines = append(r.Lines, "#  Player  Pts  Bh  SB  Wins")
+	for i := range 200 {
+		name := fmt.Sprintf("player<%03d>", i)
+		r.Lines = append(r.Lines, fmt.Sprintf("%3d  %s  %d  0  0  0", i+1, name, 200-i))
+		table.Rows = append(table.Rows, render.StandingsRow{Place: i + 1, Name: name, Points: float64(200 - i)})
+	}
+	r.Table.To = len(r.Lines)
+	r.Lines = append(r.Lines, "Pts: points")
+	r.Standings = &chat.StandingsPicture{Table: table, Name: "tournament-5-round-9.png"}
+	m := f.mark()
+	telegram.Deliver(h.bot, forum, 0, r)
+	pic, _ := f.waitCall(m, sent(forum, "sendPhoto"))
+	if pic.Image == nil || pic.Params["caption"] != "" {
+		t.Errorf("the standings picture: image %v, caption %q; want an upload without caption", pic.Image != nil, pic.Params["caption"])
+	}
+	var texts []string
+	for _, c := range f.callsSince(m, 0) {
+		if c.Method != "sendMessage" {
+			continue
+		}
+		s := c.Params["text"]
+		if c.Status != http.StatusOK || utf8.RuneCountInString(s) > 4096 || strings.Count(s, "<pre>") != 1 || strings.Count(s, "</pre>") != 1 {
+			t.Errorf("a message of the standings (status %d, %d characters) does not hold one whole <pre> block", c.Status, utf8.RuneCountInString(s))
+		}
+		texts = append(texts, s)
+	}
+	all := strings.ReplaceAll(strings.Join(texts, "\n"), "</pre>\n<pre>", "\n")
+	if len(texts) < 2 || !strings.Contains(all, "player&lt;199&gt;") || !strings.HasSuffix(all, "Pts: points") {
+		t.Errorf("the standings came in %d messages:\n%s", len(texts), all)
+	}
 }
