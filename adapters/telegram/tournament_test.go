@@ -396,3 +396,29 @@ func TestLongStandings(t *testing.T) {
 		t.Errorf("the standings came in %d messages:\n%s", len(texts), all)
 	}
 }
+
+// TestTournamentCancelByOwner: the chat's creator may cancel a tournament
+// someone else opened; a member may not.
+func TestTournamentCancelByOwner(t *testing.T) {
+	f := newFake(t)
+	h := startMemoryBot(t, f)
+	const forum int64 = -1006004
+	f.setForum(forum, true)
+	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
+	f.setMember(forum, bob.id, "creator")
+	if c, _ := h.sayIn(forum, 0, alice, "/tournament new spanish"); isRefusal(c) {
+		t.Fatalf("/tournament new refused: %s", c.Params["text"])
+	}
+	if c, _ := h.sayIn(forum, 0, carol, "/tournament cancel"); !isRefusal(c) {
+		t.Errorf("a member's cancel answered %q, want a refusal", c.Params["text"])
+	}
+	if tour := h.tournamentAt(forum); tour == nil || tour.Status != sessions.StatusSignup {
+		t.Fatalf("after a member's cancel: %+v", tour)
+	}
+	if c, _ := h.sayIn(forum, 0, bob, "/tournament cancel"); isRefusal(c) {
+		t.Errorf("the creator's cancel refused: %s", c.Params["text"])
+	}
+	if tour := h.tournamentAt(forum); tour == nil || tour.Status != sessions.StatusCancelled {
+		t.Errorf("after the creator's cancel: %+v", tour)
+	}
+}
