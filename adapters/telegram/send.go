@@ -440,11 +440,12 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 // the chat handler, with the board and its buttons as after a command. A
 // tournament game's first board mentions both players.
 func (b *Bot) post(w where, n sessions.Notice) {
+	r := b.h.NoticeReply(n)
 	lead := ""
 	if n.Kind == sessions.NoticeTourGame {
-		lead = pairing(n.Session)
+		lead = b.pairing(r.Lang, n.Session)
 	}
-	b.deliverLead(b.sending(), w, b.h.NoticeReply(n), 0, n.Session, lead)
+	b.deliverLead(b.sending(), w, r, 0, n.Session, lead)
 }
 
 // ping sends a notice for one player.

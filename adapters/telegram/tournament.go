@@ -10,13 +10,17 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// pairing is the HTML line that mentions the two players of a game, White
-// first: "alice – bob", each a text mention that notifies them.
-func pairing(s *sessions.Snapshot) string {
+// pairing is the HTML line that mentions the two players of a game in
+// lang ("alice – bob", TelegramTourPlayers), each a text mention that
+// notifies them.
+func (b *Bot) pairing(lang string, s *sessions.Snapshot) string {
 	if s == nil || s.Record == nil || len(s.Record.Seats) < 2 {
 		return ""
 	}
-	return mention(s.Record.Seats[0]) + " – " + mention(s.Record.Seats[1])
+	const white, black = "\x00", "\x01"
+	line := esc(b.h.Words().In(lang).T("TelegramTourPlayers", "White", white, "Black", black))
+	line = strings.Replace(line, white, mention(s.Record.Seats[0]), 1)
+	return strings.Replace(line, black, mention(s.Record.Seats[1]), 1)
 }
 
 // managerCommand reports whether a command's reply depends on whether its
