@@ -41,6 +41,17 @@
 // per failed attempt: Run ends only with its context, or with an error for
 // a token or a webhook that Telegram refuses.
 //
+// Tournaments (/tournament, typed as text like the other commands) are
+// played in forum supergroups: Bot.Venues opens each game in a forum
+// topic of its own ("#3 · Round 2: alice – bob"), where its board is
+// posted mentioning both players; the pairings, each round's standings
+// (a table and a picture) and the final standings go to the topic where
+// the tournament was opened. /tournament new is refused, with the reason,
+// in a group without topics and where the bot is not an administrator
+// allowed to manage topics (getChat, getChatMember). A chat's creator and
+// administrators may start and cancel its tournaments as the organiser
+// may.
+//
 // Bot implements sessions.Notifier: players who ask for it with /notify on
 // get a private message when it is their turn (Telegram lets a bot write
 // only to users who started a private chat with it, so /notify on in a

@@ -3,9 +3,17 @@ package telegram
 import (
 	"context"
 	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
 )
 
 // SetSleep replaces the wait between the attempts of a call that keeps
 // failing, so that a test sees the pauses without waiting them out. It is
 // called before Run.
 func SetSleep(b *Bot, sleep func(ctx context.Context, d time.Duration) error) { b.sleep = sleep }
+
+// Deliver sends a reply of the chat handler into a chat's topic (thread
+// 0: none), as the bot does after a command or for a notice.
+func Deliver(b *Bot, chatID int64, thread int, r chat.Reply) {
+	b.deliver(b.sending(), where{chat: chatID, thread: thread}, r, 0, nil)
+}

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -38,7 +39,23 @@ type fakeAPI struct {
 	polls     []poll
 	fileIDs   map[string]bool
 	blocked   map[string]bool // chat ids whose sends get 403 (the user blocked the bot)
+	// forums are the chat ids of forum supergroups; topics their topics
+	// (created by createForumTopic), members the chat members whose
+	// status is not plain "member" (getChatMember).
+	forums    map[int64]bool
+	topics    map[int64][]topic
+	nextTopic int
+	members   map[[2]int64]map[string]any
 }
+
+// topic is a forum topic the bot created.
+type topic struct {
+	id   int
+	name string
+}
+
+// botID is the fake bot's user id (getMe).
+const botID = 999
 
 type pending struct {
 	id  int
@@ -67,7 +84,8 @@ type call struct {
 
 func newFake(t *testing.T) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
-		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{}}
+		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{},
+		forums: map[int64]bool{}, topics: map[int64][]topic{}, nextTopic: 7000, members: map[[2]int64]map[string]any{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -159,18 +177,61 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.reply(w, http.StatusForbidden, map[string]any{"ok": false, "error_code": 403, "description": "Forbidden: bot was blocked by the user"})
 		return
 	}
+	refusal := ""
+	if thread := c.Params["message_thread_id"]; strings.HasPrefix(method, "send") && thread != "" {
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		id, _ := strconv.Atoi(thread)
+		if f.forums[chatID] && !slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
+			refusal = "Bad Request: message thread not found"
+		}
+	}
 	f.mu.Unlock()
 	var result any = true
 	switch method {
 	case "getMe":
-		result = map[string]any{"id": 999, "is_bot": true, "first_name": "Board", "username": "BoardBot"}
+		result = map[string]any{"id": botID, "is_bot": true, "first_name": "Board", "username": "BoardBot"}
+	case "getChat":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		m := map[string]any{"id": chatID, "type": chatType(chatID)}
+		f.mu.Lock()
+		if f.forums[chatID] {
+			m["is_forum"] = true
+		}
+		f.mu.Unlock()
+		result = m
+	case "getChatMember":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		userID, _ := strconv.ParseInt(c.Params["user_id"], 10, 64)
+		result = f.member(chatID, userID)
+	case "createForumTopic":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		bot := f.member(chatID, botID)
+		f.mu.Lock()
+		switch {
+		case !f.forums[chatID]:
+			refusal = "Bad Request: the chat is not a forum"
+		case bot["status"] != "creator" && (bot["status"] != "administrator" || bot["can_manage_topics"] != true):
+			refusal = "Bad Request: not enough rights to create a topic"
+		default:
+			f.nextTopic++
+			t := topic{id: f.nextTopic, name: c.Params["name"]}
+			f.topics[chatID] = append(f.topics[chatID], t)
+			result = map[string]any{"message_thread_id": t.id, "name": t.name, "icon_color": 7322096}
+		}
+		f.mu.Unlock()
 	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
+		if refusal != "" {
+			break
+		}
 		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
 		f.mu.Lock()
 		c.MsgID = f.nextMsg
 		f.nextMsg++
 		f.mu.Unlock()
 		m := map[string]any{"message_id": c.MsgID, "date": at.Unix(), "chat": map[string]any{"id": chatID, "type": chatType(chatID)}}
+		if thread, err := strconv.Atoi(c.Params["message_thread_id"]); err == nil {
+			m["message_thread_id"], m["is_topic_message"] = thread, true
+		}
 		switch method {
 		case "sendMessage":
 			m["text"] = c.Params["text"]
@@ -217,15 +278,61 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	default:
 		c.Status = http.StatusNotFound
 	}
+	if refusal != "" {
+		c.Status = http.StatusBadRequest
+	}
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
 	f.broadcast()
 	f.mu.Unlock()
+	if refusal != "" {
+		f.reply(w, http.StatusBadRequest, map[string]any{"ok": false, "error_code": 400, "description": refusal})
+		return
+	}
 	if c.Status == http.StatusNotFound {
 		f.reply(w, http.StatusNotFound, map[string]any{"ok": false, "error_code": 404, "description": "Not Found"})
 		return
 	}
 	f.reply(w, http.StatusOK, map[string]any{"ok": true, "result": result})
+}
+
+// member is the ChatMember object of a user: as set by setMember, or a
+// plain member.
+func (f *fakeAPI) member(chatID, userID int64) map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := map[string]any{"status": "member"}
+	for k, v := range f.members[[2]int64{chatID, userID}] {
+		m[k] = v
+	}
+	m["user"] = map[string]any{"id": userID, "is_bot": userID == botID, "first_name": "x"}
+	return m
+}
+
+// setForum makes a chat a forum supergroup (getChat's is_forum), or not.
+func (f *fakeAPI) setForum(chatID int64, forum bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.forums[chatID] = forum
+}
+
+// setMember sets a user's status in a chat ("creator", "administrator",
+// "member", ...) and the rights named (can_manage_topics, ...), each true.
+func (f *fakeAPI) setMember(chatID, userID int64, status string, rights ...string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	m := map[string]any{"status": status}
+	for _, r := range rights {
+		m[r] = true
+	}
+	f.members[[2]int64{chatID, userID}] = m
+}
+
+// topicsOf returns the topics created in a chat, in order.
+func (f *fakeAPI) topicsOf(chatID int64) []topic {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.topics[chatID])
 }
 
 func chatType(id int64) string {

@@ -133,6 +133,9 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	name = strings.ToLower(name)
 	msg.Text = "/" + name + rest
 	args := strings.Fields(rest)
+	if !private && managerCommand(name, args) {
+		msg.Manager = b.manages(ctx, m.Chat.ID, m.From.ID)
+	}
 	switch name {
 	case "start":
 		b.start(w, m, args)
@@ -167,6 +170,12 @@ func (b *Bot) replyMove(m *message, text string) bool {
 // buttons, anything else as text. snap is the session after the reply,
 // nil to look it up.
 func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot) {
+	b.deliverLead(ctx, w, r, replyTo, snap, "")
+}
+
+// deliverLead is deliver with a first line of HTML (mentions) put under
+// the board's title, or before the text; "" for none.
+func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot, lead string) {
 	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate {
 		return
 	}
@@ -178,11 +187,17 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 		snap = r.Session // the reply's values: no second call of the service
 	}
 	kb := b.keyboard(b.h.Words().In(r.Lang), r.Buttons, version(snap))
+	text := replyHTML(r)
+	if lead != "" {
+		text = lead + "\n" + text
+	}
 	switch {
+	case r.Standings != nil:
+		b.sendStandings(w, r.Standings, text, kb)
 	case r.Picture != nil:
-		caption, short := b.caption(r, snap)
+		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {
-			b.sendText(w, esc(r.Text()), nil, 0)
+			b.sendText(w, text, nil, 0)
 			caption = short
 		}
 		b.sendPhoto(w, r.Picture, caption, kb)
@@ -201,7 +216,7 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 			b.sendDocument(w, r.Document, caption, kb)
 		}
 	default:
-		b.sendText(w, esc(r.Text()), kb, 0)
+		b.sendText(w, text, kb, 0)
 	}
 }
 

@@ -184,22 +184,28 @@ func TestUserLanguageCode(t *testing.T) {
 	}
 }
 
-// TestTelegramPseudoLanguage plays in the pseudo-language on Telegram and
-// fails on any line of a message or caption the bot sends (HTML taken
+// TestTelegramPseudoLanguage plays in the pseudo-language on Telegram (a
+// game, then a tournament in a forum) and fails on any line of a message or caption the bot sends (HTML taken
 // off) that did not come from the catalogue.
 func TestTelegramPseudoLanguage(t *testing.T) {
 	f := newFake(t)
+	n := &notifier{}
 	w, err := chattest.Pseudo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
+	venues := sessions.VenueSet{}
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: venues, Notifier: n})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
+	n.mu.Lock()
+	n.b = bot
+	n.mu.Unlock()
+	venues[telegram.Platform] = bot.Venues()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- bot.Run(ctx) }()
@@ -216,6 +222,29 @@ func TestTelegramPseudoLanguage(t *testing.T) {
 		m := f.mark()
 		f.push(text(group, s.u, s.text))
 		f.waitCall(m, sent(group, "sendMessage", "sendPhoto"))
+	}
+	// A tournament: refused in a plain group; in a forum, three players,
+	// one game in its topic (its first board mentioning both) and a bye.
+	const forum int64 = -1006009
+	f.setForum(forum, true)
+	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
+	for _, s := range []struct {
+		chatID int64
+		u      tgUser
+		text   string
+	}{
+		{group, alice, "/tournament new spanish"}, {forum, alice, "/tournament new spanish rounds=2"},
+		{forum, alice, "/tournament join"}, {forum, bob, "/tournament join"}, {forum, carol, "/tournament join"},
+		{forum, carol, "/tournament start"}, {forum, alice, "/tournament start"},
+	} {
+		m := f.mark()
+		f.push(inTopic(s.chatID, 0, s.u, s.text))
+		f.waitCall(m, sent(s.chatID, "sendMessage", "sendPhoto"))
+	}
+	f.waitCall(from, func(c *call) bool { return sent(forum, "sendPhoto")(c) && c.Params["message_thread_id"] != "" })
+	topics := f.topicsOf(forum)
+	if len(topics) != 1 || !chattest.FromCatalogue(topics[0].name) {
+		t.Errorf("the tournament's topics: %+v, want one named from the catalogue", topics)
 	}
 	tag := regexp.MustCompile(`<[^>]*>`)
 	checked := 0

@@ -41,14 +41,18 @@ func mention(u sessions.User) string {
 // lines with the player to move as a mention, and the deadline. short is
 // the name and the turn alone, for when the whole is too long. It is built
 // from the reply's values (its session, which line says whose turn it is,
-// whether the clock is told), in the reply's language.
-func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot) (full, short string) {
+// whether the clock is told), in the reply's language. lead, when set, is
+// a line of HTML put under the name in both.
+func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot, lead string) (full, short string) {
 	words := b.h.Words().In(r.Lang)
 	title := r.Picture.Game
 	if info, ok := games.Lookup(r.Picture.Game); ok {
 		title = info.Name
 	}
 	head := "<b>" + esc(words.GameName(r.Picture.Game, title)) + "</b>"
+	if lead != "" {
+		head += "\n" + lead
+	}
 	var lines []string
 	turnLine := ""
 	t := -1
@@ -144,9 +148,10 @@ func addReply(p tgbotapi.Params, replyTo int) {
 }
 
 // sendText sends HTML text, split at line ends into messages Telegram
-// takes; the keyboard goes under the last one.
+// takes (a monospace block cut in two is closed and opened again); the
+// keyboard goes under the last one.
 func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int) {
-	parts := split(htmlText, maxText)
+	parts := splitHTML(htmlText, maxText)
 	for i, part := range parts {
 		p := w.params()
 		p["text"] = part
@@ -406,8 +411,14 @@ func (b *Bot) answer(id, text string, alert bool) {
 // message to players who asked for them (/notify on), with a button back
 // to the game's chat; a reminder for a player without pings is a mention in
 // the game's chat instead. Notify never blocks: the messages are queued.
+//
+// Tournaments: a tournament's news (a round paired or ended, the
+// standings) goes to the tournament's topic or chat, and a game's opening
+// to the game's topic, as its board mentioning both players; the players'
+// pings about it are as for a turn.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	if n.Key.Platform != Platform || n.Session == nil {
+	tourNews := n.Kind == sessions.NoticeTournament && n.Tour != nil && n.To.IsZero()
+	if n.Key.Platform != Platform || (n.Session == nil && !tourNews) {
 		return
 	}
 	chatID, err := strconv.ParseInt(n.Key.Channel, 10, 64)
@@ -426,9 +437,15 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 }
 
 // post shows a notice without a To in the game's chat, in the words of
-// the chat handler, with the board and its buttons as after a command.
+// the chat handler, with the board and its buttons as after a command. A
+// tournament game's first board mentions both players.
 func (b *Bot) post(w where, n sessions.Notice) {
-	b.deliver(b.sending(), w, b.h.NoticeReply(n), 0, n.Session)
+	r := b.h.NoticeReply(n)
+	lead := ""
+	if n.Kind == sessions.NoticeTourGame {
+		lead = b.pairing(r.Lang, n.Session)
+	}
+	b.deliverLead(b.sending(), w, r, 0, n.Session, lead)
 }
 
 // ping sends a notice for one player.
@@ -466,6 +483,9 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 		}
 	case sessions.NoticeReminder:
 		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
+	case sessions.NoticeTourGame:
+		// A tournament game opened: the chat handler words the ping.
+		text = esc(b.h.NoticeReplyIn(words.Lang, n).Text())
 	case sessions.NoticeGameOver:
 		text = words.T("PingGameOver", "Game", game, "Place", place)
 		if s.Record.Result != nil {
@@ -485,7 +505,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 			p := where{chat: uid}.params()
 			p["text"] = text
 			p["parse_mode"] = "HTML"
-			if link := chatLink(w.chat, ci, last); link != "" {
+			if link := chatLink(w, ci, last); link != "" {
 				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: words.T("ButtonGoToGame"), URL: &link}}}})
 			}
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
@@ -501,16 +521,21 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	})
 }
 
-// chatLink is a t.me link to the game's chat (to its last board, when
-// known), or "" for chats without links (basic groups).
-func chatLink(chatID int64, ci chatInfo, board int) string {
+// chatLink is a t.me link to the game's place (to its last board, when
+// known, inside its forum topic when it has one), or "" for chats without
+// links (basic groups).
+func chatLink(w where, ci chatInfo, board int) string {
+	msg := strconv.Itoa(board)
+	if w.thread != 0 {
+		msg = strconv.Itoa(w.thread) + "/" + msg
+	}
 	switch {
 	case ci.username != "" && board != 0:
-		return "https://t.me/" + ci.username + "/" + strconv.Itoa(board)
+		return "https://t.me/" + ci.username + "/" + msg
 	case ci.username != "":
 		return "https://t.me/" + ci.username
-	case board != 0 && strings.HasPrefix(strconv.FormatInt(chatID, 10), "-100"):
-		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(chatID, 10), "-100") + "/" + strconv.Itoa(board)
+	case board != 0 && strings.HasPrefix(strconv.FormatInt(w.chat, 10), "-100"):
+		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(w.chat, 10), "-100") + "/" + msg
 	}
 	return ""
 }

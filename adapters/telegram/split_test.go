@@ -32,3 +32,34 @@ func TestSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitHTML: a long table in a <pre> block is cut into messages that
+// each hold a whole block, within Telegram's length.
+func TestSplitHTML(t *testing.T) {
+	var rows []string
+	for i := range 300 {
+		rows = append(rows, strings.Repeat("x", 20)+" "+strings.Repeat("é", i%7))
+	}
+	in := "Standings after round 3:\n<pre>" + strings.Join(rows, "\n") + "</pre>\nPts: points"
+	got := splitHTML(in, 1000)
+	if len(got) < 2 {
+		t.Fatalf("splitHTML gave %d pieces", len(got))
+	}
+	var back []string
+	for i, p := range got {
+		if n := utf8.RuneCountInString(p); n > 1000 {
+			t.Errorf("piece %d has %d characters", i, n)
+		}
+		if strings.Count(p, "<pre>") != 1 || strings.Count(p, "</pre>") != 1 || strings.Index(p, "<pre>") > strings.Index(p, "</pre>") {
+			t.Errorf("piece %d does not hold one whole <pre> block: %q", i, p)
+		}
+		back = append(back, p)
+	}
+	joined := strings.ReplaceAll(strings.Join(back, "\n"), "</pre>\n<pre>", "\n")
+	if joined != in {
+		t.Errorf("the pieces do not make the text again:\n%q\nwant\n%q", joined, in)
+	}
+	if got := splitHTML("a <b>b</b>\nc", 100); !slices.Equal(got, []string{"a <b>b</b>\nc"}) {
+		t.Errorf("splitHTML of a short text = %q", got)
+	}
+}

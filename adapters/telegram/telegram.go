@@ -316,7 +316,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		}
 		return fmt.Errorf("telegram: checking the token: %w", err)
 	}
+	b.mu.Lock()
 	b.self, b.selfID = me.UserName, me.ID
+	b.mu.Unlock()
 	b.log.Info("telegram bot started", "bot", me.UserName, "webhook", b.cfg.Webhook != nil)
 	b.publishCommands(ctx)
 	if b.cfg.Webhook != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage"
 )
 
@@ -144,15 +145,33 @@ func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.
 	if err != nil {
 		t.Fatal(err)
 	}
+	return runBot(t, f, store, store, store.Close, tweak, setup)
+}
+
+// startMemoryBot runs a bot on sessionstest's in-memory store (which
+// keeps tournaments), without stored turn-ping choices.
+func startMemoryBot(t *testing.T, f *fakeAPI) *harness {
+	t.Helper()
+	return runBot(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil }, nil, nil)
+}
+
+// runBot runs a bot on store, with prefs (may be nil) keeping the turn
+// pings; closeStore is called when the bot has stopped.
+func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	n := &notifier{}
-	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log})
+	// The bot's venues are filled in once it is made (no tournament
+	// resumes before: the tests start none before a restart).
+	venues := sessions.VenueSet{}
+	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues})
 	if _, err := svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	cfg := telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1, Prefs: store}
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, Prefs: prefs}
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -160,6 +179,7 @@ func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.
 	if err != nil {
 		t.Fatal(err)
 	}
+	venues[telegram.Platform] = bot.Venues()
 	if setup != nil {
 		setup(bot)
 	}
@@ -183,7 +203,7 @@ func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.
 			case <-time.After(10 * time.Second):
 				t.Errorf("Run did not return 10s after its context was cancelled")
 			}
-			if err := store.Close(); err != nil {
+			if err := closeStore(); err != nil {
 				t.Errorf("closing the store: %v", err)
 			}
 			if t.Failed() {
