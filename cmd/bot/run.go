@@ -83,6 +83,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			return err // it says "telegram: ..."
 		}
 		notifiers = append(notifiers, tg)
+		venues[telegram.Platform] = tg.Venues()
 		running = append(running, platform{"telegram", tg.Run})
 	}
 	if c.Discord.Token != "" {
