@@ -103,7 +103,7 @@ func TestTournamentSwissOfSix(t *testing.T) {
 		"alice> /tournament new spanish", "A tournament is already open in this channel: /tournament standings shows it, and its organiser can /tournament cancel it.",
 		"alice joins tournament #1: 1 player (alice).",
 		"frank joins tournament #1: 6 players (alice, bob, carol, dave, erin and frank).",
-		"bob> /tournament start", "Only the tournament's organiser (or a server manager) can do that: /tournament standings shows the tournament.",
+		"bob> /tournament start", "Only the tournament's organiser (or an administrator of this server or group) can do that: /tournament standings shows the tournament.",
 		"Tournament #1, sign-up open: Spanish draughts, Swiss, 3 rounds; clock 1h per move, rated.",
 		"6 players: alice, bob, carol, dave, erin and frank.",
 		"alice> /tournament start", "Tournament #1 begins: 6 players, Swiss, 3 rounds.", "Tournament #1, round 1 of 3: the pairings.")
