@@ -32,6 +32,10 @@ type Message struct {
 	// language_code, Discord's locale: "es-MX", "de"), or "": the reply is
 	// in that language when it has a catalogue, else in the default.
 	Lang string
+	// Manager: the platform says the user manages the place (Discord's
+	// Manage Server): they may start and cancel its tournaments like the
+	// organiser (sessions.Request.Manager).
+	Manager bool
 
 	sp Speaker // the reply's language, set by Handle
 }

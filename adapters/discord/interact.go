@@ -42,6 +42,13 @@ func canThread(perms int64) bool {
 	return perms&need == need
 }
 
+// manager reports whether the member behind an interaction manages the
+// server (Manage Server, or Administrator): they may start and cancel any
+// tournament there.
+func manager(i *discordgo.Interaction) bool {
+	return i.Member != nil && i.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
+}
+
 // slash serves a slash command: defer at once, run the command, then edit
 // the deferred answer (or, for a refusal, replace it by an ephemeral one).
 func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
@@ -76,12 +83,14 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 		} else {
 			b.log.Warn("discord: reading the deferred answer; the game stays in the channel", "err", err)
 		}
-	case !thread && d.Name != "play":
+	case !thread && d.Name != "play" && d.Name != "tournament":
+		// (A tournament belongs to the channel itself, not to a game
+		// played in it.)
 		key = b.commandKey(ctx, i.ChannelID)
 	}
 	b.enter(key)
 	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale)}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)

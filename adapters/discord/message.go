@@ -214,20 +214,35 @@ func (b *Bot) draw(p *chat.Picture) ([]byte, error) {
 // in order. Pings that a reply or a post already made (your turn, game
 // over) are dropped. Notify does not block: messages go out in the
 // background.
+//
+// Tournament posts (a round paired or ended, the final standings) go to
+// the tournament's channel or thread, after the reply of a command in hand
+// there; a tournament game's opening board goes to its thread, mentioning
+// both players, which makes the pings of that game's players (and the
+// first turn's) needless.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	if n.Key.Platform != Platform || n.Session == nil || b.stop.Load() {
+	if n.Key.Platform != Platform || b.stop.Load() {
 		return
 	}
-	version := strconv.Itoa(len(n.Session.Record.Actions))
+	if n.Session == nil && (n.Kind != sessions.NoticeTournament || n.Tour == nil) {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	switch n.Kind {
-	case sessions.NoticeYourTurn, sessions.NoticeGameOver:
-		if b.busy[n.Key] > 0 || b.posted[n.Key] == version {
-			return
+	if n.Session != nil {
+		version := strconv.Itoa(len(n.Session.Record.Actions))
+		switch {
+		case n.Kind == sessions.NoticeYourTurn, n.Kind == sessions.NoticeGameOver:
+			if b.busy[n.Key] > 0 || b.posted[n.Key] == version {
+				return
+			}
+		case n.Kind == sessions.NoticeTourGame && n.To.ID != "":
+			if b.posted[n.Key] == version {
+				return
+			}
 		}
+		b.posted[n.Key] = version
 	}
-	b.posted[n.Key] = version
 	b.queue[n.Key] = append(b.queue[n.Key], n)
 	b.kick(n.Key)
 }
@@ -283,6 +298,21 @@ func (b *Bot) notice(n sessions.Notice) {
 	}
 	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
 		o.content = mentionOf(n.To) + " " + o.content
+	}
+	if n.Kind == sessions.NoticeTourGame && n.To.ID == "" && n.Session != nil {
+		// A tournament game opened: both players are called to its thread.
+		var call []string
+		for _, u := range n.Session.Record.Seats {
+			if m := mentionOf(u); snowflake(u.ID) && !strings.Contains(o.content, m) && !slices.Contains(call, m) {
+				call = append(call, m)
+			}
+		}
+		if len(call) > 0 {
+			o.content = strings.Join(call, " ") + " " + o.content
+		}
+	}
+	if o.empty() {
+		return
 	}
 	b.post(key, o)
 }

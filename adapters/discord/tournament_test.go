@@ -1,0 +1,209 @@
+package discord
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/boardgamebot/bot/rules/games"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
+)
+
+// tour sends /tournament sub with the subcommand's options; it returns
+// the interaction.
+func (f *fakeDiscord) tour(t *testing.T, ch string, u person, sub string, opts ...opt) map[string]any {
+	t.Helper()
+	var os []any
+	for _, o := range opts {
+		os = append(os, map[string]any{"name": o.name, "type": o.typ, "value": o.val})
+	}
+	i := f.interaction(2, ch, u, map[string]any{"id": "cmdtournament", "name": "tournament", "type": 1,
+		"options": []any{map[string]any{"name": sub, "type": 1, "options": os}}})
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	return i
+}
+
+func integer(name string, v int) opt { return opt{name, 4, float64(v)} }
+func boolean(name string, v bool) opt { return opt{name, 5, v} }
+
+// answer waits for the answer to a slash command: the deferred answer
+// edited, or (a refusal) an ephemeral follow-up.
+func (f *fakeDiscord) answer(t *testing.T, from int, i map[string]any) *fakeReq {
+	t.Helper()
+	return f.waitFor(t, from, "the answer to the interaction", func(q *fakeReq) bool {
+		return onOriginal("PATCH", i)(q) || followup(i)(q)
+	})
+}
+
+// TestTournamentCommandRegistered: /tournament is registered with its
+// subcommands in order; new takes /play's games (no players option: no
+// four-player Halma), format, rounds 1 to 11, double, /play's time
+// choices, rated and free game options; show takes an id.
+func TestTournamentCommandRegistered(t *testing.T) {
+	f := newFakeDiscord(t)
+	from := f.mark()
+	start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
+	q := f.waitFor(t, from, "the bulk overwrite", func(q *fakeReq) bool { return q.method == "PUT" })
+	byName := map[string]map[string]any{}
+	for _, c := range q.list {
+		cm := c.(map[string]any)
+		byName[cm["name"].(string)] = cm
+	}
+	tc := byName["tournament"]
+	if tc == nil {
+		t.Fatal("no /tournament registered")
+	}
+	opts := func(m map[string]any) (names []string, by map[string]map[string]any) {
+		by = map[string]map[string]any{}
+		list, _ := m["options"].([]any)
+		for _, o := range list {
+			om := o.(map[string]any)
+			names = append(names, om["name"].(string))
+			by[om["name"].(string)] = om
+		}
+		return names, by
+	}
+	subs, bySub := opts(tc)
+	if want := []string{"new", "join", "leave", "start", "standings", "show", "cancel"}; !slices.Equal(subs, want) {
+		t.Fatalf("/tournament subcommands %v, want %v", subs, want)
+	}
+	for _, s := range subs {
+		if num(bySub[s]["type"]) != 1 {
+			t.Errorf("/tournament %s: type %v, want a subcommand (1)", s, bySub[s]["type"])
+		}
+		if d, _ := bySub[s]["description"].(string); d == "" || len([]rune(d)) > 100 {
+			t.Errorf("/tournament %s: description %q", s, d)
+		}
+	}
+	names, newOpts := opts(bySub["new"])
+	if want := []string{"game", "format", "rounds", "double", "time", "rated", "options"}; !slices.Equal(names, want) {
+		t.Errorf("/tournament new options %v, want %v", names, want)
+	}
+	choiceValues := func(o map[string]any) []string {
+		var out []string
+		list, _ := o["choices"].([]any)
+		for _, c := range list {
+			v, _ := c.(map[string]any)["value"].(string)
+			out = append(out, v)
+		}
+		return out
+	}
+	var gameIDs []string
+	for _, g := range games.List() {
+		gameIDs = append(gameIDs, g.ID)
+	}
+	if got := choiceValues(newOpts["game"]); !slices.Equal(got, gameIDs) || newOpts["game"]["required"] != true {
+		t.Errorf("/tournament new game: choices %v (required %v), want %v, required", got, newOpts["game"]["required"], gameIDs)
+	}
+	if got := choiceValues(newOpts["format"]); !slices.Equal(got, []string{"swiss", "roundrobin"}) {
+		t.Errorf("/tournament new format choices %v", got)
+	}
+	if r := newOpts["rounds"]; num(r["type"]) != 4 || num(r["min_value"]) != 1 || num(r["max_value"]) != 11 {
+		t.Errorf("/tournament new rounds: %v, want an integer from 1 to 11", r)
+	}
+	_, play := opts(byName["play"])
+	if got, want := choiceValues(newOpts["time"]), choiceValues(play["time"]); len(got) == 0 || !slices.Equal(got, want) {
+		t.Errorf("/tournament new time choices %v, want /play's %v", got, want)
+	}
+	for _, o := range []string{"double", "rated"} {
+		if num(newOpts[o]["type"]) != 5 {
+			t.Errorf("/tournament new %s: type %v, want a boolean", o, newOpts[o]["type"])
+		}
+	}
+	if _, show := opts(bySub["show"]); show["id"] == nil || show["id"]["required"] != true {
+		t.Errorf("/tournament show options %v, want a required id", show)
+	}
+}
+
+// TestTournamentCommandText: each /tournament subcommand becomes the text
+// of the command language.
+func TestTournamentCommandText(t *testing.T) {
+	sub := func(name string, opts ...any) []any {
+		return []any{map[string]any{"name": name, "type": 1, "options": opts}}
+	}
+	o := func(name string, typ int, v any) any { return map[string]any{"name": name, "type": typ, "value": v} }
+	for _, c := range []struct {
+		opts []any
+		want string
+	}{
+		{sub("new", o("game", 3, "dame"), o("format", 3, "roundrobin"), o("double", 5, true), o("time", 3, "1h"), o("rated", 5, false),
+			o("options", 3, " flying=no  huff=yes ")), "/tournament new dame format=roundrobin double=yes time=1h rated=no flying=no huff=yes"},
+		{sub("new", o("game", 3, "spanish"), o("rounds", 4, 5.0)), "/tournament new spanish rounds=5"},
+		{sub("new", o("rounds", 4, 4.0), o("game", 3, "halma"), o("options", 3, "size=10")), "/tournament new halma rounds=4 size=10"},
+		{sub("join"), "/tournament join"},
+		{sub("leave"), "/tournament leave"},
+		{sub("start"), "/tournament start"},
+		{sub("standings"), "/tournament standings"},
+		{sub("show", o("id", 3, " 12 ")), "/tournament show 12"},
+		{sub("cancel"), "/tournament cancel"},
+		{nil, "/tournament"},
+	} {
+		got, _ := commandText(decodeCommand(t, "tournament", c.opts), fakeApp)
+		if got != c.want {
+			t.Errorf("%v: %q, want %q", c.opts, got, c.want)
+		}
+	}
+}
+
+// TestTournamentVenues: where the bot may not create public threads (the
+// permissions of the channel's last interaction), CheckVenues refuses
+// with ErrNoVenues and the reason; where it may, OpenVenue opens a public
+// thread without a message in the tournament's channel, named after the
+// round and the players, and commands typed there go to the game.
+func TestTournamentVenues(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
+	ctx := context.Background()
+	v := e.bot.Venues()
+	key := sessions.Key{Platform: Platform, Channel: fakeChan}
+
+	f.mu.Lock()
+	f.perms = allPerms &^ (1 << 35) // no Create Public Threads
+	f.mu.Unlock()
+	from := f.mark()
+	f.answer(t, from, f.slash(t, fakeChan, alice, "board"))
+	err := v.CheckVenues(ctx, key)
+	var nv *sessions.NoVenues
+	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
+		t.Fatalf("CheckVenues without thread rights: %v, want ErrNoVenues, no rights", err)
+	}
+
+	f.mu.Lock()
+	f.perms = allPerms
+	f.mu.Unlock()
+	from = f.mark()
+	f.answer(t, from, f.slash(t, fakeChan, alice, "board"))
+	if err := v.CheckVenues(ctx, key); err != nil {
+		t.Fatalf("CheckVenues with thread rights: %v", err)
+	}
+
+	tour := &sessions.Tournament{ID: "1", Key: key}
+	from = f.mark()
+	gk, err := v.OpenVenue(ctx, tour, 2, sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := f.waitFor(t, from, "the thread", func(q *fakeReq) bool { return q.method == "POST" && q.path == "/channels/"+fakeChan+"/threads" })
+	if q.body["name"] != "Round 2: alice – bob" || num(q.body["type"]) != 11 {
+		t.Errorf("thread opened as %v, want a public thread (11) named \"Round 2: alice – bob\"", q.body)
+	}
+	if gk != (sessions.Key{Platform: Platform, Channel: fakeChan, Thread: q.msgID}) {
+		t.Errorf("OpenVenue: key %v, want the thread %s under %s", gk, q.msgID, fakeChan)
+	}
+	if k, thread := e.bot.channelKey(gk.Thread); !thread || k != gk {
+		t.Errorf("commands in the new thread go to %v (thread %v), want %v", k, thread, gk)
+	}
+	if n := len(f.since(from, func(q *fakeReq) bool { return q.method == "GET" })); n != 0 {
+		t.Errorf("%d channel lookups: the bot should know its own thread", n)
+	}
+
+	f.mu.Lock()
+	f.failThread = true
+	f.mu.Unlock()
+	_, err = v.OpenVenue(ctx, tour, 2, sessions.User{ID: carol.id, Name: "carol"}, sessions.User{ID: bob.id, Name: "bob"})
+	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
+		t.Errorf("OpenVenue refused by Discord: %v, want ErrNoVenues, no rights", err)
+	}
+}
