@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -205,5 +207,60 @@ func TestTournamentVenues(t *testing.T) {
 	_, err = v.OpenVenue(ctx, tour, 2, sessions.User{ID: carol.id, Name: "carol"}, sessions.User{ID: bob.id, Name: "bob"})
 	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
 		t.Errorf("OpenVenue refused by Discord: %v, want ErrNoVenues, no rights", err)
+	}
+}
+
+// TestTourGameNotice: a tournament game's opening notice posts its board
+// in the game's thread, mentioning both players (allowed to ping); the
+// pings of its players that follow add nothing and are not posted.
+func TestTourGameNotice(t *testing.T) {
+	f := newFakeDiscord(t)
+	e := start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
+	ctx := context.Background()
+	from := f.mark()
+	f.answer(t, from, f.slash(t, fakeChan, alice, "board")) // the bot learns it may open threads here
+	tour := &sessions.Tournament{ID: "1", Key: sessions.Key{Platform: Platform, Channel: fakeChan}}
+	a, b := sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"}
+	gk, err := e.bot.Venues().OpenVenue(ctx, tour, 1, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A game at the thread's key, as the service opens it.
+	if _, err := e.svc.Challenge(ctx, sessions.Request{Key: gk, User: a}, sessions.ChallengeSpec{Game: "spanish",
+		Invited: []sessions.User{b}, Play: sessions.DefaultPlayOptions()}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.Accept(ctx, sessions.Request{Key: gk, User: b}); err != nil {
+		t.Fatal(err)
+	}
+	f.waitFor(t, from, "alice's turn (the accept's notice)", posted(gk.Thread))
+	snap := look(t, e.svc, gk)
+	from = f.mark()
+	ev := &sessions.TourEvent{Kind: sessions.TourRoundPaired, Round: 1, Tournament: tour}
+	e.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeTourGame, Key: gk, Session: snap, Tour: ev})
+	e.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeTourGame, Key: gk, Session: snap, Tour: ev, To: a})
+	e.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeTourGame, Key: gk, Session: snap, Tour: ev, To: b})
+	post := f.waitFor(t, from, "the board in the game's thread", posted(gk.Thread))
+	for _, p := range []person{alice, bob} {
+		if !strings.Contains(content(post), "<@"+p.id+">") {
+			t.Errorf("the game's opening post %q does not mention %s", content(post), p.name)
+		}
+	}
+	am, _ := post.body["allowed_mentions"].(map[string]any)
+	if users, _ := am["users"].([]any); len(users) != 2 {
+		t.Errorf("allowed mentions %v, want both players", am)
+	}
+	if len(post.files) != 1 {
+		t.Errorf("the game's opening post has %d files, want the board", len(post.files))
+	}
+	// A post in the thread after the three notices: the bot's queue is
+	// empty once this one is posted.
+	e.bot.Notify(ctx, sessions.Notice{Kind: sessions.NoticeReminder, Key: gk, Session: snap, To: a, Left: time.Minute})
+	last := f.waitFor(t, from, "the reminder", func(q *fakeReq) bool { return posted(gk.Thread)(q) && strings.Contains(content(q), "left") })
+	if n := len(f.since(from, posted(gk.Thread))); n != 2 {
+		t.Errorf("%d posts in the thread, want the board and the reminder (the pings add nothing); last %q", n, content(last))
+	}
+	if n := len(f.since(from, posted(fakeChan))); n != 0 {
+		t.Errorf("%d posts in the channel", n)
 	}
 }
