@@ -171,7 +171,7 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 				boolean("double", "DiscordOptDouble"),
 				choices(str("time", "DiscordOptTime", false, "Time", def.String()), timeChoices(def)...),
 				boolean("rated", "DiscordOptTourRated"),
-				str("options", "DiscordOptGameOptions", false)))
+				auto(str("options", "DiscordOptGameOptions", false))))
 		case "show":
 			tour = append(tour, sub(n, str("id", "DiscordOptTourID", true)))
 		default:

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/bwmarrin/discordgo"
 )
@@ -430,6 +432,10 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 // with what was typed, at most 25.
 func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	d := i.ApplicationCommandData()
+	if d.Name == "tournament" {
+		b.completeOptions(i, d)
+		return
+	}
 	var typed string
 	for _, o := range d.Options {
 		if o.Focused {
@@ -483,6 +489,75 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
 		b.log.Warn("discord: answering an autocomplete", "err", err)
 	}
+}
+
+// completeOptions offers the game options of /tournament new: what was
+// typed, its last word completed to each option of the chosen game (every
+// game's, before one is chosen) that it starts, with each allowed value.
+func (b *Bot) completeOptions(i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData) {
+	var typed, game string
+	if len(d.Options) > 0 {
+		for _, o := range d.Options[0].Options {
+			switch {
+			case o.Focused:
+				typed, _ = o.Value.(string)
+			case o.Name == "game":
+				game, _ = o.Value.(string)
+			}
+		}
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, c := range optionCompletions(b.games(), game, typed) {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: c, Value: c})
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
+		b.log.Warn("discord: answering an autocomplete", "err", err)
+	}
+}
+
+// optionCompletions completes the last word of typed, game options
+// ("size=10 fly" -> "size=10 flying=yes", "size=10 flying=no"): the
+// options of game (of every game when it is not one of list), except
+// players (a tournament plays two-player games) and those typed already;
+// at most 25, none longer than Discord takes. When nothing completes,
+// what was typed, so that sending it explains what is wrong.
+func optionCompletions(list []games.Info, game, typed string) []string {
+	fields := strings.Fields(strings.ToLower(typed))
+	last := ""
+	if len(fields) > 0 && !strings.HasSuffix(typed, " ") {
+		last, fields = fields[len(fields)-1], fields[:len(fields)-1]
+	}
+	head := strings.Join(fields, " ")
+	if head != "" {
+		head += " "
+	}
+	used := map[string]bool{"players": true}
+	for _, f := range fields {
+		k, _, _ := strings.Cut(f, "=")
+		used[k] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range list {
+		if game != "" && g.ID != game && slices.ContainsFunc(list, func(g games.Info) bool { return g.ID == game }) {
+			continue
+		}
+		for _, o := range g.Options {
+			for _, v := range o.Values {
+				c := head + o.Key + "=" + v
+				if used[o.Key] || seen[c] || !strings.HasPrefix(o.Key+"="+v, last) || len(c) > 100 || len(out) == 25 {
+					continue
+				}
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 && strings.TrimSpace(typed) != "" {
+		out = append(out, clip(strings.Join(strings.Fields(typed), " "), 100))
+	}
+	return out
 }
 
 // ---- sending ----

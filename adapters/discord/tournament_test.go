@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,244 @@ func TestTourGameNotice(t *testing.T) {
 	}
 	if n := len(f.since(from, posted(fakeChan))); n != 0 {
 		t.Errorf("%d posts in the channel", n)
+	}
+}
+
+var (
+	dave  = person{"104", "dave"}
+	erin  = person{"105", "erin"}
+	frank = person{"106", "frank"}
+)
+
+// startTour runs a bot whose sessions service opens tournament games
+// through the bot's venues.
+func startTour(t *testing.T, f *fakeDiscord) *env {
+	t.Helper()
+	vs := sessions.VenueSet{}
+	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs}, Config{GuildID: fakeGuild})
+	vs[Platform] = b.Venues()
+	return run(t, f, b, svc)
+}
+
+// personOf is the test person of a user id.
+func personOf(t *testing.T, id string) person {
+	t.Helper()
+	for _, p := range []person{alice, bob, carol, dave, erin, frank} {
+		if p.id == id {
+			return p
+		}
+	}
+	t.Fatalf("no test person has id %s", id)
+	return person{}
+}
+
+// TestTournamentSwissOnDiscord plays a six-player Swiss of three rounds
+// from /tournament new to the final standings: sign-up in the channel, a
+// start refused to a player who is not the organiser and allowed to a
+// member with Manage Server, each game in its own thread (opened without a
+// message, its board mentioning both players), every game resigned there
+// after a move or at once, the standings posted in the channel after each
+// round with their picture, and /tournament show with every game's id.
+func TestTournamentSwissOnDiscord(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.members = map[string]int64{frank.id: 1<<5 | 1<<10 | 1<<11} // Manage Server
+	e := startTour(t, f)
+	ctx := context.Background()
+	chKey := sessions.Key{Platform: Platform, Channel: fakeChan}
+
+	from := f.mark()
+	i := f.tour(t, fakeChan, alice, "new", str("game", "spanish"), str("format", "swiss"), integer("rounds", 3), str("time", "1d"))
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("/tournament new refused: %q", content(q))
+	}
+	ev, err := e.svc.TournamentHere(ctx, chKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := ev.Tournament.ID
+	if ev.Tournament.Organiser.ID != alice.id || ev.Tournament.Rounds != 3 || ev.Tournament.Format != sessions.FormatSwiss {
+		t.Fatalf("tournament opened: %+v", ev.Tournament)
+	}
+	players := []person{alice, bob, carol, dave, erin, frank}
+	for _, p := range players {
+		from = f.mark()
+		i := f.tour(t, fakeChan, p, "join")
+		if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+			t.Fatalf("%s's join refused: %q", p.name, content(q))
+		}
+	}
+
+	// bob neither organises nor manages the server: refused, privately.
+	from = f.mark()
+	i = f.tour(t, fakeChan, bob, "start")
+	if q := f.answer(t, from, i); !followup(i)(q) || flags(q)&ephemeral == 0 {
+		t.Fatalf("bob's start answered %q (flags %d): want a private refusal", content(q), flags(q))
+	}
+	if ev, _ := e.svc.TournamentHere(ctx, chKey); ev.Tournament.Status != sessions.StatusSignup {
+		t.Fatalf("after bob's start: %s", ev.Tournament.Status)
+	}
+
+	// frank has Manage Server: he starts it.
+	for round := 1; round <= 3; round++ {
+		from = f.mark()
+		if round == 1 {
+			i = f.tour(t, fakeChan, frank, "start")
+			if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+				t.Fatalf("frank's start refused: %q", content(q))
+			}
+		}
+		ev, err := e.svc.TournamentHere(ctx, chKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := ev.Tournament
+		if len(tr.Played) != round {
+			t.Fatalf("round %d: %d rounds paired", round, len(tr.Played))
+		}
+		games := tr.Played[round-1].Games
+		if len(games) != 3 {
+			t.Fatalf("round %d: %d games, want 3", round, len(games))
+		}
+		for b, g := range games {
+			if g.Key.Platform != Platform || g.Key.Channel != fakeChan || g.Key.Thread == "" {
+				t.Fatalf("round %d board %d at %v: want a thread of the channel", round, b, g.Key)
+			}
+			// The thread was opened without a message, public, named
+			// after the round and the players.
+			f.mu.Lock()
+			th := f.channels[g.Key.Thread]
+			f.mu.Unlock()
+			white, black := personOf(t, g.White), personOf(t, g.Black)
+			if th == nil || th.typ != 11 || th.parent != fakeChan || th.name != "Round "+strconv.Itoa(round)+": "+white.name+" – "+black.name {
+				t.Fatalf("round %d board %d: thread %+v", round, b, th)
+			}
+			board := f.waitFor(t, 0, "the board in the game's thread", posted(g.Key.Thread))
+			if len(board.files) != 1 || !strings.Contains(content(board), "<@"+white.id+">") || !strings.Contains(content(board), "<@"+black.id+">") {
+				t.Errorf("round %d board %d: the thread opens with %q (%d files), want the board mentioning both players",
+					round, b, content(board), len(board.files))
+			}
+		}
+		for b, g := range games {
+			white, black := personOf(t, g.White), personOf(t, g.Black)
+			loser := black
+			if b == 1 {
+				loser = white // resigns before a move
+			} else {
+				snap := look(t, e.svc, g.Key)
+				mv := snap.State.Moves()[0].Text
+				from = f.mark()
+				i = f.slash(t, g.Key.Thread, white, "move", str("move", mv))
+				if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+					t.Fatalf("round %d board %d: %s's move %s refused: %q", round, b, white.name, mv, content(q))
+				}
+			}
+			from = f.mark()
+			i = f.slash(t, g.Key.Thread, loser, "resign")
+			if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+				t.Fatalf("round %d board %d: %s's resignation refused: %q", round, b, loser.name, content(q))
+			}
+		}
+		// The round's standings in the channel, with their picture.
+		standings := f.waitFor(t, from, "the standings in the channel", func(q *fakeReq) bool {
+			return posted(fakeChan)(q) && len(q.files) == 1
+		})
+		for _, p := range players {
+			if !strings.Contains(content(standings), p.name) {
+				t.Errorf("round %d standings %q lack %s", round, content(standings), p.name)
+			}
+		}
+	}
+	ev, err = e.svc.TournamentByID(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Tournament.Status != sessions.StatusFinished {
+		t.Fatalf("after three rounds: %s", ev.Tournament.Status)
+	}
+
+	// /tournament show, anywhere: the standings and every game's id.
+	from = f.mark()
+	i = f.tour(t, fakeChan, carol, "show", str("id", id))
+	q := f.answer(t, from, i)
+	if !onOriginal("PATCH", i)(q) {
+		t.Fatalf("/tournament show refused: %q", content(q))
+	}
+	var all strings.Builder
+	for _, r := range f.since(from, func(q *fakeReq) bool { return onOriginal("PATCH", i)(q) || followup(i)(q) }) {
+		all.WriteString(content(r) + "\n")
+	}
+	for _, r := range ev.Tournament.Played {
+		for _, g := range r.Games {
+			if g.GameID == "" || !strings.Contains(all.String(), g.GameID) {
+				t.Errorf("/tournament show %s: game %q of round %d missing from %q", id, g.GameID, r.Number, all.String())
+			}
+		}
+	}
+}
+
+// TestTournamentRefusedWithoutThreads: where the bot may not create public
+// threads, /tournament new is refused with the reason, privately, and no
+// tournament opens.
+func TestTournamentRefusedWithoutThreads(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.perms = allPerms &^ (1 << 35) // no Create Public Threads
+	e := startTour(t, f)
+	from := f.mark()
+	i := f.tour(t, fakeChan, alice, "new", str("game", "spanish"))
+	q := f.answer(t, from, i)
+	if !followup(i)(q) || flags(q)&ephemeral == 0 || !strings.Contains(strings.ToLower(content(q)), "thread") {
+		t.Errorf("/tournament new without thread rights answered %q (flags %d): want a private refusal naming threads", content(q), flags(q))
+	}
+	if ev, err := e.svc.TournamentHere(context.Background(), sessions.Key{Platform: Platform, Channel: fakeChan}); err == nil {
+		t.Errorf("a tournament opened: %+v", ev.Tournament)
+	}
+}
+
+// TestTournamentOptionsComplete: /tournament new's options autocomplete
+// the chosen game's options with their values (never players: no
+// four-player Halma), keep what was typed before the last word, and offer
+// what was typed when nothing completes it.
+func TestTournamentOptionsComplete(t *testing.T) {
+	list := games.List()
+	for _, c := range []struct {
+		game, typed string
+		want        []string
+	}{
+		{"dame", "fl", []string{"flying=yes", "flying=no"}},
+		{"halma", "size=10 le", []string{"size=10 leavehome=auto", "size=10 leavehome=off", "size=10 leavehome=10", "size=10 leavehome=20",
+			"size=10 leavehome=30", "size=10 leavehome=40", "size=10 leavehome=50", "size=10 leavehome=60", "size=10 leavehome=80", "size=10 leavehome=100"}},
+		{"halma", "pl", []string{"pl"}},
+		{"halma", "size=8 si", []string{"size=8 si"}},
+		{"spanish", "flying=yes", []string{"flying=yes"}},
+	} {
+		if got := optionCompletions(list, c.game, c.typed); !slices.Equal(got, c.want) {
+			t.Errorf("%s %q: %v, want %v", c.game, c.typed, got, c.want)
+		}
+	}
+	for _, c := range optionCompletions(list, "halma", "") {
+		if strings.HasPrefix(c, "players=") {
+			t.Errorf("halma options offer %q", c)
+		}
+	}
+
+	// Through Discord: the focused option is inside the subcommand.
+	f := newFakeDiscord(t)
+	start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
+	from := f.mark()
+	i := f.interaction(4, fakeChan, alice, map[string]any{"id": "cmdtournament", "name": "tournament", "type": 1,
+		"options": []any{map[string]any{"name": "new", "type": 1, "options": []any{
+			map[string]any{"name": "game", "type": 3, "value": "dame"},
+			map[string]any{"name": "options", "type": 3, "value": "fly", "focused": true}}}}})
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	q := f.waitFor(t, from, "the completions", callback(i))
+	var got []string
+	data, _ := q.body["data"].(map[string]any)
+	list2, _ := data["choices"].([]any)
+	for _, c := range list2 {
+		v, _ := c.(map[string]any)["value"].(string)
+		got = append(got, v)
+	}
+	if num(q.body["type"]) != 8 || !slices.Equal(got, []string{"flying=yes", "flying=no"}) {
+		t.Errorf("autocomplete answered type %v with %v, want 8 with flying=yes, flying=no", q.body["type"], got)
 	}
 }
