@@ -13,6 +13,15 @@ import (
 // fn must not modify cur; it returns the next session (nil: the session is
 // removed) and the event to report.
 func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*live, Event, error)) (Event, error) {
+	ev, err := s.changeLocked(ctx, req, fn)
+	if err == nil && ev.tourEnded != "" {
+		s.advance(ctx, ev.tourEnded) // outside the session's lock
+	}
+	return ev, err
+}
+
+// changeLocked is change under the session's lock.
+func (s *Service) changeLocked(ctx context.Context, req Request, fn func(cur *live) (*live, Event, error)) (Event, error) {
 	if strings.TrimSpace(req.User.Name) == "" && req.User.ID == "" {
 		return Event{}, errf(ErrNotPlayer, nil, "anonymous request")
 	}
@@ -68,10 +77,13 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 
 // commit commits next as the session of e (locked), with the clock, the
 // version, the ratings of a finished game and the request id, and only then
-// makes it the session's state. It fills ev.Session.
+// makes it the session's state. It fills ev.Session. The end of a
+// tournament game writes its result in the tournament in the same
+// transaction (ev.tourEnded says which, for advance); ev.tourPut, when
+// set, is written with the change too.
 func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string, ev *Event) error {
 	now := s.now().UTC()
-	c := &Change{Key: e.key, Request: reqID, At: now}
+	c := &Change{Key: e.key, Request: reqID, At: now, Tournament: ev.tourPut}
 	if next != nil {
 		next.rec.Version = 1
 		if e.cur != nil {
@@ -86,7 +98,18 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			c.Live = next.rec
 		}
 	}
-	if err := s.store.Commit(ctx, c); err != nil {
+	if c.Finished != nil && c.Finished.Tour != nil {
+		unlock, err := s.tourResult(ctx, c)
+		if err != nil {
+			var se *Error
+			if errors.As(err, &se) {
+				se.Session = e.cur.snapshot()
+			}
+			return err
+		}
+		defer unlock()
+	}
+	if err := s.commitTour(ctx, c); err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
 		}
@@ -98,6 +121,9 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		}
 		s.storeFailed("commit failed", err, "session", e.key.String())
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
+	}
+	if c.Finished != nil && c.Finished.Tour != nil && c.Tournament != nil {
+		ev.tourEnded = c.Tournament.ID
 	}
 	if next != nil {
 		ev.Session = next.snapshot()

@@ -117,6 +117,12 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	if err != nil {
 		return
 	}
+	var ended string
+	defer func() {
+		if ended != "" {
+			s.advance(s.base, ended) // after the release below: outside the session's lock
+		}
+	}()
 	defer s.release(e)
 	if e.cur != from {
 		return // someone acted meanwhile: the search is stale
@@ -168,6 +174,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	if err := s.commit(ctx, e, next, "", &ev); err != nil {
 		return
 	}
+	ended = ev.tourEnded
 	s.send(ctx, Notice{Kind: NoticeMoved, Key: key, Session: ev.Session, Seat: seat, Move: moved, Auto: auto})
 	actor := by
 	if auto {

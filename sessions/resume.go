@@ -40,6 +40,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 			s.release(e)
 		}
 	}
+	s.resumeTournaments(ctx)
 	return len(index), nil
 }
 

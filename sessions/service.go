@@ -77,6 +77,7 @@ type Service struct {
 	computer     Computer
 	autoLevel    int
 	resident     int
+	venues       VenueSet
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -91,6 +92,8 @@ type Service struct {
 	due    map[Key]time.Time // when the clock next has something to do per session
 	jobs   map[Key]*job      // the computer's search running per session
 	forgot time.Time         // when request ids were last forgotten
+
+	tours tourLocks
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
@@ -109,7 +112,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -185,6 +188,11 @@ type Event struct {
 	Session *Snapshot
 
 	passed bool // a player left while to move: the turn passed to another
+	// tourPut is a tournament to write in the change's transaction (a
+	// tournament game opened); tourEnded, after the commit, the id of the
+	// tournament whose game the change ended.
+	tourPut   *Tournament
+	tourEnded string
 }
 
 // Ended reports whether the change ended the game.

@@ -216,52 +216,6 @@ type NoVenues struct{ Problem VenueProblem }
 
 func (e *NoVenues) Error() string { return "no venues: " + string(e.Problem) }
 
-// NewTournament opens sign-up for a tournament in req.Key's channel, with
-// req.User as its organiser. Refused with ErrTournamentOpen when one is
-// active in the channel, ErrBadOption for a bad game, option or format (the
-// four-player Halma is not offered), ErrNoVenues when the platform cannot
-// open game places here.
-func (s *Service) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// JoinTournament enters req.User in the active tournament of req.Key's
-// channel: during sign-up, or (a Swiss) while it runs, with zero points.
-func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// LeaveTournament takes req.User out of the active tournament of the
-// channel: during sign-up they are simply gone; while it runs, their game
-// under way is resigned and they forfeit every later game.
-func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// StartTournament closes sign-up and pairs round 1, opening its games
-// (organiser or Request.Manager only). Two starts at once start once.
-func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// CancelTournament cancels the active tournament of the channel
-// (organiser or Request.Manager only); games under way play on, unrated
-// for the tournament.
-func (s *Service) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// TournamentHere returns the active tournament of key's channel with its
-// standings (or, when none is active, the last one that ended there).
-func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
-// TournamentByID returns a tournament with its standings (/tournament show).
-func (s *Service) TournamentByID(ctx context.Context, id string) (TourEvent, error) {
-	return TourEvent{}, errf(ErrNoTournament, nil, "not built yet")
-}
-
 // Clone returns a deep copy of t.
 func (t *Tournament) Clone() *Tournament {
 	if t == nil {

@@ -1,0 +1,511 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/boardgamebot/bot/sessions/tournament"
+)
+
+// The terms of /tournament new and start.
+const (
+	// DefaultSwissRounds is a Swiss's number of rounds without rounds=.
+	DefaultSwissRounds = 3
+	// MaxSwissRounds is the most rounds a Swiss takes.
+	MaxSwissRounds = 11
+	// MinTourPlayers is the fewest players a tournament starts with.
+	MinTourPlayers = 3
+	// MaxRoundRobinPlayers is the most players of a round-robin.
+	MaxRoundRobinPlayers = 12
+	// tourRetries bounds the loads again after another process changed a
+	// tournament first (ErrConflict).
+	tourRetries = 5
+)
+
+// tourLocks serialises the changes of each tournament inside the process
+// (by tournament id; by channel for /tournament new). The lock order is a
+// session's lock, then a tournament's: nothing takes a session's lock while
+// it holds a tournament's.
+type tourLocks struct {
+	mu sync.Mutex
+	m  map[string]*tourLock
+}
+
+type tourLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+// lockTour takes the lock of name and returns its unlock.
+func (s *Service) lockTour(ctx context.Context, name string) (func(), error) {
+	l := &s.tours
+	l.mu.Lock()
+	if l.m == nil {
+		l.m = map[string]*tourLock{}
+	}
+	x := l.m[name]
+	if x == nil {
+		x = &tourLock{ch: make(chan struct{}, 1)}
+		l.m[name] = x
+	}
+	x.refs++
+	l.mu.Unlock()
+	drop := func() {
+		l.mu.Lock()
+		if x.refs--; x.refs == 0 {
+			delete(l.m, name)
+		}
+		l.mu.Unlock()
+	}
+	select {
+	case x.ch <- struct{}{}:
+	case <-ctx.Done():
+		drop()
+		return nil, errf(ErrStorage, ctx.Err(), "waiting for tournament %s", name)
+	}
+	return func() { <-x.ch; drop() }, nil
+}
+
+// NewTournament opens sign-up for a tournament in req.Key's channel, with
+// req.User as its organiser. Refused with ErrTournamentOpen when one is
+// active in the channel, ErrBadOption for a bad game, option or format (the
+// four-player Halma is not offered), ErrNoVenues when the platform cannot
+// open game places here.
+func (s *Service) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
+	if req.User.ID == "" {
+		return TourEvent{}, errf(ErrNotPlayer, nil, "a tournament's organiser needs a user id")
+	}
+	game, err := s.games(spec.Game, spec.Options)
+	if err != nil {
+		return TourEvent{}, errf(ErrBadOption, err, "")
+	}
+	if n := len(game.Seats()); n != 2 {
+		return TourEvent{}, badValue("players", strconv.Itoa(n), []string{"2"})
+	}
+	format := spec.Format
+	switch format {
+	case "":
+		format = FormatSwiss
+	case FormatSwiss, FormatRoundRobin:
+	default:
+		return TourEvent{}, badValue("format", string(format), []string{string(FormatSwiss), string(FormatRoundRobin)})
+	}
+	rounds := 0
+	if format == FormatSwiss {
+		rounds = spec.Rounds
+		if rounds == 0 {
+			rounds = DefaultSwissRounds
+		}
+		if rounds < 1 || rounds > MaxSwissRounds {
+			return TourEvent{}, badValue("rounds", strconv.Itoa(rounds), []string{"1-" + strconv.Itoa(MaxSwissRounds)})
+		}
+	}
+	if err := s.checkVenues(ctx, req.Key); err != nil {
+		return TourEvent{}, err
+	}
+	play := spec.Play
+	play.Color, play.Level = "", 0
+	if play.Time == TimeDefault {
+		play.Time = s.DefaultTime(req.Key.Platform)
+	}
+	play.Time = max(play.Time, 0)
+
+	unlock, err := s.lockTour(ctx, "at\x00"+req.Key.Platform+"\x00"+req.Key.Channel)
+	if err != nil {
+		return TourEvent{}, err
+	}
+	defer unlock()
+	if cur, err := s.tourAt(ctx, req.Key); err != nil {
+		return TourEvent{}, err
+	} else if cur != nil && cur.Status.Active() {
+		return TourEvent{Tournament: cur}, errf(ErrTournamentOpen, nil, "tournament %s is %s", cur.ID, cur.Status)
+	}
+	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Organiser: req.User, Game: game.ID(),
+		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
+		Status: StatusSignup, Created: s.now().UTC()}
+	if err := s.store.PutTournament(ctx, t); err != nil {
+		s.storeFailed("writing a tournament failed", err, "key", req.Key.String())
+		return TourEvent{}, errf(storeKind(err), err, "new tournament")
+	}
+	return s.tourEvent(TourOpened, req.User, 0, t), nil
+}
+
+// checkVenues asks the platform's Venues whether games can be opened under key.
+func (s *Service) checkVenues(ctx context.Context, key Key) error {
+	v := s.venues[key.Platform]
+	if v == nil {
+		return &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
+	}
+	err := v.CheckVenues(ctx, key)
+	if err == nil {
+		return nil
+	}
+	var se *Error
+	if errors.As(err, &se) && se.Kind == ErrNoVenues {
+		return se
+	}
+	var nv *NoVenues
+	if errors.As(err, &nv) {
+		return &Error{Kind: ErrNoVenues, Err: nv}
+	}
+	return &Error{Kind: ErrNoVenues, Err: err}
+}
+
+// tourAt returns the newest tournament of key's channel, nil when none.
+func (s *Service) tourAt(ctx context.Context, key Key) (*Tournament, error) {
+	ts, err := s.store.TournamentsAt(ctx, key, 1)
+	if err != nil {
+		s.storeFailed("reading tournaments failed", err, "key", key.String())
+		return nil, errf(storeKind(err), err, "tournaments at %s", key)
+	}
+	if len(ts) == 0 {
+		return nil, nil
+	}
+	return ts[0], nil
+}
+
+// loadTour reads the tournament with this id.
+func (s *Service) loadTour(ctx context.Context, id string) (*Tournament, error) {
+	t, err := s.store.Tournament(ctx, id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, errf(ErrNoTournament, nil, "tournament %q", id)
+	}
+	if err != nil {
+		s.storeFailed("reading a tournament failed", err, "tournament", id)
+		return nil, errf(storeKind(err), err, "tournament %q", id)
+	}
+	return t, nil
+}
+
+// putTour writes t at its next revision (t.Rev is bumped first; a
+// failure leaves it bumped). A conflict is returned as is (wrapping
+// ErrConflict) for the caller to load again; other failures as an *Error.
+func (s *Service) putTour(ctx context.Context, t *Tournament) error {
+	t.Rev++
+	err := s.store.PutTournament(ctx, t)
+	if err == nil || errors.Is(err, ErrConflict) {
+		return err
+	}
+	s.storeFailed("writing a tournament failed", err, "tournament", t.ID)
+	return errf(storeKind(err), err, "tournament %s", t.ID)
+}
+
+// changeTour runs fn on the active tournament of key's channel under its
+// lock and writes what fn made of it, loading it again and re-running fn
+// when another process wrote it first. fn changes t in place; it returns
+// false when there is nothing to write.
+func (s *Service) changeTour(ctx context.Context, key Key, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
+	t, err := s.tourAt(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if t == nil || !t.Status.Active() {
+		return t, errf(ErrNoTournament, nil, "no active tournament at %s", key)
+	}
+	return s.changeTourID(ctx, t.ID, fn)
+}
+
+// changeTourID is changeTour on the tournament with this id.
+func (s *Service) changeTourID(ctx context.Context, id string, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
+	unlock, err := s.lockTour(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	for try := 0; ; try++ {
+		t, err := s.loadTour(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		write, err := fn(t)
+		if err != nil || !write {
+			return t, err
+		}
+		err = s.putTour(ctx, t)
+		if errors.Is(err, ErrConflict) && try < tourRetries {
+			continue
+		}
+		if errors.Is(err, ErrConflict) {
+			return nil, errf(ErrStorage, err, "tournament %s keeps changing", id)
+		}
+		return t, err
+	}
+}
+
+// entrant returns the index of u in t.Players, -1 when not entered.
+func (t *Tournament) entrant(u User) int {
+	return slices.IndexFunc(t.Players, func(e Entrant) bool { return e.User.Is(u) })
+}
+
+// mayDirect reports whether the request may start or cancel t.
+func mayDirect(t *Tournament, req Request) bool {
+	return req.Manager || t.Organiser.Is(req.User)
+}
+
+// JoinTournament enters req.User in the active tournament of req.Key's
+// channel: during sign-up, or (a Swiss) while it runs, with zero points.
+func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
+	if req.User.ID == "" || req.User.Computer {
+		return TourEvent{}, errf(ErrNotPlayer, nil, "a player needs a user id")
+	}
+	var rating int
+	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+		switch {
+		case t.entrant(req.User) >= 0:
+			return false, errf(ErrAlreadyJoined, nil, "%s is entered", req.User.Name)
+		case t.Status == StatusRunning && t.Format == FormatSwiss:
+		case t.Status != StatusSignup:
+			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
+		}
+		if rating == 0 {
+			r, err := s.tourRating(ctx, t, req.User)
+			if err != nil {
+				return false, err
+			}
+			rating = r
+		}
+		t.Players = append(t.Players, Entrant{User: req.User, Rating: rating, Joined: len(t.Played)})
+		return true, nil
+	})
+	if err != nil {
+		return s.tourRefusal(t, err)
+	}
+	return s.tourEvent(TourJoined, req.User, len(t.Played), t), nil
+}
+
+// tourRating is u's all-time rating in t's game.
+func (s *Service) tourRating(ctx context.Context, t *Tournament, u User) (int, error) {
+	st, err := s.store.Standings(ctx, t.Key.Platform, u.ID, t.Game)
+	if err != nil {
+		s.storeFailed("reading ratings failed", err)
+		return 0, errf(storeKind(err), err, "ratings")
+	}
+	for _, x := range st {
+		if x.Period == AllTime {
+			return x.Rating, nil
+		}
+	}
+	return StartRating, nil
+}
+
+// LeaveTournament takes req.User out of the active tournament of the
+// channel: during sign-up they are simply gone; while it runs, their game
+// under way is resigned and they forfeit every later game.
+func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
+	var resign []Key
+	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+		resign = nil
+		i := t.entrant(req.User)
+		if i < 0 || t.Players[i].Left > 0 {
+			return false, errf(ErrNotEntered, nil, "%s is not entered", req.User.Name)
+		}
+		if t.Status == StatusSignup {
+			t.Players = slices.Delete(t.Players, i, i+1)
+			return true, nil
+		}
+		id := t.Players[i].User.ID
+		t.Players[i].Left = len(t.Played)
+		if n := len(t.Played); n > 0 {
+			games := t.Played[n-1].Games
+			for b, g := range games {
+				if g.Result != tournament.Pending || (g.White != id && g.Black != id) {
+					continue
+				}
+				if g.Key == (Key{}) {
+					games[b].Result = forfeitOf(g, id) // not opened yet: no game to resign
+				} else {
+					resign = append(resign, g.Key)
+				}
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return s.tourRefusal(t, err)
+	}
+	round := len(t.Played)
+	for _, k := range resign {
+		// The game's end records its result and may end the round.
+		if _, err := s.Resign(ctx, Request{Key: k, User: req.User}); err != nil && KindOf(err) != ErrNoGame {
+			s.log.Error("resigning a tournament game failed", "tournament", t.ID, "session", k.String(), "err", err)
+		}
+	}
+	if len(resign) == 0 && t.Status == StatusRunning {
+		s.advance(ctx, t.ID) // a forfeit may have completed the round
+	}
+	if again, err := s.loadTour(ctx, t.ID); err == nil {
+		t = again
+	}
+	return s.tourEvent(TourLeft, req.User, round, t), nil
+}
+
+// forfeitOf is the result of g when the player id does not play it.
+func forfeitOf(g TourGame, id string) tournament.Result {
+	if g.White == id {
+		return tournament.BlackByForfeit
+	}
+	return tournament.WhiteByForfeit
+}
+
+// StartTournament closes sign-up and pairs round 1, opening its games
+// (organiser or Request.Manager only). Two starts at once start once.
+func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
+	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+		if !mayDirect(t, req) {
+			return false, errf(ErrNotOrganiser, nil, "%s did not open tournament %s", req.User.Name, t.ID)
+		}
+		if t.Status != StatusSignup {
+			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
+		}
+		n, limit := len(t.Players), 0
+		if t.Format == FormatRoundRobin {
+			limit = MaxRoundRobinPlayers
+		}
+		if n < MinTourPlayers || limit > 0 && n > limit {
+			return false, &Error{Kind: ErrPlayerCount, Err: &BadCount{Players: n, Min: MinTourPlayers, Max: limit}}
+		}
+		if s.venues[t.Key.Platform] == nil {
+			return false, &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
+		}
+		if t.Format == FormatRoundRobin {
+			rounds, err := tournament.RoundRobin(t.ids(), t.Double)
+			if err != nil {
+				return false, errf(ErrPlayerCount, &BadCount{Players: n, Min: MinTourPlayers, Max: limit}, "%v", err)
+			}
+			t.Rounds = len(rounds)
+		}
+		t.Played = nil
+		r, err := s.pair(t)
+		if err != nil {
+			return false, errf(ErrPlayerCount, &BadCount{Players: n, Min: MinTourPlayers, Max: limit}, "round 1: %v", err)
+		}
+		t.Status, t.Started = StatusRunning, s.now().UTC()
+		t.Played = append(t.Played, r)
+		return true, nil
+	})
+	if err != nil {
+		return s.tourRefusal(t, err)
+	}
+	t = s.openRound(ctx, t, 1)
+	s.advance(ctx, t.ID) // a round of byes and forfeits only is over already
+	if again, err := s.loadTour(ctx, t.ID); err == nil {
+		t = again
+	}
+	return s.tourEvent(TourStarted, req.User, 1, t), nil
+}
+
+// ids returns the players' user ids in sign-up order.
+func (t *Tournament) ids() []string {
+	out := make([]string, len(t.Players))
+	for i, e := range t.Players {
+		out[i] = e.User.ID
+	}
+	return out
+}
+
+// CancelTournament cancels the active tournament of the channel
+// (organiser or Request.Manager only); games under way play on, unrated
+// for the tournament.
+func (s *Service) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
+	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+		if !mayDirect(t, req) {
+			return false, errf(ErrNotOrganiser, nil, "%s did not open tournament %s", req.User.Name, t.ID)
+		}
+		if !t.Status.Active() {
+			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
+		}
+		t.Status, t.Ended = StatusCancelled, s.now().UTC()
+		return true, nil
+	})
+	if err != nil {
+		return s.tourRefusal(t, err)
+	}
+	return s.tourEvent(TourCancelled, req.User, len(t.Played), t), nil
+}
+
+// TournamentHere returns the active tournament of key's channel with its
+// standings (or, when none is active, the last one that ended there).
+func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
+	t, err := s.tourAt(ctx, key)
+	if err != nil {
+		return TourEvent{}, err
+	}
+	if t == nil {
+		return TourEvent{}, errf(ErrNoTournament, nil, "no tournament at %s", key)
+	}
+	return s.tourEvent(0, User{}, len(t.Played), t), nil
+}
+
+// TournamentByID returns a tournament with its standings (/tournament show).
+func (s *Service) TournamentByID(ctx context.Context, id string) (TourEvent, error) {
+	id = strings.TrimPrefix(strings.TrimSpace(id), "#")
+	if id == "" {
+		return TourEvent{}, errf(ErrNoTournament, nil, "no id")
+	}
+	t, err := s.loadTour(ctx, id)
+	if err != nil {
+		return TourEvent{}, err
+	}
+	return s.tourEvent(0, User{}, len(t.Played), t), nil
+}
+
+// tourRefusal returns a refused command's error with the tournament as it
+// stands (an *Error; a conflict that outlived the retries is a storage
+// failure).
+func (s *Service) tourRefusal(t *Tournament, err error) (TourEvent, error) {
+	var se *Error
+	if !errors.As(err, &se) {
+		se = errf(ErrStorage, err, "")
+	}
+	ev := TourEvent{}
+	if t != nil {
+		ev = s.tourEvent(0, User{}, len(t.Played), t)
+	}
+	return ev, se
+}
+
+// tourEvent builds the event of a change of t, with its standings.
+func (s *Service) tourEvent(kind TourEventKind, by User, round int, t *Tournament) TourEvent {
+	return TourEvent{Kind: kind, By: by, Round: round, Tournament: t, Standings: s.standingsOf(t)}
+}
+
+// standingsOf computes t's standings (every entrant; nil during sign-up
+// with nobody entered).
+func (s *Service) standingsOf(t *Tournament) []tournament.Standing {
+	if len(t.Players) == 0 {
+		return nil
+	}
+	st, err := tournament.Standings(t.players(), t.rounds())
+	if err != nil {
+		s.log.Error("tournament standings failed", "tournament", t.ID, "err", err)
+		return nil
+	}
+	return st
+}
+
+// players returns the entrants for package tournament (those who left
+// withdrawn).
+func (t *Tournament) players() []tournament.Player {
+	out := make([]tournament.Player, len(t.Players))
+	for i, e := range t.Players {
+		out[i] = tournament.Player{ID: e.User.ID, Rating: e.Rating, Withdrawn: e.Left > 0}
+	}
+	return out
+}
+
+// rounds returns the rounds played for package tournament.
+func (t *Tournament) rounds() []tournament.Round {
+	out := make([]tournament.Round, len(t.Played))
+	for i, r := range t.Played {
+		ps := make([]tournament.Pairing, len(r.Games))
+		for j, g := range r.Games {
+			ps[j] = tournament.Pairing{White: g.White, Black: g.Black, Result: g.Result}
+		}
+		out[i] = tournament.Round{Number: r.Number, Pairings: ps}
+	}
+	return out
+}

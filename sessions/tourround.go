@@ -1,0 +1,333 @@
+package sessions
+
+import (
+	"context"
+	"errors"
+
+	"github.com/boardgamebot/bot/sessions/tournament"
+)
+
+// pair returns t's next round (numbered len(t.Played)+1): the stored
+// schedule of a round-robin, where the games of players who left are
+// forfeits, or a Swiss pairing of the players still in. It does not add it
+// to t.
+func (s *Service) pair(t *Tournament) (TourRound, error) {
+	n := len(t.Played) + 1
+	r := TourRound{Number: n}
+	if t.Format == FormatRoundRobin {
+		sched, err := tournament.RoundRobin(t.ids(), t.Double)
+		if err != nil {
+			return TourRound{}, err
+		}
+		if n > len(sched) {
+			return TourRound{}, tournament.ErrNoPairing
+		}
+		left := map[string]bool{}
+		for _, e := range t.Players {
+			if e.Left > 0 {
+				left[e.User.ID] = true
+			}
+		}
+		for _, p := range sched[n-1].Pairings {
+			g := TourGame{White: p.White, Black: p.Black, Result: p.Result}
+			switch {
+			case p.IsBye() && left[p.White], left[p.White] && left[p.Black]:
+				continue // both out (or a bye of one who left): nobody scores
+			case left[p.White]:
+				g.Result = tournament.BlackByForfeit
+			case left[p.Black]:
+				g.Result = tournament.WhiteByForfeit
+			}
+			r.Games = append(r.Games, g)
+		}
+		return r, nil
+	}
+	next, err := tournament.Swiss(t.players(), t.rounds())
+	if err != nil {
+		return TourRound{}, err
+	}
+	for _, p := range next.Pairings {
+		r.Games = append(r.Games, TourGame{White: p.White, Black: p.Black, Result: p.Result})
+	}
+	return r, nil
+}
+
+// userOf returns the entrant with this user id.
+func (t *Tournament) userOf(id string) User {
+	for _, e := range t.Players {
+		if e.User.ID == id {
+			return e.User
+		}
+	}
+	return User{ID: id, Name: id}
+}
+
+// left reports whether the player with this id has left t.
+func (t *Tournament) left(id string) bool {
+	for _, e := range t.Players {
+		if e.User.ID == id {
+			return e.Left > 0
+		}
+	}
+	return false
+}
+
+// openRound opens the games of round n of t not opened yet and sends the
+// notices of each; it returns the tournament as it stands after.
+func (s *Service) openRound(ctx context.Context, t *Tournament, n int) *Tournament {
+	if n < 1 || n > len(t.Played) {
+		return t
+	}
+	for b, g := range t.Played[n-1].Games {
+		if g.Result != tournament.Pending || g.Black == "" || g.Key != (Key{}) {
+			continue
+		}
+		if next := s.openGame(ctx, t, n, b); next != nil {
+			t = next
+		}
+	}
+	return t
+}
+
+// openGame opens the place of board b of round n through the platform's
+// Venues and commits its game there, already started (seat 0 is White),
+// with the game's key written in the tournament in the same transaction.
+// It returns the tournament after, nil when nothing was opened (a failure
+// is logged: Resume opens the game again). A venue opened but whose game
+// could not be committed stays unused.
+func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) *Tournament {
+	g := t.Played[n-1].Games[b]
+	log := s.log.With("tournament", t.ID, "round", n, "board", b+1)
+	v := s.venues[t.Key.Platform]
+	if v == nil {
+		log.Error("no venues for the tournament's platform", "platform", t.Key.Platform)
+		return nil
+	}
+	if t.left(g.White) || t.left(g.Black) {
+		return nil // LeaveTournament made it a forfeit
+	}
+	white, black := t.userOf(g.White), t.userOf(g.Black)
+	key, err := v.OpenVenue(ctx, t, n, white, black)
+	if err != nil {
+		log.Error("opening a tournament game's venue failed", "err", err)
+		return nil
+	}
+	game, err := s.games(t.Game, t.Options)
+	if err != nil {
+		log.Error("tournament game does not build", "err", err)
+		return nil
+	}
+	e, err := s.acquire(ctx, key)
+	if err != nil {
+		return nil // acquire logged it
+	}
+	defer s.release(e)
+	if e.cur != nil {
+		log.Error("a tournament game's venue holds a session already", "session", key.String())
+		return nil
+	}
+	unlock, err := s.lockTour(ctx, t.ID)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
+	for try := 0; try <= tourRetries; try++ {
+		cur, err := s.loadTour(ctx, t.ID)
+		if err != nil {
+			return nil
+		}
+		if cur.Status != StatusRunning || n > len(cur.Played) || b >= len(cur.Played[n-1].Games) {
+			return nil
+		}
+		if cg := cur.Played[n-1].Games[b]; cg.Result != tournament.Pending || cg.Key != (Key{}) {
+			log.Warn("tournament game opened elsewhere first: its venue stays unused", "session", key.String())
+			return nil
+		}
+		now := s.now().UTC()
+		rec := &Record{V: RecordVersion, Key: key, Game: game.ID(), Options: game.Options(), Play: cur.Play,
+			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
+			Tour: &TourRef{ID: cur.ID, Round: n, Board: b}}
+		l := &live{rec: rec, game: game}
+		if l.state, err = startState(game, rec); err != nil {
+			log.Error("tournament game does not start", "err", err)
+			return nil
+		}
+		cur.Played[n-1].Games[b].Key = key
+		cur.Rev++
+		ev := Event{Kind: EvStarted, Seat: -1, tourPut: cur}
+		err = s.commit(ctx, e, l, "", &ev)
+		if KindOf(err) == ErrStorage && errors.Is(err, ErrConflict) {
+			e.loaded = true // the session is new: only the tournament moved
+			continue
+		}
+		if err != nil {
+			return nil // commit logged it
+		}
+		tev := &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: cur}
+		s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, Session: ev.Session, Tour: tev})
+		for _, u := range rec.Seats {
+			s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, To: u, Session: ev.Session, Tour: tev})
+		}
+		return cur
+	}
+	log.Error("opening a tournament game: the tournament keeps changing")
+	return nil
+}
+
+// tourResult, for a change that finishes a tournament game, takes the
+// tournament's lock and puts the game's result in c.Tournament (nil when
+// the tournament does not run any more or the game is not its pending
+// board). It returns the unlock.
+func (s *Service) tourResult(ctx context.Context, c *Change) (func(), error) {
+	f := c.Finished
+	unlock, err := s.lockTour(ctx, f.Tour.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.setTourResult(ctx, c); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// setTourResult loads the tournament of c.Finished and sets c.Tournament.
+func (s *Service) setTourResult(ctx context.Context, c *Change) error {
+	f := c.Finished
+	c.Tournament = nil
+	t, err := s.loadTour(ctx, f.Tour.ID)
+	if KindOf(err) == ErrNoTournament {
+		s.log.Warn("a tournament game's tournament is gone", "tournament", f.Tour.ID, "session", f.Key.String())
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	n, b := f.Tour.Round, f.Tour.Board
+	if t.Status != StatusRunning || n < 1 || n > len(t.Played) || b < 0 || b >= len(t.Played[n-1].Games) {
+		return nil
+	}
+	g := &t.Played[n-1].Games[b]
+	if g.Result != tournament.Pending || len(f.Seats) != 2 || g.White != f.Seats[0].ID || g.Black != f.Seats[1].ID {
+		return nil
+	}
+	switch f.Result.Winner {
+	case 0:
+		g.Result = tournament.WhiteWins
+	case 1:
+		g.Result = tournament.BlackWins
+	default:
+		g.Result = tournament.Draw
+	}
+	t.Rev++
+	c.Tournament = t
+	return nil
+}
+
+// commitTour commits c, whose tournament (when set) is locked; when another
+// process wrote the tournament first, it loads it again and retries (a
+// conflict on the session itself is returned as is).
+func (s *Service) commitTour(ctx context.Context, c *Change) error {
+	err := s.store.Commit(ctx, c)
+	for try := 0; try < tourRetries && c.Tournament != nil && c.Finished != nil && c.Finished.Tour != nil && errors.Is(err, ErrConflict); try++ {
+		rev := c.Tournament.Rev - 1
+		if serr := s.setTourResult(ctx, c); serr != nil {
+			return serr
+		}
+		if c.Tournament != nil && c.Tournament.Rev-1 == rev {
+			return err // the tournament had not moved: the session had
+		}
+		err = s.store.Commit(ctx, c)
+	}
+	return err
+}
+
+// advance moves the tournament on after one of its games ended: when its
+// current round is complete, it posts the standings and pairs the next
+// round (opening its games), or ends the tournament after the last round.
+// It runs outside every session's lock.
+func (s *Service) advance(ctx context.Context, id string) {
+	for range 1000 { // each pass pairs a round: a bound, never reached
+		t, n := s.advanceOnce(ctx, id)
+		if t == nil {
+			return
+		}
+		t = s.openRound(ctx, t, n)
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: t, Standings: s.standingsOf(t)}})
+	}
+}
+
+// complete reports whether every game of the last round has a result.
+func (t *Tournament) complete() bool {
+	if len(t.Played) == 0 {
+		return false
+	}
+	for _, g := range t.Played[len(t.Played)-1].Games {
+		if g.Result == tournament.Pending {
+			return false
+		}
+	}
+	return true
+}
+
+// advanceOnce, under the tournament's lock: when its last round is
+// complete, it stores the next round (and returns the tournament and the
+// round's number, for its games to be opened) or the tournament's end.
+func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int) {
+	var ended, paired *Tournament
+	var before *Tournament
+	_, err := s.changeTourID(ctx, id, func(t *Tournament) (bool, error) {
+		ended, paired, before = nil, nil, nil
+		if t.Status != StatusRunning || !t.complete() {
+			return false, nil
+		}
+		before = t.Clone()
+		now := s.now().UTC()
+		if len(t.Played) >= t.Rounds {
+			t.Status, t.Ended = StatusFinished, now
+			ended = t
+			return true, nil
+		}
+		r, err := s.pair(t)
+		if err != nil {
+			// No pairing satisfies the rules (a Swiss with too few
+			// players left for its rounds): the tournament ends early.
+			s.log.Warn("tournament ends early: the next round cannot be paired", "tournament", t.ID, "round", len(t.Played)+1, "err", err)
+			t.Status, t.Ended = StatusFinished, now
+			ended = t
+			return true, nil
+		}
+		t.Played = append(t.Played, r)
+		paired = t
+		return true, nil
+	})
+	if err != nil {
+		return nil, 0 // logged where it failed
+	}
+	switch {
+	case ended != nil:
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: ended.Key, Tour: &TourEvent{Kind: TourEnded, Round: len(ended.Played), Tournament: ended, Standings: s.standingsOf(ended)}})
+		return nil, 0
+	case paired != nil:
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: before.Key, Tour: &TourEvent{Kind: TourRoundEnded, Round: len(before.Played), Tournament: before, Standings: s.standingsOf(before)}})
+		return paired, len(paired.Played)
+	}
+	return nil, 0
+}
+
+// resumeTournaments, at start-up, completes the rounds of the running
+// tournaments whose games were not all opened, and pairs the next round of
+// those whose round is complete.
+func (s *Service) resumeTournaments(ctx context.Context) {
+	ts, err := s.store.ActiveTournaments(ctx)
+	if err != nil {
+		s.storeFailed("resuming tournaments failed", err)
+	}
+	for _, t := range ts {
+		if t.Status != StatusRunning || len(t.Played) == 0 {
+			continue
+		}
+		s.openRound(ctx, t, len(t.Played))
+		s.advance(ctx, t.ID)
+	}
+}
