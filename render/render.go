@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"strings"
 	"sync"
 
 	"github.com/boardgamebot/bot/rules"
@@ -68,9 +67,9 @@ func (r *Renderer) sheet(o Options, n int) (*sheet, error) {
 	if n < 2 || n > 16 {
 		return nil, fmt.Errorf("%w: board size %d (2 to 16)", ErrBadView, n)
 	}
-	name := Theme(strings.ToLower(strings.TrimSpace(string(o.Theme))))
-	if name == "" {
-		name = Light
+	th, err := r.theme(o.Theme)
+	if err != nil {
+		return nil, err
 	}
 	size := o.Size
 	if size == 0 {
@@ -84,16 +83,9 @@ func (r *Renderer) sheet(o Options, n int) (*sheet, error) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	key := sheetKey{name, size, n}
+	key := sheetKey{th.name, size, n}
 	if s, ok := r.sheets[key]; ok {
 		return s, nil
-	}
-	th, ok := r.themes[name]
-	if !ok {
-		if th, ok = newTheme(name); !ok {
-			return nil, fmt.Errorf("%w: unknown theme %q (light or dark)", ErrBadOptions, string(name))
-		}
-		r.themes[name] = th
 	}
 	s, err := newSheet(th, r.font, size, n)
 	if err != nil {

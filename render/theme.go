@@ -33,6 +33,7 @@ type pieceColours struct {
 
 // theme is a colour scheme with its fixed palette.
 type theme struct {
+	name             Theme
 	margin, label    color.RGBA // the frame around the board and its coordinates
 	light, dark      color.RGBA // the two square colours (dark = playing squares)
 	from, to         color.RGBA // last move: start and end squares
@@ -99,6 +100,7 @@ func newTheme(name Theme) (*theme, bool) {
 	default:
 		return nil, false
 	}
+	t.name = name
 	t.palette = t.buildPalette()
 	return &t, true
 }

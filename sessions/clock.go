@@ -109,7 +109,9 @@ func (s *Service) track(e *entry) {
 // Tick does what the clocks ask at this moment (Config.Now): it sends the
 // reminders, plays a move (in the background, with the computer at
 // Config.AutoLevel) for each player out of time, and removes the challenges
-// nobody answered. It also forgets request ids older than RequestIDsKept.
+// nobody answered. It also forgets request ids older than RequestIDsKept,
+// and tries again to open the tournament games whose place did not open
+// (TourRetryEvery).
 // Run calls it periodically; tests call it with a fake clock. Tick looks at
 // an index in memory of what is due, so its cost is that of the sessions
 // due, plus one pass over a map of the sessions with a clock.
@@ -149,6 +151,7 @@ func (s *Service) Tick(ctx context.Context) {
 	for _, k := range keys {
 		s.tickOne(ctx, k, now)
 	}
+	s.retryTournaments(ctx, now)
 	if forget {
 		if err := s.store.Forget(ctx, now.Add(-RequestIDsKept)); err != nil {
 			s.log.Error("forgetting request ids failed", "err", err)

@@ -48,6 +48,18 @@
 // for RequestIDsKept: a platform's second delivery of the same update gets
 // ErrDuplicate and changes nothing.
 //
+// Tournaments (tourplay.go, tourround.go; pairing and standings in package
+// tournament): a Tournament is stored whole, compare-and-set on its Rev, and
+// changed under a lock per tournament id taken after a session's lock, never
+// before one. Start stores round 1, then opens each game's place through
+// Config.Venues and commits the game there, already started, with its key
+// written in the tournament in the same transaction. A tournament game's end
+// writes its result in the tournament in the transaction that stores the
+// finished game (a conflict with another process loads the tournament again,
+// up to five times); after it, outside the session's lock, a complete round
+// is followed by the next one (NoticeTournament) or by the end. Resume opens
+// the games a restart left unopened and pairs a round left unpaired.
+//
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into
 // friendly text in one place.

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/boardgamebot/bot/sessions/tournament"
 )
@@ -24,6 +25,10 @@ const (
 	// tourRetries bounds the loads again after another process changed a
 	// tournament first (ErrConflict).
 	tourRetries = 5
+	// TourRetryEvery is how long Tick waits before it tries again to open a
+	// tournament game whose place did not open (the platform failed), or
+	// to store a round the store failed to write.
+	TourRetryEvery = time.Minute
 )
 
 // tourLocks serialises the changes of each tournament inside the process
@@ -33,6 +38,11 @@ const (
 type tourLocks struct {
 	mu sync.Mutex
 	m  map[string]*tourLock
+	// stuck are the tournaments where opening a game or storing the next
+	// round failed, with when Tick tries again.
+	stuck map[string]time.Time
+	// opening are the tournaments whose games a goroutine opens now.
+	opening map[string]bool
 }
 
 type tourLock struct {

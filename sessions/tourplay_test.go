@@ -99,6 +99,10 @@ type tourFixture struct {
 	venues *fakeVenues
 	notes  *tourNotices
 	svc    *sessions.Service
+	// clk and comp, when set, are the clock and the computer of the
+	// services made after.
+	clk  *fakeClock
+	comp sessions.Computer
 }
 
 func newTourFixture(t *testing.T, store sessions.Store) *tourFixture {
@@ -111,8 +115,12 @@ func newTourFixture(t *testing.T, store sessions.Store) *tourFixture {
 // service returns a new Service on the fixture's store (a restart).
 func (f *tourFixture) service() *sessions.Service {
 	t0 := time.Date(2026, 11, 2, 3, 4, 5, 0, time.UTC)
+	now := func() time.Time { return t0 }
+	if f.clk != nil {
+		now = f.clk.Now
+	}
 	return sessions.New(sessions.Config{Store: f.store, Games: sessionstest.Games, Notifier: f.notes,
-		Now: func() time.Time { return t0 }, Rand: func(n int) int { return 0 },
+		Now: now, Rand: func(n int) int { return 0 }, Computer: f.comp,
 		Venues: sessions.VenueSet{"console": f.venues}})
 }
 
@@ -261,6 +269,11 @@ func TestTournamentSwissSixPlayers(t *testing.T) {
 	if got := f.notes.posts(); !slices.Equal(got, want) {
 		t.Errorf("posts %q, want %q", got, want)
 	}
+	for _, no := range f.notes.of(sessions.NoticeTournament) {
+		if no.Key != tourKey || no.Tour.Tournament.ID != tr.ID {
+			t.Errorf("a post at %v of tournament %s", no.Key, no.Tour.Tournament.ID)
+		}
+	}
 	for _, r := range tr.Played {
 		for _, g := range r.Games {
 			rec, err := f.store.Finished(ctx, g.GameID)
@@ -286,8 +299,21 @@ func TestTournamentSwissSixPlayers(t *testing.T) {
 		t.Errorf("show: %+v, want %+v", here.Standings, st)
 	}
 	// Each game was posted in its place and pinged to both players.
-	if n := len(f.notes.of(sessions.NoticeTourGame)); n != 9*3 || f.venues.count() != 9 {
-		t.Errorf("%d game notices, %d venues; want 27, 9", n, f.venues.count())
+	posted, pinged := map[sessions.Key]int{}, map[string]int{}
+	for _, no := range f.notes.of(sessions.NoticeTourGame) {
+		if no.To.IsZero() {
+			posted[no.Key]++
+		} else if no.Session.Record.Key == no.Key && len(no.Session.Record.SeatsOf(no.To)) == 1 {
+			pinged[no.To.ID]++
+		}
+	}
+	if len(posted) != 9 || f.venues.count() != 9 {
+		t.Errorf("%d games posted, %d venues; want 9", len(posted), f.venues.count())
+	}
+	for _, p := range ps {
+		if pinged[p.ID] != 3 {
+			t.Errorf("%s pinged %d times for 3 games", p.Name, pinged[p.ID])
+		}
 	}
 }
 
@@ -310,6 +336,9 @@ func TestTournamentRoundRobinFour(t *testing.T) {
 			}
 			for n := 1; n <= len(sched); n++ {
 				tr := f.tour(t)
+				if len(tr.Played) != n || len(tr.Played[n-1].Games) != len(sched[n-1].Pairings) {
+					t.Fatalf("round %d: %+v", n, tr.Played)
+				}
 				got := tr.Played[n-1]
 				for i, p := range sched[n-1].Pairings {
 					if g := got.Games[i]; g.White != p.White || g.Black != p.Black {
@@ -401,13 +430,14 @@ func TestTournamentLeaveRoundRobin(t *testing.T) {
 	}
 }
 
-// TestTournamentLateJoinSwiss: a player joins a Swiss while it runs,
-// is paired from the next round on, and starts with zero points; a
+// TestTournamentLateJoinSwiss: a player joins a Swiss while it runs, is
+// paired from the next round on, and starts with zero points; a player who
+// leaves a Swiss resigns the game under way and is not paired again; a
 // round-robin refuses late joins.
 func TestTournamentLateJoinSwiss(t *testing.T) {
 	f := newTourFixture(t, sessionstest.NewMemoryStore())
 	ps := entrants(6)
-	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps[:5])
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 3}, ps[:5])
 	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
 	late := ps[5]
 	ev := tourMust(t)(f.svc.JoinTournament(ctx, in(late)))
@@ -433,12 +463,43 @@ func TestTournamentLateJoinSwiss(t *testing.T) {
 	if len(tr.Played) != 2 || len(tr.Played[1].Games) != 3 {
 		t.Fatalf("round 2: %+v", tr.Played)
 	}
+	quitter := ps[1]
 	for _, g := range tr.Played[1].Games {
+		if g.White == quitter.ID || g.Black == quitter.ID {
+			tourMust(t)(f.svc.LeaveTournament(ctx, in(quitter)))
+			continue
+		}
 		f.finish(t, tr, g, tournament.Draw)
 	}
+	tr = f.tour(t)
+	if len(tr.Played) != 3 {
+		t.Fatalf("round 3 not paired: %+v", tr.Played)
+	}
+	for _, g := range tr.Played[1].Games {
+		if (g.White == quitter.ID || g.Black == quitter.ID) && g.Result != forfeitResult(g, quitter.ID, false) {
+			t.Errorf("the quitter's game of round 2: %+v", g)
+		}
+	}
+	for _, g := range tr.Played[2].Games {
+		if g.White == quitter.ID || g.Black == quitter.ID {
+			t.Errorf("the quitter is paired in round 3: %+v", g)
+		}
+	}
+	lateScore := 0.0 // what the late player scored since round 2 (a bye of round 3 counts)
+	for _, r := range tr.Played[1:] {
+		for _, g := range r.Games {
+			pw, pb := points(g.Result)
+			switch late.ID {
+			case g.White:
+				lateScore += pw
+			case g.Black:
+				lateScore += pb
+			}
+		}
+	}
 	for _, s := range tourMust(t)(f.svc.TournamentHere(ctx, tourKey)).Standings {
-		if s.Player == late.ID && s.Points != 0.5 {
-			t.Errorf("the late player: %+v", s)
+		if s.Player == late.ID && s.Points != lateScore {
+			t.Errorf("the late player: %+v, want %v points", s, lateScore)
 		}
 	}
 
@@ -447,6 +508,81 @@ func TestTournamentLateJoinSwiss(t *testing.T) {
 	tourMust(t)(g.svc.StartTournament(ctx, in(ps[0])))
 	if _, err := g.svc.JoinTournament(ctx, in(late)); sessions.KindOf(err) != sessions.ErrSignupClosed {
 		t.Errorf("late join of a round-robin: %v", err)
+	}
+}
+
+// forfeitResult is the result of g when the player id resigned it
+// (forfeit: did not play it).
+func forfeitResult(g sessions.TourGame, id string, forfeit bool) tournament.Result {
+	switch {
+	case g.White == id && forfeit:
+		return tournament.BlackByForfeit
+	case g.White == id:
+		return tournament.BlackWins
+	case forfeit:
+		return tournament.WhiteByForfeit
+	}
+	return tournament.WhiteWins
+}
+
+// TestTournamentSwissEndsEarly: a Swiss of three players asked for five
+// rounds ends after the third, when everyone has met everyone.
+func TestTournamentSwissEndsEarly(t *testing.T) {
+	f := newTourFixture(t, sessionstest.NewMemoryStore())
+	ps := entrants(3)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 5}, ps)
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	for n := 1; n <= 3; n++ {
+		tr := f.tour(t)
+		if len(tr.Played) != n || tr.Status != sessions.StatusRunning {
+			t.Fatalf("round %d: %d rounds, %s", n, len(tr.Played), tr.Status)
+		}
+		for _, g := range tr.Played[n-1].Games {
+			if g.Result == tournament.Pending {
+				f.finish(t, tr, g, tournament.WhiteWins)
+			}
+		}
+	}
+	tr := f.tour(t)
+	if tr.Status != sessions.StatusFinished || len(tr.Played) != 3 {
+		t.Fatalf("%s after %d rounds", tr.Status, len(tr.Played))
+	}
+	if got := f.notes.posts(); got[len(got)-1] != "final 3" {
+		t.Errorf("posts %q", got)
+	}
+}
+
+// TestTournamentGameAbandoned: a tournament game that the clock ends (both
+// players away: the third move the clock plays for White abandons it)
+// records its result like any other end, and the round moves on.
+func TestTournamentGameAbandoned(t *testing.T) {
+	f := &tourFixture{store: sessionstest.NewMemoryStore(), venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock(), comp: &firstMove{}}
+	f.svc = f.service()
+	t.Cleanup(func() { f.svc.Close() })
+	ps := entrants(4)
+	play := sessions.DefaultPlayOptions()
+	play.Time = sessions.Duration(5 * time.Minute)
+	f.open(t, ps[0], sessions.TournamentSpec{Options: map[string]string{"target": "50"}, Play: play, Rounds: 2}, ps)
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	tr := f.tour(t)
+	for range 2*sessions.AutoMovesToAbandon - 1 {
+		f.clk.Add(5*time.Minute + time.Second)
+		f.svc.Tick(ctx)
+		for _, g := range tr.Played[0].Games {
+			if err := f.svc.Settle(ctx, g.Key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	got := f.tour(t)
+	for _, g := range got.Played[0].Games {
+		rec, err := f.store.Finished(ctx, g.GameID)
+		if g.Result != tournament.BlackWins || err != nil || !rec.Result.Abandoned {
+			t.Fatalf("round 1 after the clock: %+v (%v)", got.Played[0].Games, err)
+		}
+	}
+	if len(got.Played) != 2 {
+		t.Fatalf("round 2 not paired after the clock ended round 1")
 	}
 }
 
@@ -526,20 +662,21 @@ func TestTournamentResultInGameTransaction(t *testing.T) {
 type otherProcess struct {
 	*sessionstest.MemoryStore
 	before func()
+	times  int // how many of the next commits
 }
 
 func (o *otherProcess) Commit(ctx context.Context, c *sessions.Change) error {
-	if f := o.before; f != nil && c.Finished != nil {
-		o.before = nil
-		f()
+	if o.before != nil && o.times > 0 && c.Finished != nil {
+		o.times--
+		o.before()
 	}
 	return o.MemoryStore.Commit(ctx, c)
 }
 
 // TestTournamentResultAfterConflict: another process changes the
-// tournament between the load and the commit of a game's end: the commit
-// conflicts, the Service loads the tournament again and records the result
-// on top of the other change.
+// tournament between the load and the commit of a game's end, twice in a
+// row: each commit conflicts, the Service loads the tournament again and
+// records the result on top of the other changes.
 func TestTournamentResultAfterConflict(t *testing.T) {
 	store := &otherProcess{MemoryStore: sessionstest.NewMemoryStore()}
 	f := newTourFixture(t, store)
@@ -550,23 +687,28 @@ func TestTournamentResultAfterConflict(t *testing.T) {
 	late := ps[4]
 	conflicts := 0
 	store.before = func() {
-		// The other process: a late join.
+		// The other process: a late join, then a leave.
 		other, err := store.Tournament(ctx, tr.ID)
 		if err != nil {
 			t.Error(err)
 			return
 		}
-		other.Players = append(other.Players, sessions.Entrant{User: late, Rating: 1000, Joined: 1})
+		if conflicts == 0 {
+			other.Players = append(other.Players, sessions.Entrant{User: late, Rating: 1000, Joined: 1})
+		} else {
+			other.Players[4].Left = 1
+		}
 		other.Rev++
 		if err := store.PutTournament(ctx, other); err != nil {
 			t.Error(err)
 		}
 		conflicts++
 	}
+	store.times = 2
 	g := tr.Played[0].Games[1]
 	f.finish(t, tr, g, tournament.Draw)
 	got := f.tour(t)
-	if conflicts != 1 || got.Played[0].Games[1].Result != tournament.Draw || len(got.Players) != 5 {
+	if conflicts != 2 || got.Played[0].Games[1].Result != tournament.Draw || len(got.Players) != 5 || got.Players[4].Left != 1 {
 		t.Fatalf("conflicts %d, game %+v, players %d", conflicts, got.Played[0].Games[1], len(got.Players))
 	}
 }
@@ -765,7 +907,18 @@ func TestTournamentRefusals(t *testing.T) {
 	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); err != refusal {
 		t.Errorf("venues refused: %v", err)
 	}
+	f.venues.refuse = &sessions.NoVenues{Problem: sessions.VenueNotForum}
+	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) || nv.Problem != sessions.VenueNotForum {
+		t.Errorf("not a forum: %v", err)
+	}
 	f.venues.refuse = nil
+	halma := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: sessions.VenueSet{"console": f.venues}})
+	if _, err := halma.NewTournament(ctx, in(org), sessions.TournamentSpec{Game: "halma", Options: map[string]string{"players": "4", "size": "16"}}); !badValue(err, "players") {
+		t.Errorf("four-player Halma: %v", err)
+	}
+	if ev, err := halma.NewTournament(ctx, in(org), sessions.TournamentSpec{Game: "halma"}); err != nil || ev.Tournament.Game != "halma" {
+		t.Errorf("two-player Halma: %+v, %v", ev, err)
+	}
 	for _, cmd := range []func(context.Context, sessions.Request) (sessions.TourEvent, error){
 		f.svc.JoinTournament, f.svc.LeaveTournament, f.svc.StartTournament, f.svc.CancelTournament} {
 		if _, err := cmd(ctx, in(org)); sessions.KindOf(err) != sessions.ErrNoTournament {
@@ -815,5 +968,102 @@ func TestTournamentRefusals(t *testing.T) {
 	}
 	if slices.ContainsFunc(ev.Tournament.Players, func(e sessions.Entrant) bool { return e.User.Is(org) }) {
 		t.Errorf("the organiser left but plays: %+v", ev.Tournament.Players)
+	}
+}
+
+// TestTournamentGamesEndAtOnce: the games of a round that end at the same
+// moment record both results, and the next round is paired once.
+func TestTournamentGamesEndAtOnce(t *testing.T) {
+	f := newTourFixture(t, sessionstest.NewMemoryStore())
+	ps := entrants(8)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	tr := f.tour(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, len(tr.Played[0].Games))
+	for _, g := range tr.Played[0].Games {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := f.svc.Resign(ctx, sessions.Request{Key: g.Key, User: playerOf(tr, g.White)})
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr = f.tour(t)
+	for _, g := range tr.Played[0].Games {
+		if g.Result != tournament.BlackWins || g.GameID == "" {
+			t.Errorf("round 1: %+v", g)
+		}
+	}
+	if len(tr.Played) != 2 || f.venues.count() != 8 {
+		t.Errorf("%d rounds, %d venues; want 2, 8", len(tr.Played), f.venues.count())
+	}
+	if got, want := f.notes.posts(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) {
+		t.Errorf("posts %q, want %q", got, want)
+	}
+}
+
+// TestTournamentRetryByTick: a game whose place the platform failed to
+// open, and a round the store failed to write, are tried again by the
+// clock after TourRetryEvery, without a restart.
+func TestTournamentRetryByTick(t *testing.T) {
+	store := &failingPuts{MemoryStore: sessionstest.NewMemoryStore()}
+	f := &tourFixture{store: store, venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f.svc = f.service()
+	ps := entrants(4)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
+	f.venues.fail = func(round int, white, black sessions.User) error {
+		if white.ID == "p2" || black.ID == "p2" {
+			return errors.New("the platform is down")
+		}
+		return nil
+	}
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	f.venues.mu.Lock()
+	f.venues.fail = nil
+	f.venues.mu.Unlock()
+	unopened := func() int {
+		n := 0
+		for _, g := range f.tour(t).Played[len(f.tour(t).Played)-1].Games {
+			if g.Key == (sessions.Key{}) {
+				n++
+			}
+		}
+		return n
+	}
+	f.clk.Add(sessions.TourRetryEvery - time.Second)
+	f.svc.Tick(ctx)
+	if n := unopened(); n != 1 {
+		t.Fatalf("before TourRetryEvery: %d games unopened, want 1", n)
+	}
+	f.clk.Add(time.Second)
+	f.svc.Tick(ctx)
+	if n := unopened(); n != 0 || f.venues.count() != 2 {
+		t.Fatalf("after TourRetryEvery: %d games unopened, %d venues", n, f.venues.count())
+	}
+
+	tr := f.tour(t)
+	f.finish(t, tr, tr.Played[0].Games[0], tournament.WhiteWins)
+	store.mu.Lock()
+	store.arm = true
+	store.mu.Unlock()
+	f.finish(t, tr, tr.Played[0].Games[1], tournament.WhiteWins)
+	store.mu.Lock()
+	store.arm = false
+	store.mu.Unlock()
+	if n := len(f.tour(t).Played); n != 1 {
+		t.Fatalf("round 2 stored on a failing store: %d rounds", n)
+	}
+	f.clk.Add(sessions.TourRetryEvery)
+	f.svc.Tick(ctx)
+	if tr := f.tour(t); len(tr.Played) != 2 || unopened() != 0 {
+		t.Fatalf("after TourRetryEvery: %d rounds, %d unopened", len(tr.Played), unopened())
 	}
 }

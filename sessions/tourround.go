@@ -3,6 +3,8 @@ package sessions
 import (
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/boardgamebot/bot/sessions/tournament"
 )
@@ -78,70 +80,137 @@ func (s *Service) openRound(ctx context.Context, t *Tournament, n int) *Tourname
 	if n < 1 || n > len(t.Played) {
 		return t
 	}
+	l := &s.tours
+	l.mu.Lock()
+	if l.opening[t.ID] {
+		l.mu.Unlock()
+		return t // another goroutine opens them
+	}
+	if l.opening == nil {
+		l.opening = map[string]bool{}
+	}
+	l.opening[t.ID] = true
+	l.mu.Unlock()
+	defer func() {
+		l.mu.Lock()
+		delete(l.opening, t.ID)
+		l.mu.Unlock()
+	}()
+	failed := false
 	for b, g := range t.Played[n-1].Games {
 		if g.Result != tournament.Pending || g.Black == "" || g.Key != (Key{}) {
 			continue
 		}
-		if next := s.openGame(ctx, t, n, b); next != nil {
+		next, retry := s.openGame(ctx, t, n, b)
+		if next != nil {
 			t = next
 		}
+		failed = failed || retry
+	}
+	if failed {
+		s.stuck(t.ID)
 	}
 	return t
+}
+
+// stuck has Tick try again, after TourRetryEvery, to open the games of the
+// tournament and to pair its next round.
+func (s *Service) stuck(id string) {
+	l := &s.tours
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.stuck == nil {
+		l.stuck = map[string]time.Time{}
+	}
+	if _, ok := l.stuck[id]; !ok {
+		l.stuck[id] = s.now().Add(TourRetryEvery)
+	}
+}
+
+// retryTournaments, from Tick, tries again what failed in the tournaments
+// marked stuck whose time has come: opening their games, pairing their
+// next round.
+func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
+	l := &s.tours
+	var ids []string
+	l.mu.Lock()
+	for id, at := range l.stuck {
+		if !now.Before(at) {
+			ids = append(ids, id)
+			delete(l.stuck, id)
+		}
+	}
+	l.mu.Unlock()
+	slices.Sort(ids)
+	for _, id := range ids {
+		t, err := s.loadTour(ctx, id)
+		if err != nil {
+			if KindOf(err) != ErrNoTournament {
+				s.stuck(id)
+			}
+			continue
+		}
+		if t.Status == StatusRunning && len(t.Played) > 0 {
+			s.openRound(ctx, t, len(t.Played))
+			s.advance(ctx, id)
+		}
+	}
 }
 
 // openGame opens the place of board b of round n through the platform's
 // Venues and commits its game there, already started (seat 0 is White),
 // with the game's key written in the tournament in the same transaction.
-// It returns the tournament after, nil when nothing was opened (a failure
-// is logged: Resume opens the game again). A venue opened but whose game
+// It returns the tournament after, nil when nothing was opened; retry
+// reports a failure worth trying again (logged; Tick tries again after
+// TourRetryEvery, Resume after a restart). A venue opened but whose game
 // could not be committed stays unused.
-func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) *Tournament {
+func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool) {
 	g := t.Played[n-1].Games[b]
 	log := s.log.With("tournament", t.ID, "round", n, "board", b+1)
 	v := s.venues[t.Key.Platform]
 	if v == nil {
 		log.Error("no venues for the tournament's platform", "platform", t.Key.Platform)
-		return nil
+		return nil, false
 	}
 	if t.left(g.White) || t.left(g.Black) {
-		return nil // LeaveTournament made it a forfeit
+		return nil, false // LeaveTournament made it a forfeit
 	}
 	white, black := t.userOf(g.White), t.userOf(g.Black)
 	key, err := v.OpenVenue(ctx, t, n, white, black)
 	if err != nil {
 		log.Error("opening a tournament game's venue failed", "err", err)
-		return nil
+		return nil, true
 	}
 	game, err := s.games(t.Game, t.Options)
 	if err != nil {
 		log.Error("tournament game does not build", "err", err)
-		return nil
+		return nil, false
 	}
 	e, err := s.acquire(ctx, key)
 	if err != nil {
-		return nil // acquire logged it
+		return nil, true // acquire logged it
 	}
 	defer s.release(e)
 	if e.cur != nil {
 		log.Error("a tournament game's venue holds a session already", "session", key.String())
-		return nil
+		return nil, false
 	}
 	unlock, err := s.lockTour(ctx, t.ID)
 	if err != nil {
-		return nil
+		return nil, true
 	}
 	defer unlock()
 	for try := 0; try <= tourRetries; try++ {
 		cur, err := s.loadTour(ctx, t.ID)
 		if err != nil {
-			return nil
+			return nil, KindOf(err) != ErrNoTournament
 		}
 		if cur.Status != StatusRunning || n > len(cur.Played) || b >= len(cur.Played[n-1].Games) {
-			return nil
+			return nil, false
 		}
 		if cg := cur.Played[n-1].Games[b]; cg.Result != tournament.Pending || cg.Key != (Key{}) {
 			log.Warn("tournament game opened elsewhere first: its venue stays unused", "session", key.String())
-			return nil
+			return nil, false
 		}
 		now := s.now().UTC()
 		rec := &Record{V: RecordVersion, Key: key, Game: game.ID(), Options: game.Options(), Play: cur.Play,
@@ -150,7 +219,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) *Tourna
 		l := &live{rec: rec, game: game}
 		if l.state, err = startState(game, rec); err != nil {
 			log.Error("tournament game does not start", "err", err)
-			return nil
+			return nil, false
 		}
 		cur.Played[n-1].Games[b].Key = key
 		cur.Rev++
@@ -161,17 +230,17 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) *Tourna
 			continue
 		}
 		if err != nil {
-			return nil // commit logged it
+			return nil, true // commit logged it
 		}
 		tev := &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: cur}
 		s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, Session: ev.Session, Tour: tev})
 		for _, u := range rec.Seats {
 			s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, To: u, Session: ev.Session, Tour: tev})
 		}
-		return cur
+		return cur, false
 	}
 	log.Error("opening a tournament game: the tournament keeps changing")
-	return nil
+	return nil, true
 }
 
 // tourResult, for a change that finishes a tournament game, takes the
@@ -302,7 +371,8 @@ func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int)
 		return true, nil
 	})
 	if err != nil {
-		return nil, 0 // logged where it failed
+		s.stuck(id) // logged where it failed
+		return nil, 0
 	}
 	switch {
 	case ended != nil:

@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -33,8 +34,7 @@ type Message struct {
 	// in that language when it has a catalogue, else in the default.
 	Lang string
 	// Manager: the platform says the user manages the place (Discord's
-	// Manage Server): they may start and cancel its tournaments like the
-	// organiser (sessions.Request.Manager).
+	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
 
 	sp Speaker // the reply's language, set by Handle
@@ -79,6 +79,27 @@ type Reply struct {
 	Replay *Replay
 	// Document, when set, is a file to send (/export).
 	Document *Document
+	// Tour is the tournament event the reply words (a /tournament command,
+	// a tournament notice), as values: the tournament, its standings.
+	Tour *sessions.TourEvent
+	// Table marks Lines[Table.From:Table.To] as a table aligned with
+	// spaces (the standings): adapters show those lines in a monospace
+	// font (a code block). Empty when From == To.
+	Table Span
+	// Standings, when set, asks the adapter to draw the standings as a
+	// picture (render.Renderer.Standings) and send it with the lines.
+	Standings *StandingsPicture
+}
+
+// Span is a range of lines, From included, To excluded.
+type Span struct{ From, To int }
+
+// StandingsPicture is a request for a picture of a tournament's standings:
+// the table as values (the column headings in the reply's language) and
+// the file's name ("tournament-3-round-2.png").
+type StandingsPicture struct {
+	Table render.StandingsTable
+	Name  string
 }
 
 // Replay is a request for an animation of a game: Frames[0] is the start
@@ -271,7 +292,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager}
 }
 
 func clip(s string, n int) string {

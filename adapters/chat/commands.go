@@ -35,6 +35,7 @@ func commandTable() []*command {
 		{name: "export", minArgs: 1, maxArgs: 1, run: (*Handler).export},
 		{name: "rating", maxArgs: 2, run: (*Handler).rating},
 		{name: "top", maxArgs: 2, run: (*Handler).top},
+		{name: "tournament", minArgs: 1, maxArgs: -1, run: (*Handler).tournament},
 	}
 }
 

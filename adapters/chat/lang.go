@@ -429,7 +429,11 @@ func (h *Handler) LangOfUser(ctx context.Context, platform string, u sessions.Us
 // in the channel, that of the player who started the game.
 func (h *Handler) noticeLang(n sessions.Notice) string {
 	u := n.To
-	if u.IsZero() && n.Session != nil {
+	switch {
+	case !u.IsZero():
+	case n.Kind == sessions.NoticeTournament && n.Tour != nil && n.Tour.Tournament != nil:
+		u = n.Tour.Tournament.Organiser // the tournament's posts: in its organiser's
+	case n.Session != nil:
 		u = n.Session.Record.Challenger
 	}
 	if u.IsZero() || u.Computer {

@@ -154,7 +154,12 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 		r.Session = s
 	}
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
-	if s == nil {
+	switch {
+	case n.Kind == sessions.NoticeTournament && n.Tour != nil:
+		return h.tourReply(p, *n.Tour)
+	case n.Kind == sessions.NoticeTourGame && n.Tour != nil && s != nil:
+		return h.tourGameReply(p, n)
+	case s == nil:
 		return r
 	}
 	switch n.Kind {

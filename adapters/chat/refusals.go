@@ -31,6 +31,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	if errors.As(err, &re) {
 		rulesMsg = m.sp.rulesText(re)
 	}
+	if line, ok := m.sp.tourError(cmd, err, se.Kind); ok {
+		return fail(line)
+	}
 	switch se.Kind {
 	case sessions.ErrNoGame:
 		return fail(m.sp.T("RefusedNoGame"))
@@ -111,6 +114,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.T("RefusedNotNow"))
 	case sessions.ErrBadOption:
 		var bv *sessions.BadValue
+		if errors.As(err, &bv) && bv.Key == "players" && strings.HasPrefix(cmd, "tournament") {
+			return fail(m.sp.T("TourNoFourPlayers", "Value", clip(bv.Value, 20)))
+		}
 		if errors.As(err, &bv) {
 			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
 		}

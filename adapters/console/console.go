@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -44,6 +45,9 @@ type Config struct {
 	PictureDir string
 	// Animate, when set, draws a replay as an animated GIF (/replay).
 	Animate func(r *chat.Replay) ([]byte, error)
+	// DrawStandings, when set, draws a tournament's standings as PNG
+	// (render.Renderer.Standings), written to PictureDir.
+	DrawStandings func(p *chat.StandingsPicture) ([]byte, error)
 	// Notices, when set, are the notices of the sessions service (a
 	// Notifier's): the console prints those of its channel (the computer's
 	// moves, the clock's, reminders, lapsed challenges) after each command,
@@ -84,7 +88,8 @@ func Run(ctx context.Context, c Config) error {
 	if err := chat.CheckName(c.As); err != nil {
 		return fmt.Errorf("console: --as %q: %s", c.As, words.NameProblem(err))
 	}
-	key := sessions.Key{Platform: Platform, Channel: c.Channel}
+	channel := sessions.Key{Platform: Platform, Channel: c.Channel}
+	key := channel // where the speaker is: the channel, or one of its places (/go)
 	// One spelling per person: the first one seen (this run, else the
 	// game's or the store's), whatever the case of later ones: /as bob after /as Bob is
 	// Bob again.
@@ -112,7 +117,7 @@ func Run(ctx context.Context, c Config) error {
 	}
 	for {
 		if c.Prompt {
-			fmt.Fprintf(w, "%s> ", speaker)
+			fmt.Fprintf(w, "%s> ", prompt(speaker, key))
 		}
 		w.Flush()
 		var line string
@@ -129,7 +134,7 @@ func Run(ctx context.Context, c Config) error {
 				}
 				printNotice(c, w, key, n, &files)
 				if c.Prompt {
-					fmt.Fprintf(w, "%s> ", speaker)
+					fmt.Fprintf(w, "%s> ", prompt(speaker, key))
 				}
 				w.Flush()
 			case line, ok = <-lines:
@@ -146,7 +151,7 @@ func Run(ctx context.Context, c Config) error {
 			return <-readErr
 		}
 		if !c.Prompt {
-			fmt.Fprintf(w, "%s> %s\n", speaker, clip(line))
+			fmt.Fprintf(w, "%s> %s\n", prompt(speaker, key), clip(line))
 		}
 		fields := strings.Fields(line)
 		if len(fields) > 0 && strings.EqualFold(fields[0], "/as") {
@@ -160,6 +165,20 @@ func Run(ctx context.Context, c Config) error {
 			default:
 				speaker = spell(fields[1])
 				fmt.Fprintln(w, words.T("ConsoleYouAre", "Name", speaker))
+			}
+			continue
+		}
+		if len(fields) > 0 && strings.EqualFold(fields[0], "/go") {
+			switch {
+			case len(fields) == 1:
+				key = channel
+				fmt.Fprintln(w, words.T("ConsoleGoBack", "Channel", c.Channel))
+			case len(fields) > 2 || !placeRe.MatchString(fields[1]):
+				fmt.Fprintln(w, words.T("ConsoleGoBad", "Text", clip(strings.Join(fields[1:], " "))))
+			default:
+				key = channel
+				key.Thread = fields[1]
+				fmt.Fprintln(w, words.T("ConsoleGoTo", "Place", key.Thread))
 			}
 			continue
 		}
@@ -193,13 +212,55 @@ func settle(ctx context.Context, c Config, w io.Writer, key sessions.Key, notice
 	}
 }
 
-// printNotice prints a notice of the console's channel: those for the
-// channel and the reminders; the other pings repeat what the channel shows.
+// printNotice prints a notice of the console's channel or of one of its
+// places (a tournament game's): the posts and the reminders; the other
+// pings repeat what the posts show. A notice of another place than key's
+// (where the speaker is) comes after a line that says where it is.
 func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, files *int) {
-	if n.Key != key || (!n.To.IsZero() && n.Kind != sessions.NoticeReminder) {
+	if n.Key.Platform != key.Platform || n.Key.Channel != key.Channel || (!n.To.IsZero() && n.Kind != sessions.NoticeReminder) {
 		return
 	}
-	printReply(c, w, c.Handler.NoticeReply(n), files)
+	r := c.Handler.NoticeReply(n)
+	switch words := c.speaker(r.Lang); {
+	case n.Key == key:
+	case n.Key.Thread == "":
+		fmt.Fprintln(w, words.T("ConsoleNoticeInChannel", "Channel", n.Key.Channel))
+	default:
+		fmt.Fprintln(w, words.T("ConsoleNoticeIn", "Place", n.Key.Thread))
+	}
+	printReply(c, w, r, files)
+}
+
+// placeRe matches the names /go takes: a tournament game's place
+// ("t3-r2-alice-bob", see Venues) or any such name.
+var placeRe = regexp.MustCompile(`^[\pL\pN_.-]{1,80}$`)
+
+// prompt is what stands before a line: the speaker, and the place when
+// they are not in the channel ("alice@t3-r2-alice-bob").
+func prompt(speaker string, key sessions.Key) string {
+	if key.Thread == "" {
+		return speaker
+	}
+	return speaker + "@" + key.Thread
+}
+
+// Venues opens the console's tournament games: each in a place of the
+// tournament's channel named "t<id>-r<round>-<white>-<black>" (a session
+// key's Thread), where /go takes the speaker.
+type Venues struct{}
+
+// CheckVenues implements sessions.Venues: the console opens games anywhere.
+func (Venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
+
+// OpenVenue implements sessions.Venues.
+func (Venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+	return sessions.Key{Platform: Platform, Channel: t.Key.Channel, Thread: PlaceName(t.ID, round, white, black)}, nil
+}
+
+// PlaceName is the name of the place of a tournament game:
+// "t3-r2-alice-bob" (the console's user ids are the lower-case names).
+func PlaceName(id string, round int, white, black sessions.User) string {
+	return fmt.Sprintf("t%s-r%d-%s-%s", id, round, white.ID, black.ID)
 }
 
 // speaker words the console's own lines in lang (the handler's default
@@ -234,6 +295,9 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 		} else {
 			writeFile(c, w, r.Lang, "Replay", r.Replay.Name, func() ([]byte, error) { return c.Animate(r.Replay) })
 		}
+	}
+	if r.Standings != nil && c.DrawStandings != nil && c.PictureDir != "" {
+		writeFile(c, w, r.Lang, "Picture", r.Standings.Name, func() ([]byte, error) { return c.DrawStandings(r.Standings) })
 	}
 	if r.Document != nil {
 		if c.PictureDir == "" {
