@@ -602,6 +602,9 @@ func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
 // the picture and components, the rest follow.
 func (o outgoing) parts() (string, []string) {
 	all := split(o.content, maxContent)
+	if strings.Contains(o.content, fence) {
+		all = fenced(split(o.content, maxContent-2*len(fence+"\n")))
+	}
 	switch len(all) {
 	case 0:
 		return "", nil
@@ -609,6 +612,28 @@ func (o outgoing) parts() (string, []string) {
 		return all[0], nil
 	}
 	return all[0], all[1:]
+}
+
+// fence opens and closes a code block.
+const fence = "```"
+
+// fenced closes a code block that a piece leaves open, and opens it again
+// in the next piece, so that a table cut in two stays in code blocks.
+func fenced(parts []string) []string {
+	open := false
+	for i, p := range parts {
+		if open {
+			p = fence + "\n" + p
+		}
+		if strings.Count(p, fence)%2 == 1 {
+			p += "\n" + fence
+			open = true
+		} else {
+			open = false
+		}
+		parts[i] = p
+	}
+	return parts
 }
 
 // split cuts s into pieces of at most max characters (Unicode code points,

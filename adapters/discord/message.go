@@ -18,10 +18,18 @@ import (
 // of whoever has to act now, and the buttons.
 func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *sessions.Snapshot) (outgoing, error) {
 	words := b.h.Words().In(reply.Lang)
-	o := outgoing{content: reply.Text()}
+	o := outgoing{content: text(reply)}
 	var err error
 	if p := reply.Picture; p != nil {
 		o.picture, err = b.draw(p)
+	}
+	if st := reply.Standings; st != nil {
+		png, serr := b.r.Standings(st.Table, render.Options{Theme: b.cfg.Picture.Theme})
+		if serr != nil {
+			err = errors.Join(err, serr)
+		} else {
+			o.attach = append(o.attach, attachment{name: fileName(st.Name, "standings.png"), mime: "image/png", data: png})
+		}
 	}
 	if r := reply.Replay; r != nil {
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
@@ -85,6 +93,17 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	}
 	o.components = components(key, buttons)
 	return o, err
+}
+
+// text is the text of a reply, its table (the standings) in a code block
+// so that its columns line up.
+func text(r chat.Reply) string {
+	t := r.Table
+	if t.From < 0 || t.To > len(r.Lines) || t.From >= t.To {
+		return r.Text()
+	}
+	lines := slices.Concat(r.Lines[:t.From], []string{"```"}, r.Lines[t.From:t.To], []string{"```"}, r.Lines[t.To:])
+	return strings.Join(lines, "\n")
 }
 
 // fileName keeps a file name Discord shows well, else def.

@@ -3,16 +3,68 @@ package discord
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
+
+// fencedTable is a reply with a table too long for one message.
+func fencedTable(rows int) chat.Reply {
+	r := chat.Reply{Lines: []string{"Standings:"}}
+	for k := range rows {
+		r.Lines = append(r.Lines, fmt.Sprintf("%3d  player-%03d  %s", k+1, k, strings.Repeat(".", 40)))
+	}
+	r.Table = chat.Span{From: 1, To: len(r.Lines)}
+	r.Lines = append(r.Lines, "The end.")
+	return r
+}
+
+// TestStandingsTableInCodeBlocks: a reply's table goes in a code block;
+// cut in several messages, each piece of it is in its own code block.
+func TestStandingsTableInCodeBlocks(t *testing.T) {
+	if got := text(fencedTable(2)); !strings.HasPrefix(got, "Standings:\n```\n  1") || !strings.HasSuffix(got, "```\nThe end.") {
+		t.Errorf("short table: %q", got)
+	}
+	o := outgoing{content: text(fencedTable(200))}
+	first, rest := o.parts()
+	all := append([]string{first}, rest...)
+	if len(all) < 3 {
+		t.Fatalf("200 rows in %d messages", len(all))
+	}
+	rows := 0
+	for k, p := range all {
+		if utf8.RuneCountInString(p) > maxContent {
+			t.Errorf("message %d: %d characters", k, utf8.RuneCountInString(p))
+		}
+		if strings.Count(p, "```")%2 != 0 {
+			t.Errorf("message %d leaves a code block open: %q…", k, p[:min(len(p), 80)])
+		}
+		inside := false
+		for _, l := range strings.Split(p, "\n") {
+			switch {
+			case l == "```":
+				inside = !inside
+			case strings.Contains(l, "player-"):
+				rows++
+				if !inside {
+					t.Errorf("message %d: row %q outside a code block", k, l)
+				}
+			}
+		}
+	}
+	if rows != 200 {
+		t.Errorf("%d rows sent, want 200", rows)
+	}
+}
 
 // tour sends /tournament sub with the subcommand's options; it returns
 // the interaction.
@@ -341,6 +393,7 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 	}
 
 	// frank has Manage Server: he starts it.
+	var final string
 	for round := 1; round <= 3; round++ {
 		from = f.mark()
 		if round == 1 {
@@ -409,6 +462,10 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 				t.Errorf("round %d standings %q lack %s", round, content(standings), p.name)
 			}
 		}
+		if strings.Count(content(standings), "```") != 2 || !strings.HasSuffix(standings.files[0].name, ".png") {
+			t.Errorf("round %d standings %q, file %q: want the table in a code block and a PNG", round, content(standings), standings.files[0].name)
+		}
+		final = content(standings)
 	}
 	ev, err = e.svc.TournamentByID(ctx, id)
 	if err != nil {
@@ -417,6 +474,12 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 	if ev.Tournament.Status != sessions.StatusFinished {
 		t.Fatalf("after three rounds: %s", ev.Tournament.Status)
 	}
+	// The final standings: the table's first row is the winner's.
+	_, table, _ := strings.Cut(final, "```\n")
+	rows := strings.Split(table, "\n")
+	if winner := personOf(t, ev.Standings[0].Player); len(rows) < 2 || !strings.Contains(rows[1], winner.name) {
+		t.Errorf("final standings %q: want %s first", final, winner.name)
+	}
 
 	// /tournament show, anywhere: the standings and every game's id.
 	from = f.mark()
@@ -424,6 +487,9 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 	q := f.answer(t, from, i)
 	if !onOriginal("PATCH", i)(q) {
 		t.Fatalf("/tournament show refused: %q", content(q))
+	}
+	if len(q.files) != 1 {
+		t.Errorf("/tournament show sent %d files, want the standings picture", len(q.files))
 	}
 	var all strings.Builder
 	for _, r := range f.since(from, func(q *fakeReq) bool { return onOriginal("PATCH", i)(q) || followup(i)(q) }) {
