@@ -427,6 +427,10 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 			if th == nil || th.typ != 11 || th.parent != fakeChan || th.name != "Round "+strconv.Itoa(round)+": "+white.name+" – "+black.name {
 				t.Fatalf("round %d board %d: thread %+v", round, b, th)
 			}
+			// The round's pairings in the channel link the thread.
+			f.waitFor(t, 0, "the pairings linking the game's thread", func(q *fakeReq) bool {
+				return posted(fakeChan)(q) && strings.Contains(content(q), "<#"+g.Key.Thread+">")
+			})
 			board := f.waitFor(t, 0, "the board in the game's thread", posted(g.Key.Thread))
 			if len(board.files) != 1 || !strings.Contains(content(board), "<@"+white.id+">") || !strings.Contains(content(board), "<@"+black.id+">") {
 				t.Errorf("round %d board %d: the thread opens with %q (%d files), want the board mentioning both players",
@@ -568,5 +572,68 @@ func TestTournamentOptionsComplete(t *testing.T) {
 	}
 	if num(q.body["type"]) != 8 || !slices.Equal(got, []string{"flying=yes", "flying=no"}) {
 		t.Errorf("autocomplete answered type %v with %v, want 8 with flying=yes, flying=no", q.body["type"], got)
+	}
+}
+
+// TestTournamentOpenedInAThread: a tournament opened in a thread of the
+// channel posts there (pairings, standings), while its games get threads
+// of their own in the channel; commands typed in the channel act on it.
+func TestTournamentOpenedInAThread(t *testing.T) {
+	f := newFakeDiscord(t)
+	const talk = "701"
+	f.channels[talk] = &fakeChannel{typ: 11, parent: fakeChan, name: "the club's thread"}
+	e := startTour(t, f)
+	ctx := context.Background()
+	from := f.mark()
+	i := f.tour(t, talk, alice, "new", str("game", "dame"), integer("rounds", 1))
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("/tournament new in a thread refused: %q", content(q))
+	}
+	for k, p := range []person{alice, bob, carol} {
+		ch := talk
+		if k == 1 {
+			ch = fakeChan // the channel's tournament, from the channel itself
+		}
+		from = f.mark()
+		i := f.tour(t, ch, p, "join")
+		if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+			t.Fatalf("%s's join in %s refused: %q", p.name, ch, content(q))
+		}
+	}
+	from = f.mark()
+	i = f.tour(t, talk, alice, "start")
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("start refused: %q", content(q))
+	}
+	pairings := f.waitFor(t, from, "the pairings in the tournament's thread", posted(talk))
+	ev, err := e.svc.TournamentHere(ctx, sessions.Key{Platform: Platform, Channel: fakeChan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game sessions.TourGame
+	for _, g := range ev.Tournament.Played[0].Games {
+		if g.Black != "" {
+			game = g
+		}
+	}
+	if game.Key.Channel != fakeChan || game.Key.Thread == "" || game.Key.Thread == talk {
+		t.Fatalf("the game is at %v: want a thread of its own in %s", game.Key, fakeChan)
+	}
+	if !strings.Contains(content(pairings), "<#"+game.Key.Thread+">") {
+		t.Errorf("pairings %q do not link the game's thread", content(pairings))
+	}
+	from = f.mark()
+	i = f.slash(t, game.Key.Thread, personOf(t, game.White), "resign")
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("resign refused: %q", content(q))
+	}
+	final := f.waitFor(t, from, "the final standings in the tournament's thread", func(q *fakeReq) bool {
+		return posted(talk)(q) && len(q.files) == 1
+	})
+	if !strings.Contains(content(final), "```") {
+		t.Errorf("final standings %q: want the table", content(final))
+	}
+	if n := len(f.since(0, posted(fakeChan))); n != 0 {
+		t.Errorf("%d posts in the channel: the tournament's posts go to its thread", n)
 	}
 }
