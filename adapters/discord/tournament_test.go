@@ -637,3 +637,34 @@ func TestTournamentOpenedInAThread(t *testing.T) {
 		t.Errorf("%d posts in the channel: the tournament's posts go to its thread", n)
 	}
 }
+
+// TestTournamentCancelByAdministrator: a member who is neither the
+// organiser nor a server manager may not cancel a tournament; one with
+// Administrator (which holds Manage Server) may.
+func TestTournamentCancelByAdministrator(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.members = map[string]int64{frank.id: 1<<3 | 1<<10 | 1<<11} // Administrator
+	e := startTour(t, f)
+	from := f.mark()
+	i := f.tour(t, fakeChan, alice, "new", str("game", "spanish"))
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("/tournament new refused: %q", content(q))
+	}
+	from = f.mark()
+	i = f.tour(t, fakeChan, bob, "cancel")
+	if q := f.answer(t, from, i); !followup(i)(q) || flags(q)&ephemeral == 0 {
+		t.Fatalf("bob's cancel answered %q (flags %d): want a private refusal", content(q), flags(q))
+	}
+	key := sessions.Key{Platform: Platform, Channel: fakeChan}
+	if ev, err := e.svc.TournamentHere(context.Background(), key); err != nil || ev.Tournament.Status != sessions.StatusSignup {
+		t.Fatalf("after bob's cancel: %v, %v", ev.Tournament, err)
+	}
+	from = f.mark()
+	i = f.tour(t, fakeChan, frank, "cancel")
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("frank's cancel refused: %q", content(q))
+	}
+	if ev, err := e.svc.TournamentHere(context.Background(), key); err != nil || ev.Tournament.Status != sessions.StatusCancelled {
+		t.Errorf("after frank's cancel: %v, %v", ev.Tournament, err)
+	}
+}
