@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/chat/chattest"
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
@@ -666,5 +670,75 @@ func TestTournamentCancelByAdministrator(t *testing.T) {
 	}
 	if ev, err := e.svc.TournamentHere(context.Background(), key); err != nil || ev.Tournament.Status != sessions.StatusCancelled {
 		t.Errorf("after frank's cancel: %v, %v", ev.Tournament, err)
+	}
+}
+
+// TestDiscordPseudoTournament runs a three-player tournament of one round
+// in the pseudo-language and fails on any line the bot posts (mentions,
+// thread links and the standings table's aligned rows aside) that did not
+// come from the catalogue.
+func TestDiscordPseudoTournament(t *testing.T) {
+	f := newFakeDiscord(t)
+	w, err := chattest.Pseudo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, rl := sessions.VenueSet{}, &relay{}
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs, Notifier: rl})
+	t.Cleanup(svc.Close)
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl.b.Store(b)
+	vs[Platform] = b.Venues()
+	run(t, f, b, svc)
+	for _, s := range []struct {
+		u   person
+		sub string
+	}{{bob, "join"}, {alice, "join"}, {carol, "join"}, {carol, "start"}, {alice, "start"}, {bob, "standings"}} {
+		if s.sub == "join" && s.u == bob {
+			from := f.mark()
+			f.answer(t, from, f.tour(t, fakeChan, alice, "new", str("game", "dame"), integer("rounds", 1)))
+		}
+		from := f.mark()
+		f.answer(t, from, f.tour(t, fakeChan, s.u, s.sub))
+	}
+	ev, err := svc.TournamentHere(context.Background(), sessions.Key{Platform: Platform, Channel: fakeChan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var game sessions.TourGame
+	for _, g := range ev.Tournament.Played[0].Games {
+		if g.Black != "" {
+			game = g
+		}
+	}
+	from := f.mark()
+	f.answer(t, from, f.slash(t, game.Key.Thread, personOf(t, game.Black), "resign"))
+	f.waitFor(t, from, "the final standings", func(q *fakeReq) bool { return posted(fakeChan)(q) && len(q.files) == 1 })
+
+	mention := regexp.MustCompile(`<[@#]\d+>`)
+	checked := 0
+	for _, q := range f.since(0, func(q *fakeReq) bool { return q.method == "POST" || q.method == "PATCH" }) {
+		table := false
+		for _, l := range strings.Split(content(q), "\n") {
+			if l == "```" {
+				table = !table
+				continue
+			}
+			l = strings.TrimSpace(mention.ReplaceAllString(l, ""))
+			if l == "" || l == "✓" || table {
+				continue
+			}
+			checked++
+			if !chattest.FromCatalogue(l) {
+				t.Errorf("%s %s: line not from the catalogue: %q", q.method, q.path, l)
+			}
+		}
+	}
+	if checked < 15 {
+		t.Errorf("only %d lines checked", checked)
 	}
 }
