@@ -401,8 +401,6 @@ func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, 
 		return s.tourRefusal(t, err)
 	}
 	t = s.openRound(ctx, t, 1)
-	// The pairings of round 1 get their post, as every later round's.
-	s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &TourEvent{Kind: TourRoundPaired, Round: 1, Tournament: t, Standings: s.standingsOf(t)}})
 	s.advance(ctx, t.ID) // a round of byes and forfeits only is over already
 	if again, err := s.loadTour(ctx, t.ID); err == nil {
 		t = again

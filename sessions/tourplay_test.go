@@ -265,7 +265,7 @@ func TestTournamentSwissSixPlayers(t *testing.T) {
 	if tr.Status != sessions.StatusFinished || len(tr.Played) != 3 || tr.Ended.IsZero() {
 		t.Fatalf("after 3 rounds: %s, %d rounds", tr.Status, len(tr.Played))
 	}
-	want := []string{"paired 1", "ended 1", "paired 2", "ended 2", "paired 3", "final 3"}
+	want := []string{"ended 1", "paired 2", "ended 2", "paired 3", "final 3"}
 	if got := f.notes.posts(); !slices.Equal(got, want) {
 		t.Errorf("posts %q, want %q", got, want)
 	}
@@ -1005,7 +1005,7 @@ func TestTournamentGamesEndAtOnce(t *testing.T) {
 	if len(tr.Played) != 2 || f.venues.count() != 8 {
 		t.Errorf("%d rounds, %d venues; want 2, 8", len(tr.Played), f.venues.count())
 	}
-	if got, want := f.notes.posts(), []string{"paired 1", "ended 1", "paired 2"}; !slices.Equal(got, want) {
+	if got, want := f.notes.posts(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) {
 		t.Errorf("posts %q, want %q", got, want)
 	}
 }
