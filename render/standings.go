@@ -64,8 +64,8 @@ func (r *Renderer) Standings(t StandingsTable, o Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	face := truetype.NewFace(r.font, &truetype.Options{Size: tableTextPx, DPI: 72, Hinting: font.HintingFull})
-	titleFace := truetype.NewFace(r.font, &truetype.Options{Size: tableTitlePx, DPI: 72, Hinting: font.HintingFull})
+	face := truetype.NewFace(r.font, &truetype.Options{Size: tableTextPx, DPI: 72, Hinting: font.HintingNone})
+	titleFace := truetype.NewFace(r.font, &truetype.Options{Size: tableTitlePx, DPI: 72, Hinting: font.HintingNone})
 	defer face.Close()
 	defer titleFace.Close()
 
@@ -171,17 +171,21 @@ func (r *Renderer) theme(name Theme) (*theme, error) {
 // colour), remembering the colours seen.
 func quantiseTo(th *theme, src *image.RGBA, dst []uint8) {
 	seen := map[color.RGBA]uint8{}
+	last, lastIdx := color.RGBA{}, th.nearest(color.RGBA{A: 0xff})
 	i := 0
 	for y := 0; y < src.Rect.Dy(); y++ {
 		row := src.Pix[y*src.Stride:]
 		for x := 0; x < src.Rect.Dx(); x++ {
 			c := color.RGBA{row[4*x], row[4*x+1], row[4*x+2], 0xff}
-			idx, ok := seen[c]
-			if !ok {
-				idx = th.nearest(c)
-				seen[c] = idx
+			if c != last { // most pixels repeat the one before
+				idx, ok := seen[c]
+				if !ok {
+					idx = th.nearest(c)
+					seen[c] = idx
+				}
+				last, lastIdx = c, idx
 			}
-			dst[i] = idx
+			dst[i] = lastIdx
 			i++
 		}
 	}

@@ -115,17 +115,22 @@ func TestPoints(t *testing.T) {
 	}
 }
 
-// BenchmarkStandings draws the standings of a 200-player Swiss.
+// BenchmarkStandings draws the standings of a 6-player and of a
+// 200-player Swiss.
 func BenchmarkStandings(b *testing.B) {
-	r := New()
-	st := standingsOf(200, "player")
-	var data []byte
-	b.ReportAllocs()
-	for b.Loop() {
-		var err error
-		if data, err = r.Standings(st, Options{}); err != nil {
-			b.Fatal(err)
-		}
+	for _, n := range []int{6, 200} {
+		b.Run(fmt.Sprintf("players=%d", n), func(b *testing.B) {
+			r := New()
+			st := standingsOf(n, "player")
+			var data []byte
+			b.ReportAllocs()
+			for b.Loop() {
+				var err error
+				if data, err = r.Standings(st, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(data)), "PNG-bytes")
+		})
 	}
-	b.ReportMetric(float64(len(data)), "PNG-bytes")
 }

@@ -17,9 +17,6 @@ import (
 
 // ---- /tournament ----
 
-// MaxSwissRounds is the most rounds /tournament new takes for a Swiss.
-const MaxSwissRounds = 11
-
 // tourSubcommands are the words after /tournament, with the number of
 // arguments each takes.
 var tourSubcommands = map[string]int{"new": -1, "join": 0, "leave": 0, "start": 0, "standings": 0, "show": 1, "cancel": 0}
@@ -118,8 +115,8 @@ func (h *Handler) tourSpec(m Message, args []string) (sessions.TournamentSpec, *
 			}
 		case "rounds":
 			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 || n > MaxSwissRounds {
-				return refuse(m.sp.T("TourBadRounds", "Value", clip(v, 20), "Max", MaxSwissRounds))
+			if err != nil || n < 1 || n > sessions.MaxSwissRounds {
+				return refuse(m.sp.T("TourBadRounds", "Value", clip(v, 20), "Max", sessions.MaxSwissRounds))
 			}
 			spec.Rounds = n
 		case "double":
@@ -177,7 +174,7 @@ func (h *Handler) tourReply(p Speaker, ev sessions.TourEvent) Reply {
 	switch ev.Kind {
 	case sessions.TourOpened:
 		add("TourOpened", "By", by, "ID", t.ID, "Game", p.tourGame(t), "Format", p.tourFormat(t), "Terms", p.tourTerms(t))
-		add("TourOpenedHint", "By", t.Organiser.Name, "Count", minTourPlayers)
+		add("TourOpenedHint", "By", t.Organiser.Name, "Count", sessions.MinTourPlayers)
 	case sessions.TourJoined:
 		if t.Status == sessions.StatusRunning {
 			add("TourJoinedLate", "By", by, "ID", t.ID, "Round", len(t.Played)+1)
@@ -192,6 +189,10 @@ func (h *Handler) tourReply(p Speaker, ev sessions.TourEvent) Reply {
 		add("TourLeft", "By", by, "ID", t.ID, "Count", len(t.Players))
 	case sessions.TourStarted:
 		add("TourStarted", "ID", t.ID, "Count", len(t.Players), "Format", p.tourFormat(t))
+		if len(t.Played) > 0 { // round 1's pairings are the answer's: no post repeats them
+			add("TourPairedHeader", "ID", t.ID, "Round", 1, "Rounds", t.Rounds)
+			r.Lines = append(r.Lines, p.pairings(t, 1)...)
+		}
 	case sessions.TourRoundPaired:
 		add("TourPairedHeader", "ID", t.ID, "Round", ev.Round, "Rounds", t.Rounds)
 		r.Lines = append(r.Lines, p.pairings(t, ev.Round)...)
@@ -226,7 +227,7 @@ func (h *Handler) tourStandings(p Speaker, ev sessions.TourEvent) Reply {
 	case sessions.StatusSignup:
 		r.Lines = append(r.Lines, p.T("TourSignupHeader", "ID", t.ID, "Game", p.tourGame(t), "Format", p.tourFormat(t), "Terms", p.tourTerms(t)),
 			p.T("TourSignupPlayers", "Count", len(t.Players), "Names", p.entrants(t)),
-			p.T("TourOpenedHint", "By", t.Organiser.Name, "Count", minTourPlayers))
+			p.T("TourOpenedHint", "By", t.Organiser.Name, "Count", sessions.MinTourPlayers))
 		return r
 	case sessions.StatusCancelled:
 		r.Lines = append(r.Lines, p.T("TourWasCancelled", "ID", t.ID, "Game", p.tourGame(t)))
@@ -320,9 +321,6 @@ func tourRound(t *sessions.Tournament, round int) *sessions.TourRound {
 	}
 	return nil
 }
-
-// minTourPlayers is the fewest players a tournament starts with.
-const minTourPlayers = 3
 
 // tourGame names the tournament's game with its options.
 func (p Speaker) tourGame(t *sessions.Tournament) string {

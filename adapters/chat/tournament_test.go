@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"regexp"
@@ -309,4 +310,65 @@ func TestTournamentGameNotice(t *testing.T) {
 	}
 	ping := f.h.NoticeReplyIn("en", sessions.Notice{Kind: sessions.NoticeTourGame, Key: at, To: user("bob"), Session: s, Tour: &ev})
 	wantLines(t, "ping", ping, []string{"bob, your game of round 2 of tournament #7 has begun in /go t7-r2-bob-carol: alice (White) vs bob (Black)."})
+}
+
+// testVenues opens the test platform's tournament games in threads named
+// after the pairing.
+type testVenues struct{}
+
+func (testVenues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
+
+func (testVenues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+	return sessions.Key{Platform: t.Key.Platform, Channel: t.Key.Channel, Thread: fmt.Sprintf("r%d-%s-%s", round, white.Name, black.Name)}, nil
+}
+
+// TestTournamentInChat runs the tournament commands on the service, in
+// English and in the pseudo-language (every line from the catalogue, the
+// table's rows aside): sign-up, the refusals on the way, the start with
+// round 1's pairings, the standings while it runs, a late join, a
+// withdrawal and the cancellation.
+func TestTournamentInChat(t *testing.T) {
+	steps := []struct{ who, text, want string }{
+		{"alice", "/tournament new count target=4 time=1h", "alice opens tournament #1: count, Swiss, 3 rounds; clock 1h per move, rated."},
+		{"bob", "/tournament leave", "You have not joined this tournament"},
+		{"alice", "/tournament join", "alice joins tournament #1: 1 player"},
+		{"bob", "/tournament join", "bob joins tournament #1: 2 players"},
+		{"alice", "/tournament start", "Only 2 players have joined; a Swiss needs at least 3"},
+		{"carol", "/tournament join", "carol joins tournament #1: 3 players \\(alice, bob and carol\\)"},
+		{"carol", "/tournament start", "Only the tournament's organiser"},
+		{"alice", "/tournament start", "(?s)Tournament #1 begins: 3 players, Swiss, 3 rounds.\nTournament #1, round 1 of 3: the pairings.\nBoard 1: .*has a bye"},
+		{"alice", "/tournament start", "has started already"},
+		{"bob", "/tournament standings", "(?s)Standings of tournament #1 \\(no round finished yet; 3 to play\\):\n#  Player .*Round 1 is being played \\(1 game to finish\\):\nBoard 1: "},
+		{"dave", "/tournament join", "dave joins tournament #1 late, with 0 points: paired from round 2 on."},
+		{"carol", "/tournament leave", "carol withdraws from tournament #1"},
+		{"alice", "/tournament show 1", "(?s)Tournament #1: count, .*Organised by alice; 4 players; under way.\nRound 1:\n"},
+		{"alice", "/tournament show 2", "no tournament with that number"},
+		{"alice", "/tournament new count", "already open in this channel"},
+		{"alice", "/tournament cancel", "alice cancels tournament #1. Games under way play on"},
+		{"alice", "/tournament join", "No tournament is open here"},
+	}
+	// The real games: four-player Halma is refused.
+	f := &fixture{t: t, h: chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(),
+		Venues: sessions.VenueSet{"test": testVenues{}}})})}
+	f.expect("alice", "/tournament new halma players=4", "players=4 is not offered in tournaments", true)
+	for _, pseudo := range []bool{false, true} {
+		cfg := chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
+			Rand: func(int) int { return 0 }, Venues: sessions.VenueSet{"test": testVenues{}}})}
+		if pseudo {
+			cfg.Words = chat.PseudoWords("en")
+		}
+		f := &fixture{t: t, h: chat.New(cfg)}
+		for _, s := range steps {
+			if !pseudo {
+				f.expect(s.who, s.text, s.want, regexp.MustCompile(`not joined|Only|already|no tournament|No tournament`).MatchString(s.want))
+				continue
+			}
+			r := f.say(s.who, s.text)
+			for i, l := range r.Lines {
+				if (i < r.Table.From || i >= r.Table.To) && !chat.FromCatalogue(l) {
+					t.Errorf("%s %q: line not from the catalogue: %q", s.who, s.text, l)
+				}
+			}
+		}
+	}
 }

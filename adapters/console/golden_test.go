@@ -40,7 +40,8 @@ func transcript(t *testing.T, lang string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 }})
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 },
+		Venues: sessions.VenueSet{console.Platform: console.Venues{}}})
 	var out bytes.Buffer
 	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
 		In: strings.NewReader(strings.Join(goldenScript, "\n") + "\n"), Out: &out, As: "alice"})
