@@ -398,11 +398,12 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 
 	// frank has Manage Server: he starts it.
 	var final string
+	var start map[string]any
 	for round := 1; round <= 3; round++ {
 		from = f.mark()
 		if round == 1 {
-			i = f.tour(t, fakeChan, frank, "start")
-			if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+			start = f.tour(t, fakeChan, frank, "start")
+			if q := f.answer(t, from, start); !onOriginal("PATCH", start)(q) {
 				t.Fatalf("frank's start refused: %q", content(q))
 			}
 		}
@@ -431,9 +432,10 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 			if th == nil || th.typ != 11 || th.parent != fakeChan || th.name != "Round "+strconv.Itoa(round)+": "+white.name+" – "+black.name {
 				t.Fatalf("round %d board %d: thread %+v", round, b, th)
 			}
-			// The round's pairings in the channel link the thread.
+			// The round's pairings link the thread: round 1's in the
+			// answer to start, the others' in a post in the channel.
 			f.waitFor(t, 0, "the pairings linking the game's thread", func(q *fakeReq) bool {
-				return posted(fakeChan)(q) && strings.Contains(content(q), "<#"+g.Key.Thread+">")
+				return (posted(fakeChan)(q) || onOriginal("PATCH", start)(q)) && strings.Contains(content(q), "<#"+g.Key.Thread+">")
 			})
 			board := f.waitFor(t, 0, "the board in the game's thread", posted(g.Key.Thread))
 			if len(board.files) != 1 || !strings.Contains(content(board), "<@"+white.id+">") || !strings.Contains(content(board), "<@"+black.id+">") {
@@ -606,10 +608,10 @@ func TestTournamentOpenedInAThread(t *testing.T) {
 	}
 	from = f.mark()
 	i = f.tour(t, talk, alice, "start")
-	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
-		t.Fatalf("start refused: %q", content(q))
+	pairings := f.answer(t, from, i) // round 1's pairings
+	if !onOriginal("PATCH", i)(pairings) {
+		t.Fatalf("start refused: %q", content(pairings))
 	}
-	pairings := f.waitFor(t, from, "the pairings in the tournament's thread", posted(talk))
 	ev, err := e.svc.TournamentHere(ctx, sessions.Key{Platform: Platform, Channel: fakeChan})
 	if err != nil {
 		t.Fatal(err)
