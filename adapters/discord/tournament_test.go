@@ -332,8 +332,14 @@ var (
 // through the bot's venues.
 func startTour(t *testing.T, f *fakeDiscord) *env {
 	t.Helper()
+	return startTourOn(t, f, sessionstest.NewMemoryStore())
+}
+
+// startTourOn is startTour on a store.
+func startTourOn(t *testing.T, f *fakeDiscord, store sessions.Store) *env {
+	t.Helper()
 	vs := sessions.VenueSet{}
-	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs}, Config{GuildID: fakeGuild})
+	b, svc := build(t, f, sessions.Config{Store: store, Venues: vs}, Config{GuildID: fakeGuild})
 	vs[Platform] = b.Venues()
 	return run(t, f, b, svc)
 }
@@ -742,5 +748,60 @@ func TestDiscordPseudoTournament(t *testing.T) {
 	}
 	if checked < 15 {
 		t.Errorf("only %d lines checked", checked)
+	}
+}
+
+// TestTournamentAfterRestart: a tournament started by one process goes on
+// in the next: the new process asks Discord what the game's thread is,
+// takes the resignation there, pairs round 2 in a new thread and posts
+// the standings in the channel.
+func TestTournamentAfterRestart(t *testing.T) {
+	f := newFakeDiscord(t)
+	store := sessionstest.NewMemoryStore()
+	e := startTourOn(t, f, store)
+	ctx := context.Background()
+	from := f.mark()
+	f.answer(t, from, f.tour(t, fakeChan, alice, "new", str("game", "spanish"), integer("rounds", 2)))
+	for _, p := range []person{alice, bob, carol} {
+		from = f.mark()
+		f.answer(t, from, f.tour(t, fakeChan, p, "join"))
+	}
+	from = f.mark()
+	f.answer(t, from, f.tour(t, fakeChan, alice, "start"))
+	chKey := sessions.Key{Platform: Platform, Channel: fakeChan}
+	ev, err := e.svc.TournamentHere(ctx, chKey)
+	if err != nil || len(ev.Tournament.Played) != 1 {
+		t.Fatalf("after start: %+v, %v", ev.Tournament, err)
+	}
+	e.stop()
+	e.svc.Close()
+
+	f.mu.Lock()
+	f.omitChan = true // the new process must ask Discord what the thread is
+	f.mu.Unlock()
+	e = startTourOn(t, f, store)
+	if _, err := e.svc.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var game sessions.TourGame
+	for _, g := range ev.Tournament.Played[0].Games {
+		if g.Black != "" {
+			game = g
+		}
+	}
+	from = f.mark()
+	i := f.slash(t, game.Key.Thread, personOf(t, game.White), "resign")
+	if q := f.answer(t, from, i); !onOriginal("PATCH", i)(q) {
+		t.Fatalf("resign after the restart refused: %q", content(q))
+	}
+	if len(f.since(from, func(q *fakeReq) bool { return q.method == "GET" && q.path == "/channels/"+game.Key.Thread })) == 0 {
+		t.Errorf("the new process did not ask what the game's thread is")
+	}
+	f.waitFor(t, from, "round 1's standings", func(q *fakeReq) bool { return posted(fakeChan)(q) && len(q.files) == 1 })
+	th := f.waitFor(t, from, "round 2's thread", func(q *fakeReq) bool { return q.method == "POST" && q.path == "/channels/"+fakeChan+"/threads" })
+	f.waitFor(t, from, "round 2's board", posted(th.msgID))
+	ev, err = e.svc.TournamentHere(ctx, chKey)
+	if err != nil || len(ev.Tournament.Played) != 2 {
+		t.Fatalf("after the restart's resignation: %+v, %v", ev.Tournament, err)
 	}
 }
