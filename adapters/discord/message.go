@@ -96,13 +96,20 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 }
 
 // text is the text of a reply, its table (the standings) in a code block
-// so that its columns line up.
+// so that its columns line up. A name with three backticks in the table
+// keeps them, apart, so as not to end the block.
 func text(r chat.Reply) string {
 	t := r.Table
 	if t.From < 0 || t.To > len(r.Lines) || t.From >= t.To {
 		return r.Text()
 	}
-	lines := slices.Concat(r.Lines[:t.From], []string{"```"}, r.Lines[t.From:t.To], []string{"```"}, r.Lines[t.To:])
+	lines := slices.Clone(r.Lines[:t.From])
+	lines = append(lines, fence)
+	for _, l := range r.Lines[t.From:t.To] {
+		lines = append(lines, strings.ReplaceAll(l, fence, "`\u200b`\u200b`"))
+	}
+	lines = append(lines, fence)
+	lines = append(lines, r.Lines[t.To:]...)
 	return strings.Join(lines, "\n")
 }
 

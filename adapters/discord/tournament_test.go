@@ -27,6 +27,7 @@ func fencedTable(rows int) chat.Reply {
 	for k := range rows {
 		r.Lines = append(r.Lines, fmt.Sprintf("%3d  player-%03d  %s", k+1, k, strings.Repeat(".", 40)))
 	}
+	r.Lines[len(r.Lines)/2] += " ```name with backticks```"
 	r.Table = chat.Span{From: 1, To: len(r.Lines)}
 	r.Lines = append(r.Lines, "The end.")
 	return r
@@ -35,7 +36,7 @@ func fencedTable(rows int) chat.Reply {
 // TestStandingsTableInCodeBlocks: a reply's table goes in a code block;
 // cut in several messages, each piece of it is in its own code block.
 func TestStandingsTableInCodeBlocks(t *testing.T) {
-	if got := text(fencedTable(2)); !strings.HasPrefix(got, "Standings:\n```\n  1") || !strings.HasSuffix(got, "```\nThe end.") {
+	if got := text(fencedTable(2)); !strings.HasPrefix(got, "Standings:\n```\n  1") || !strings.HasSuffix(got, "```\nThe end.") || strings.Count(got, "```") != 2 {
 		t.Errorf("short table: %q", got)
 	}
 	o := outgoing{content: text(fencedTable(200))}
