@@ -68,6 +68,7 @@ type client interface {
 	InteractionResponseDelete(i *discordgo.Interaction, o ...discordgo.RequestOption) error
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, p *discordgo.WebhookParams, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	MessageThreadStartComplex(channelID, messageID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	ThreadStartComplex(channelID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, m *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
@@ -264,6 +265,9 @@ func (b *Bot) onEvent(s *discordgo.Session, e *discordgo.Event) {
 		if raw.Channel != nil && raw.Channel.ID == ic.ChannelID {
 			b.where.learn(raw.Channel.ID, raw.Channel.Type, raw.Channel.ParentID)
 		}
+		if ic.ChannelID != "" && ic.GuildID != "" {
+			b.where.allow(ic.ChannelID, ic.AppPermissions)
+		}
 		if !b.track() {
 			return
 		}
@@ -293,12 +297,34 @@ type places struct {
 	parent map[string]string       // thread -> parent channel
 	plain  map[string]bool         // channels known not to be threads
 	routes map[string]sessions.Key // channel -> the key its commands go to
+	perms  map[string]int64        // channel -> the bot's permissions there, from its last interaction
 }
 
 func (p *places) init() {
 	p.parent = map[string]string{}
 	p.plain = map[string]bool{}
 	p.routes = map[string]sessions.Key{}
+	p.perms = map[string]int64{}
+}
+
+// allow remembers the bot's permissions in a channel (an interaction's
+// app_permissions).
+func (p *places) allow(channel string, perms int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.perms) >= maxPlaces {
+		clear(p.perms)
+	}
+	p.perms[channel] = perms
+}
+
+// permissions returns the bot's permissions in a channel, as its last
+// interaction there told them.
+func (p *places) permissions(channel string) (int64, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	perms, ok := p.perms[channel]
+	return perms, ok
 }
 
 func isThread(t discordgo.ChannelType) bool {

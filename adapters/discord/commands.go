@@ -17,7 +17,11 @@ import (
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
 var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
-	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help", "lang"}
+	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help", "lang",
+	"tournament"}
+
+// tourSubs are the subcommands of /tournament, in order.
+var tourSubs = []string{"new", "join", "leave", "start", "standings", "show", "cancel"}
 
 // private lists the commands whose answer only the user sees.
 var private = map[string]bool{"help": true, "games": true, "moves": true}
@@ -144,7 +148,38 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		helpChoices = append(helpChoices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
 	}
 	def := h.DefaultTime(Platform)
+	tourDesc := map[string]string{"new": "DiscordTour_new", "join": "DiscordTour_join", "leave": "DiscordTour_leave",
+		"start": "DiscordTour_start", "standings": "DiscordTour_standings", "show": "DiscordTour_show", "cancel": "DiscordTour_cancel"}
+	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o := opt(discordgo.ApplicationCommandOptionSubCommand, name, tourDesc[name], false)
+		o.Options = opts
+		return o
+	}
+	rounds := opt(discordgo.ApplicationCommandOptionInteger, "rounds", "DiscordOptRounds", false)
+	minRounds := 1.0
+	rounds.MinValue, rounds.MaxValue = &minRounds, 11
+	var tour []*discordgo.ApplicationCommandOption
+	for _, n := range tourSubs {
+		switch n {
+		case "new":
+			// The games a tournament offers are /play's: the four-player
+			// Halma has no players option here.
+			tour = append(tour, sub(n,
+				game(true),
+				choices(str("format", "DiscordOptFormat", false), string(sessions.FormatSwiss), string(sessions.FormatRoundRobin)),
+				rounds,
+				boolean("double", "DiscordOptDouble"),
+				choices(str("time", "DiscordOptTime", false, "Time", def.String()), timeChoices(def)...),
+				boolean("rated", "DiscordOptTourRated"),
+				auto(str("options", "DiscordOptGameOptions", false))))
+		case "show":
+			tour = append(tour, sub(n, str("id", "DiscordOptTourID", true)))
+		default:
+			tour = append(tour, sub(n))
+		}
+	}
 	options := map[string][]*discordgo.ApplicationCommandOption{
+		"tournament": tour,
 		"play": {
 			game(true),
 			user("opponent", "DiscordOptOpponent"),
@@ -254,6 +289,8 @@ func commandText(d discordgo.ApplicationCommandInteractionData, bot string) (str
 		return "@" + w
 	}
 	switch d.Name {
+	case "tournament":
+		words = append(words, tourWords(d.Options, token)...)
 	case "play":
 		if o := opt("game"); o != nil {
 			words = append(words, token(o))
@@ -293,6 +330,44 @@ func commandText(d discordgo.ApplicationCommandInteractionData, bot string) (str
 		}
 	}
 	return strings.Join(words, " "), mentions
+}
+
+// tourWords are the words of a /tournament subcommand: "new spanish
+// format=swiss rounds=3 size=10", "join", "show 3".
+func tourWords(opts []*discordgo.ApplicationCommandInteractionDataOption, token func(*discordgo.ApplicationCommandInteractionDataOption) string) []string {
+	if len(opts) == 0 || opts[0].Type != discordgo.ApplicationCommandOptionSubCommand {
+		return nil
+	}
+	s := opts[0]
+	words := []string{s.Name}
+	get := func(name string) *discordgo.ApplicationCommandInteractionDataOption {
+		for _, o := range s.Options {
+			if o.Name == name {
+				return o
+			}
+		}
+		return nil
+	}
+	switch s.Name {
+	case "new":
+		if o := get("game"); o != nil {
+			words = append(words, token(o))
+		}
+		for _, k := range []string{"format", "rounds", "double", "time", "rated"} {
+			if o := get(k); o != nil {
+				words = append(words, k+"="+token(o))
+			}
+		}
+		if o := get("options"); o != nil {
+			free, _ := o.Value.(string)
+			words = append(words, strings.Fields(free)...)
+		}
+	case "show":
+		if o := get("id"); o != nil {
+			words = append(words, token(o))
+		}
+	}
+	return words
 }
 
 // displayName is the name people see: the server nickname, else the

@@ -25,6 +25,19 @@
 // menus: a piece, then its target), Draw and Resign (asks to confirm).
 // /move autocompletes the legal moves that start with what was typed.
 //
+// /tournament is one command with subcommands (new, join, leave, start,
+// standings, show, cancel), turned into the text "/tournament new spanish
+// rounds=3 size=10"; new offers /play's games and time choices, and its
+// options autocomplete the chosen game's options. A member with Manage
+// Server may start and cancel any tournament of the server, like its
+// organiser. A tournament's games are played in public threads the bot
+// opens in the tournament's channel, one per game, "Round 1: alice – bob"
+// (Bot.Venues): the board opens the thread, mentioning both players. Where
+// the bot may not create public threads (the permissions of the channel's
+// last interaction), /tournament new is refused with the reason. The
+// standings (text and picture) are posted where the tournament was opened
+// after each round, and at its end.
+//
 // Every interaction is answered within Discord's three seconds: the bot
 // defers first, then edits the answer or follows up with the picture.
 // Refusals and private answers (/moves, /help, a stranger pressing a

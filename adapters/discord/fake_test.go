@@ -77,10 +77,11 @@ type fakeDiscord struct {
 	channels   map[string]*fakeChannel
 	sent       map[string]time.Time // interaction id -> dispatched
 	failThread bool
-	omitChan   bool  // interactions without the "channel" object
-	perms      int64 // the bot's permissions in interactions; 0: allPerms
-	refuse     int   // gateway connections to refuse (503) before accepting
-	refused    int   // gateway connections refused
+	omitChan   bool             // interactions without the "channel" object
+	perms      int64            // the bot's permissions in interactions; 0: allPerms
+	members    map[string]int64 // a user's permissions in interactions (member.permissions)
+	refuse     int              // gateway connections to refuse (503) before accepting
+	refused    int              // gateway connections refused
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
@@ -397,6 +398,20 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 		name, _ := q.body["name"].(string)
 		f.channels[msg] = &fakeChannel{typ: 11, parent: parent, name: name}
 		return 201, map[string]any{"id": msg, "type": 11, "parent_id": parent, "name": name, "guild_id": fakeGuild}
+	case q.method == "POST" && at(0) == "channels" && at(2) == "threads" && len(p) == 3:
+		// A thread without a message (a tournament game's).
+		if f.failThread {
+			return 403, map[string]any{"message": "Missing Permissions", "code": 50013}
+		}
+		parent, id := at(1), f.newID()
+		name, _ := q.body["name"].(string)
+		typ := int(num(q.body["type"]))
+		if typ == 0 {
+			typ = 12 // Discord's default: a private thread
+		}
+		f.channels[id] = &fakeChannel{typ: typ, parent: parent, name: name}
+		q.msgID = id
+		return 201, map[string]any{"id": id, "type": typ, "parent_id": parent, "name": name, "guild_id": fakeGuild}
 	case q.method == "POST" && at(0) == "channels" && at(2) == "messages" && len(p) == 3:
 		m := &fakeMsg{id: f.newID(), channel: at(1)}
 		q.msgID = m.id
@@ -545,14 +560,19 @@ func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]
 	id := f.id()
 	f.mu.Lock()
 	perms := f.perms
+	member := f.members[u.id]
 	f.mu.Unlock()
 	if perms == 0 {
 		perms = allPerms
 	}
+	if member == 0 {
+		member = int64(1<<10 | 1<<11) // view the channel, send messages
+	}
 	d := map[string]any{"id": id, "application_id": fakeApp, "type": typ, "token": "tok" + id, "version": 1,
 		"guild_id": fakeGuild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
-		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name}, "roles": []any{}},
-		"data":   data, "locale": "en-US"}
+		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name}, "roles": []any{},
+			"permissions": strconv.FormatInt(member, 10)},
+		"data": data, "locale": "en-US"}
 	f.mu.Lock()
 	c := f.channels[ch]
 	omit := f.omitChan

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/bwmarrin/discordgo"
 )
@@ -40,6 +42,13 @@ func (b *Bot) interaction(i *discordgo.Interaction) {
 func canThread(perms int64) bool {
 	need := int64(discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads)
 	return perms&need == need
+}
+
+// manager reports whether the member behind an interaction manages the
+// server (Manage Server, or Administrator): they may start and cancel any
+// tournament there.
+func manager(i *discordgo.Interaction) bool {
+	return i.Member != nil && i.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) != 0
 }
 
 // slash serves a slash command: defer at once, run the command, then edit
@@ -76,12 +85,14 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 		} else {
 			b.log.Warn("discord: reading the deferred answer; the game stays in the channel", "err", err)
 		}
-	case !thread && d.Name != "play":
+	case !thread && d.Name != "play" && d.Name != "tournament":
+		// (A tournament belongs to the channel itself, not to a game
+		// played in it.)
 		key = b.commandKey(ctx, i.ChannelID)
 	}
 	b.enter(key)
 	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale)}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
@@ -421,6 +432,10 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 // with what was typed, at most 25.
 func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	d := i.ApplicationCommandData()
+	if d.Name == "tournament" {
+		b.completeOptions(i, d)
+		return
+	}
 	var typed string
 	for _, o := range d.Options {
 		if o.Focused {
@@ -476,6 +491,75 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	}
 }
 
+// completeOptions offers the game options of /tournament new: what was
+// typed, its last word completed to each option of the chosen game (every
+// game's, before one is chosen) that it starts, with each allowed value.
+func (b *Bot) completeOptions(i *discordgo.Interaction, d discordgo.ApplicationCommandInteractionData) {
+	var typed, game string
+	if len(d.Options) > 0 {
+		for _, o := range d.Options[0].Options {
+			switch {
+			case o.Focused:
+				typed, _ = o.Value.(string)
+			case o.Name == "game":
+				game, _ = o.Value.(string)
+			}
+		}
+	}
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, c := range optionCompletions(b.games(), game, typed) {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: c, Value: c})
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
+		b.log.Warn("discord: answering an autocomplete", "err", err)
+	}
+}
+
+// optionCompletions completes the last word of typed, game options
+// ("size=10 fly" -> "size=10 flying=yes", "size=10 flying=no"): the
+// options of game (of every game when it is not one of list), except
+// players (a tournament plays two-player games) and those typed already;
+// at most 25, none longer than Discord takes. When nothing completes,
+// what was typed, so that sending it explains what is wrong.
+func optionCompletions(list []games.Info, game, typed string) []string {
+	fields := strings.Fields(strings.ToLower(typed))
+	last := ""
+	if len(fields) > 0 && !strings.HasSuffix(typed, " ") {
+		last, fields = fields[len(fields)-1], fields[:len(fields)-1]
+	}
+	head := strings.Join(fields, " ")
+	if head != "" {
+		head += " "
+	}
+	used := map[string]bool{"players": true}
+	for _, f := range fields {
+		k, _, _ := strings.Cut(f, "=")
+		used[k] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, g := range list {
+		if game != "" && g.ID != game && slices.ContainsFunc(list, func(g games.Info) bool { return g.ID == game }) {
+			continue
+		}
+		for _, o := range g.Options {
+			for _, v := range o.Values {
+				c := head + o.Key + "=" + v
+				if used[o.Key] || seen[c] || !strings.HasPrefix(o.Key+"="+v, last) || len(c) > 100 || len(out) == 25 {
+					continue
+				}
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	if len(out) == 0 && strings.TrimSpace(typed) != "" {
+		out = append(out, clip(strings.Join(strings.Fields(typed), " "), 100))
+	}
+	return out
+}
+
 // ---- sending ----
 
 // outgoing is a message to send: text, the board picture and other
@@ -518,6 +602,9 @@ func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
 // the picture and components, the rest follow.
 func (o outgoing) parts() (string, []string) {
 	all := split(o.content, maxContent)
+	if strings.Contains(o.content, fence) {
+		all = fenced(split(o.content, maxContent-2*len(fence+"\n")))
+	}
 	switch len(all) {
 	case 0:
 		return "", nil
@@ -525,6 +612,28 @@ func (o outgoing) parts() (string, []string) {
 		return all[0], nil
 	}
 	return all[0], all[1:]
+}
+
+// fence opens and closes a code block.
+const fence = "```"
+
+// fenced closes a code block that a piece leaves open, and opens it again
+// in the next piece, so that a table cut in two stays in code blocks.
+func fenced(parts []string) []string {
+	open := false
+	for i, p := range parts {
+		if open {
+			p = fence + "\n" + p
+		}
+		if strings.Count(p, fence)%2 == 1 {
+			p += "\n" + fence
+			open = true
+		} else {
+			open = false
+		}
+		parts[i] = p
+	}
+	return parts
 }
 
 // split cuts s into pieces of at most max characters (Unicode code points,

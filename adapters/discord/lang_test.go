@@ -98,11 +98,16 @@ func TestCommandsLocalizedRealCatalogues(t *testing.T) {
 	for _, c := range q.list {
 		cm := c.(map[string]any)
 		check("/"+cm["name"].(string), cm)
-		opts, _ := cm["options"].([]any)
-		for _, o := range opts {
-			om := o.(map[string]any)
-			check("/"+cm["name"].(string)+" "+om["name"].(string), om)
+		var walk func(path string, m map[string]any)
+		walk = func(path string, m map[string]any) { // options, and those of subcommands
+			opts, _ := m["options"].([]any)
+			for _, o := range opts {
+				om := o.(map[string]any)
+				check(path+" "+om["name"].(string), om)
+				walk(path+" "+om["name"].(string), om)
+			}
 		}
+		walk("/"+cm["name"].(string), cm)
 	}
 	if len(q.list) < 10 {
 		t.Errorf("only %d commands registered", len(q.list))

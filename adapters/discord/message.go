@@ -18,10 +18,18 @@ import (
 // of whoever has to act now, and the buttons.
 func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *sessions.Snapshot) (outgoing, error) {
 	words := b.h.Words().In(reply.Lang)
-	o := outgoing{content: reply.Text()}
+	o := outgoing{content: text(reply)}
 	var err error
 	if p := reply.Picture; p != nil {
 		o.picture, err = b.draw(p)
+	}
+	if st := reply.Standings; st != nil {
+		png, serr := b.r.Standings(st.Table, render.Options{Theme: b.cfg.Picture.Theme})
+		if serr != nil {
+			err = errors.Join(err, serr)
+		} else {
+			o.attach = append(o.attach, attachment{name: fileName(st.Name, "standings.png"), mime: "image/png", data: png})
+		}
 	}
 	if r := reply.Replay; r != nil {
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
@@ -85,6 +93,24 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	}
 	o.components = components(key, buttons)
 	return o, err
+}
+
+// text is the text of a reply, its table (the standings) in a code block
+// so that its columns line up. A name with three backticks in the table
+// keeps them, apart, so as not to end the block.
+func text(r chat.Reply) string {
+	t := r.Table
+	if t.From < 0 || t.To > len(r.Lines) || t.From >= t.To {
+		return r.Text()
+	}
+	lines := slices.Clone(r.Lines[:t.From])
+	lines = append(lines, fence)
+	for _, l := range r.Lines[t.From:t.To] {
+		lines = append(lines, strings.ReplaceAll(l, fence, "`\u200b`\u200b`"))
+	}
+	lines = append(lines, fence)
+	lines = append(lines, r.Lines[t.To:]...)
+	return strings.Join(lines, "\n")
 }
 
 // fileName keeps a file name Discord shows well, else def.
@@ -214,20 +240,35 @@ func (b *Bot) draw(p *chat.Picture) ([]byte, error) {
 // in order. Pings that a reply or a post already made (your turn, game
 // over) are dropped. Notify does not block: messages go out in the
 // background.
+//
+// Tournament posts (a round paired or ended, the final standings) go to
+// the tournament's channel or thread, after the reply of a command in hand
+// there; a tournament game's opening board goes to its thread, mentioning
+// both players, which makes the pings of that game's players (and the
+// first turn's) needless.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	if n.Key.Platform != Platform || n.Session == nil || b.stop.Load() {
+	if n.Key.Platform != Platform || b.stop.Load() {
 		return
 	}
-	version := strconv.Itoa(len(n.Session.Record.Actions))
+	if n.Session == nil && (n.Kind != sessions.NoticeTournament || n.Tour == nil) {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	switch n.Kind {
-	case sessions.NoticeYourTurn, sessions.NoticeGameOver:
-		if b.busy[n.Key] > 0 || b.posted[n.Key] == version {
-			return
+	if n.Session != nil {
+		version := strconv.Itoa(len(n.Session.Record.Actions))
+		switch {
+		case n.Kind == sessions.NoticeYourTurn, n.Kind == sessions.NoticeGameOver:
+			if b.busy[n.Key] > 0 || b.posted[n.Key] == version {
+				return
+			}
+		case n.Kind == sessions.NoticeTourGame && n.To.ID != "":
+			if b.posted[n.Key] == version {
+				return
+			}
 		}
+		b.posted[n.Key] = version
 	}
-	b.posted[n.Key] = version
 	b.queue[n.Key] = append(b.queue[n.Key], n)
 	b.kick(n.Key)
 }
@@ -283,6 +324,21 @@ func (b *Bot) notice(n sessions.Notice) {
 	}
 	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
 		o.content = mentionOf(n.To) + " " + o.content
+	}
+	if n.Kind == sessions.NoticeTourGame && n.To.ID == "" && n.Session != nil {
+		// A tournament game opened: both players are called to its thread.
+		var call []string
+		for _, u := range n.Session.Record.Seats {
+			if m := mentionOf(u); snowflake(u.ID) && !strings.Contains(o.content, m) && !slices.Contains(call, m) {
+				call = append(call, m)
+			}
+		}
+		if len(call) > 0 {
+			o.content = strings.Join(call, " ") + " " + o.content
+		}
+	}
+	if o.empty() {
+		return
 	}
 	b.post(key, o)
 }
