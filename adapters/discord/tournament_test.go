@@ -484,7 +484,7 @@ func TestTournamentSwissOnDiscord(t *testing.T) {
 		}
 		final = content(standings)
 	}
-	ev, err = e.svc.TournamentByID(ctx, id)
+	ev, err = e.svc.TournamentByID(ctx, Platform, id)
 	if err != nil {
 		t.Fatal(err)
 	}

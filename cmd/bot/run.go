@@ -94,6 +94,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			return err // it says "discord: ..."
 		}
 		notifiers = append(notifiers, bot)
+		venues[discord.Platform] = bot.Venues()
 		running = append(running, platform{"discord", bot.Run})
 	}
 	// The notifiers are complete: now the games may resume and the clocks run.
