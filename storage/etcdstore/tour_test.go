@@ -477,3 +477,44 @@ func TestTournamentResumeInAnotherProcess(t *testing.T) {
 		t.Errorf("d's posts %q, want %q", got, want)
 	}
 }
+
+// TestTournamentGameEndedInTwoProcesses: both players of a tournament
+// game resign at the same moment, one through each process, both having
+// read the tournament at the same Rev: the game ends once, with one
+// result and one finished game in the history (not two, each with its
+// ratings); the later resignation finds no game.
+func TestTournamentGameEndedInTwoProcesses(t *testing.T) {
+	ctx := context.Background()
+	g, g2 := &gate{}, &gate{}
+	a, b := newProc(t, "a", g, g2), newProc(t, "b", g, g2)
+	ps := players(4)
+	signUp(t, 2, ps, a, b)
+	must(t)(a.svc.StartTournament(ctx, here(ps[0])))
+	tr := stored(t).Tournament
+	gm := tr.Played[0].Games[0]
+	g.arm("a", "b")
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, p := range []*proc{a, b} {
+		u := userOf(tr, []string{gm.White, gm.Black}[i])
+		wg.Go(func() { _, errs[i] = p.svc.Resign(ctx, sessions.Request{Key: gm.Key, User: u}) })
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		switch {
+		case err == nil:
+			ok++
+		case sessions.KindOf(err) != sessions.ErrNoGame:
+			t.Fatalf("two resignations at once: %v", errs)
+		}
+	}
+	h, err := a.svc.History(ctx, sessions.HistoryQuery{Platform: "test", Key: gm.Key, Limit: 10})
+	if ok != 1 || err != nil || len(h) != 1 {
+		t.Fatalf("two resignations at once: %v; the place's history: %d games, %v", errs, len(h), err)
+	}
+	after := stored(t).Tournament.Played[0].Games[0]
+	if after.GameID != h[0].ID || after.Result == tournament.Pending {
+		t.Errorf("the tournament's game %+v, the finished game %s", after, h[0].ID)
+	}
+}
