@@ -382,6 +382,8 @@ func BenchmarkActiveTournaments(b *testing.B) {
 		tr := tour(fmt.Sprint("c", i%100), 4)
 		if i%5000 != 0 {
 			tr.Status = sessions.StatusFinished
+		} else {
+			tr.Key = key(fmt.Sprint("open", i)) // one active tournament a channel
 		}
 		if err := s.PutTournament(ctx, tr); err != nil {
 			b.Fatal(err)

@@ -62,10 +62,8 @@ type tourWrite struct {
 	rev   int64
 	isNew bool
 	// claim, when set, is the to/ key of the channel that the write
-	// takes (compared absent); claimOnly: t was active there already
-	// (a store of before to/), so that another holder is no conflict.
-	claim     string
-	claimOnly bool
+	// takes (compared absent).
+	claim string
 }
 
 // tourOps prepares the write of t (compare-and-set on Rev): it reads the
@@ -159,12 +157,14 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 // a channel (old is the stored tournament, nil for a new one; idk its id
 // as written there): it claims the channel when t becomes active there,
 // failing at once when another tournament holds it, and gives it up when
-// t stops being active there.
+// t stops being active there. A write that keeps t active in its channel
+// reads nothing more (a tournament active before to/ existed claims no
+// channel: only the Service's check keeps a second one out there).
 func (s *Store) openOps(ctx context.Context, w *tourWrite, old *sessions.Tournament, idk string) error {
 	t := w.t
 	was := old != nil && old.Status.Active()
 	stays := was && old.Key.Platform == t.Key.Platform && old.Key.Channel == t.Key.Channel
-	if t.Status.Active() {
+	if t.Status.Active() && !stays {
 		k := s.openKey(t.Key)
 		resp, err := s.cli.Get(ctx, k)
 		if err != nil {
@@ -172,14 +172,14 @@ func (s *Store) openOps(ctx context.Context, w *tourWrite, old *sessions.Tournam
 		}
 		switch {
 		case len(resp.Kvs) == 0:
-			w.claim, w.claimOnly = k, stays
+			w.claim = k
 			w.cmps = append(w.cmps, clientv3.Compare(clientv3.CreateRevision(k), "=", 0))
 			w.ops = append(w.ops, clientv3.OpPut(k, idk))
-		case string(resp.Kvs[0].Value) != idk && !stays:
+		case string(resp.Kvs[0].Value) != idk:
 			return openConflict(t.Key, string(resp.Kvs[0].Value))
 		}
 	}
-	if was && !stays || was && !t.Status.Active() {
+	if was && (!stays || !t.Status.Active()) {
 		k := s.openKey(old.Key)
 		resp, err := s.cli.Get(ctx, k)
 		if err != nil {
@@ -218,7 +218,7 @@ func (w *tourWrite) elses() []clientv3.Op {
 // failed: run it again).
 func (w *tourWrite) failed(resp *clientv3.TxnResponse, at int) error {
 	check := resp.Responses[at].GetResponseRange().Kvs
-	if w.claim != "" && !w.claimOnly {
+	if w.claim != "" {
 		if claim := resp.Responses[at+1].GetResponseRange().Kvs; len(claim) > 0 {
 			return openConflict(w.t.Key, string(claim[0].Value))
 		}
