@@ -164,13 +164,19 @@ type proc struct {
 }
 
 // newProc starts process name on the test's etcd prefix, its tournament
-// reads through the gates g and (after a game's end) ended.
-func newProc(t *testing.T, name string, g, ended *gate) *proc {
+// reads through the gates g and (after a game's end) ended; with, when
+// given, changes its configuration.
+func newProc(t *testing.T, name string, g, ended *gate, with ...func(*sessions.Config)) *proc {
 	p := &proc{name: name, venues: &venues{name: name}, posts: &posts{}}
 	var store sessions.Store = &gated{Store: open(t), name: name, g: g, ended: ended}
-	p.svc = sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Notifier: p.posts,
+	cfg := sessions.Config{Store: store, Games: sessionstest.Games, Notifier: p.posts,
 		Now: func() time.Time { return tourT0 }, Rand: func(int) int { return 0 },
-		Venues: sessions.VenueSet{"test": p.venues}})
+		Venues: sessions.VenueSet{"test": p.venues}}
+	for _, f := range with {
+		f(&cfg)
+	}
+	p.svc = sessions.New(cfg)
+	t.Cleanup(p.svc.Close)
 	return p
 }
 
@@ -516,5 +522,64 @@ func TestTournamentGameEndedInTwoProcesses(t *testing.T) {
 	after := stored(t).Tournament.Played[0].Games[0]
 	if after.GameID != h[0].ID || after.Result == tournament.Pending {
 		t.Errorf("the tournament's game %+v, the finished game %s", after, h[0].ID)
+	}
+}
+
+// TestTournamentClockInAnotherProcess: the games of a round opened by
+// one process are ended by the clock of the other (the process that
+// runs the clocks, reading the due index): the players to move are out
+// of time, the clock plays for them and their move wins (count to 1).
+// Each result is recorded once, and the round that follows is paired
+// once, by the clock's process; the first process's clock, coming round
+// after, changes nothing.
+func TestTournamentClockInAnotherProcess(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	now := tourT0
+	clock := func(c *sessions.Config) {
+		c.Now = func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+		c.Computer = firstMove{}
+	}
+	g, g2 := &gate{}, &gate{}
+	a, b := newProc(t, "a", g, g2, clock), newProc(t, "b", g, g2, clock)
+	ps := players(4)
+	spec := sessions.TournamentSpec{Game: "count", Options: map[string]string{"target": "1"}, Rounds: 2,
+		Play: sessions.PlayOptions{Time: sessions.Duration(time.Hour), Rated: true}}
+	must(t)(a.svc.NewTournament(ctx, sessions.Request{Key: tourChannel, User: ps[0]}, spec))
+	for _, u := range ps {
+		must(t)(a.svc.JoinTournament(ctx, here(u)))
+	}
+	must(t)(a.svc.StartTournament(ctx, here(ps[0])))
+	tr := stored(t).Tournament
+	mu.Lock()
+	now = now.Add(time.Hour + time.Minute) // White is out of time on both boards
+	mu.Unlock()
+	for _, p := range []*proc{b, a} {
+		p.svc.Tick(ctx)
+		for _, gm := range tr.Played[0].Games {
+			if err := p.svc.Settle(ctx, gm.Key); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	after := stored(t).Tournament
+	if len(after.Played) != 2 {
+		t.Fatalf("after the clocks: %d rounds paired, want 2", len(after.Played))
+	}
+	for bd, gm := range after.Played[0].Games {
+		h, err := a.svc.History(ctx, sessions.HistoryQuery{Platform: "test", Key: gm.Key, Limit: 10})
+		if gm.Result != tournament.WhiteWins || err != nil || len(h) != 1 || h[0].ID != gm.GameID {
+			t.Errorf("board %d: %+v; history of its place %d games, %v", bd+1, gm, len(h), err)
+		}
+	}
+	var round2 []sessions.Key
+	for _, gm := range after.Played[1].Games {
+		round2 = append(round2, gm.Key)
+	}
+	if len(a.venues.keys()) != 2 || !slices.Equal(b.venues.keys(), round2) {
+		t.Errorf("venues: a %v, b %v; round 2 at %v", a.venues.keys(), b.venues.keys(), round2)
+	}
+	if got, want := b.posts.all(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) || len(a.posts.all()) != 0 {
+		t.Errorf("posts: a %q, b %q; want b %q", a.posts.all(), got, want)
 	}
 }
