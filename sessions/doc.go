@@ -56,9 +56,11 @@
 // written in the tournament in the same transaction. A tournament game's end
 // writes its result in the tournament in the transaction that stores the
 // finished game (a conflict with another process loads the tournament again,
-// up to five times); after it, outside the session's lock, a complete round
-// is followed by the next one (NoticeTournament) or by the end. Resume opens
-// the games a restart left unopened and pairs a round left unpaired.
+// up to five times, while the session is still the one the end was judged
+// on); after it, outside the session's lock, a complete round is followed by
+// the next one (NoticeTournament) or by the end. Resume opens the games a
+// restart left unopened and pairs a round left unpaired. The store keeps a
+// channel to one active tournament, so that two processes cannot open two.
 //
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into

@@ -56,7 +56,13 @@ type Store interface {
 	// PutTournament writes t, compare-and-set on t.Rev (see
 	// Tournament.Rev): an error wrapping ErrConflict when the stored
 	// tournament is not at t.Rev-1. The first write (Rev 1, no ID) gives
-	// t its ID.
+	// t its ID. A channel (platform and channel of t.Key) has at most one
+	// active tournament, even with several processes on one store: a
+	// write that makes t active there (a new tournament, or one that was
+	// not active or was in another channel) while another tournament is
+	// active there fails with an error wrapping both ErrTournamentOpen
+	// and ErrConflict, and writes nothing. Change.Tournament is held to
+	// the same terms.
 	PutTournament(ctx context.Context, t *Tournament) error
 	// Tournament returns the tournament with this id, or an error
 	// wrapping ErrNotFound.

@@ -137,7 +137,15 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Organiser: req.User, Game: game.ID(),
 		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
 		Status: StatusSignup, Created: s.now().UTC()}
-	if err := s.store.PutTournament(ctx, t); err != nil {
+	if err := s.store.PutTournament(ctx, t); errors.Is(err, ErrTournamentOpen) {
+		// Another process opened one in the channel first: the store
+		// keeps a channel to one active tournament.
+		ev := TourEvent{}
+		if cur, cerr := s.tourAt(ctx, req.Key); cerr == nil && cur != nil {
+			ev.Tournament = cur
+		}
+		return ev, errf(ErrTournamentOpen, nil, "%v", err)
+	} else if err != nil {
 		s.storeFailed("writing a tournament failed", err, "key", req.Key.String())
 		return TourEvent{}, errf(storeKind(err), err, "new tournament")
 	}

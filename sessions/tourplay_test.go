@@ -1070,3 +1070,74 @@ func TestTournamentRetryByTick(t *testing.T) {
 		t.Fatalf("after TourRetryEvery: %d rounds, %d unopened", len(tr.Played), unopened())
 	}
 }
+
+// barrierStore holds back the answers of the first n TournamentsAt until
+// n were read, so that n processes find a channel free before any opens
+// a tournament there.
+type barrierStore struct {
+	sessions.Store
+	mu      sync.Mutex
+	n       int
+	arrived chan struct{}
+}
+
+func (b *barrierStore) TournamentsAt(ctx context.Context, key sessions.Key, limit int) ([]*sessions.Tournament, error) {
+	b.mu.Lock()
+	wait := b.n > 0
+	if wait {
+		if b.n--; b.n == 0 {
+			close(b.arrived)
+		}
+	}
+	b.mu.Unlock()
+	ts, err := b.Store.TournamentsAt(ctx, key, limit)
+	if wait {
+		<-b.arrived
+	}
+	return ts, err
+}
+
+// TestTournamentNewInTwoServices: two services (two processes) on one
+// store open a tournament in the same channel at the same moment, both
+// having found the channel free: the store keeps one, and the other
+// process answers ErrTournamentOpen with the one that was opened.
+func TestTournamentNewInTwoServices(t *testing.T) {
+	store := &barrierStore{Store: sessionstest.NewMemoryStore(), n: 2, arrived: make(chan struct{})}
+	a, b := newTourFixture(t, store), newTourFixture(t, store)
+	spec := sessions.TournamentSpec{Game: "count", Options: map[string]string{"target": "5"}, Play: sessions.DefaultPlayOptions()}
+	type answer struct {
+		ev  sessions.TourEvent
+		err error
+	}
+	answers := make(chan answer, 2)
+	for i, f := range []*tourFixture{a, b} {
+		go func() {
+			key := tourKey
+			key.Thread = fmt.Sprint("lobby", i)
+			ev, err := f.svc.NewTournament(ctx, sessions.Request{Key: key, User: entrants(2)[i]}, spec)
+			answers <- answer{ev, err}
+		}()
+	}
+	var opened, refused []sessions.TourEvent
+	for range 2 {
+		x := <-answers
+		switch {
+		case x.err == nil:
+			opened = append(opened, x.ev)
+		case sessions.KindOf(x.err) == sessions.ErrTournamentOpen:
+			refused = append(refused, x.ev)
+		default:
+			t.Fatalf("new: %v", x.err)
+		}
+	}
+	if len(opened) != 1 || len(refused) != 1 {
+		t.Fatalf("two tournaments opened at once: %d opened, %d refused", len(opened), len(refused))
+	}
+	if refused[0].Tournament == nil || refused[0].Tournament.ID != opened[0].Tournament.ID {
+		t.Errorf("the refusal shows %+v, want tournament %s", refused[0].Tournament, opened[0].Tournament.ID)
+	}
+	ts, err := store.TournamentsAt(ctx, tourKey, 0)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("tournaments stored in the channel: %d, %v", len(ts), err)
+	}
+}

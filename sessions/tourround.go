@@ -299,6 +299,11 @@ func (s *Service) setTourResult(ctx context.Context, c *Change) error {
 func (s *Service) commitTour(ctx context.Context, c *Change) error {
 	err := s.store.Commit(ctx, c)
 	for try := 0; try < tourRetries && c.Tournament != nil && c.Finished != nil && c.Finished.Tour != nil && errors.Is(err, ErrConflict); try++ {
+		if !s.sessionHeld(ctx, c) {
+			// Another process changed the game too (ended it, maybe):
+			// the caller loads it again and judges the request on it.
+			return err
+		}
 		rev := c.Tournament.Rev - 1
 		if serr := s.setTourResult(ctx, c); serr != nil {
 			return serr
@@ -309,6 +314,16 @@ func (s *Service) commitTour(ctx context.Context, c *Change) error {
 		err = s.store.Commit(ctx, c)
 	}
 	return err
+}
+
+// sessionHeld reports whether the stored session of c, a game's end, is
+// still the one the change was made on (the version before c.Finished):
+// then a conflict was the tournament's alone. Both may conflict at once
+// (another process ended the same game): retrying with the tournament
+// alone loaded again would store the game's end twice.
+func (s *Service) sessionHeld(ctx context.Context, c *Change) bool {
+	rec, err := s.store.Load(ctx, c.Key)
+	return err == nil && rec.Version == c.Finished.Version-1
 }
 
 // advance moves the tournament on after one of its games ended: when its

@@ -29,7 +29,9 @@
 // their bucket's own sequence, written compare-and-set on their Rev;
 // bucket tour_active indexes those in sign-up or running and
 // tour_by_channel a channel's, so that start-up and a channel's commands
-// read no tournament that ended elsewhere. A change's tournament
+// read no tournament that ended elsewhere; tour_open holds the one active
+// tournament of each channel (a second is refused with
+// sessions.ErrTournamentOpen). A change's tournament
 // (sessions.Change.Tournament) is written in the change's transaction:
 // a stale Rev rolls the whole change back.
 //

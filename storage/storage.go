@@ -50,7 +50,7 @@ var (
 	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan}
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan, bTourOpen}
 )
 
 // Mode is how Commit groups transactions.
@@ -180,8 +180,14 @@ func (s *Store) createBuckets() error {
 		return err
 	}
 	return s.update("buckets", func(tx *bbolt.Tx) error {
+		fill := tx.Bucket(bTourOpen) == nil
 		for _, b := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		if fill {
+			if err := fillTourOpen(tx); err != nil {
 				return err
 			}
 		}

@@ -18,14 +18,50 @@ import (
 // bytes) in bucket tournaments, whose sequence gives the ids. Bucket
 // tour_active holds the ids of the tournaments in sign-up or running,
 // tour_by_channel platform 0 channel 0 id: start-up and a channel's
-// commands read those, not every tournament ever held. Opening a file of
-// an older bot creates the three buckets (createBuckets); the schema
-// stays 2.
+// commands read those, not every tournament ever held. Bucket tour_open
+// is a unique index, platform 0 channel 0 -> the id of the channel's
+// active tournament: a write that would make a second one active there
+// fails (see sessions.Store.PutTournament). Opening a file of an older
+// bot creates the buckets (createBuckets; tour_open filled from
+// tour_active); the schema stays 2.
 var (
 	bTours      = []byte("tournaments")     // id (8 bytes) -> tournament
 	bTourActive = []byte("tour_active")     // id (8 bytes) -> nothing, while sign-up or running
 	bTourByChan = []byte("tour_by_channel") // platform 0 channel 0 id (8 bytes) -> nothing
+	bTourOpen   = []byte("tour_open")       // platform 0 channel 0 -> id (8 bytes) of its active tournament
 )
+
+// fillTourOpen fills the new bucket tour_open of a file written before it
+// from tour_active (oldest first: the newest active tournament of a
+// channel holds it, should an older bot have let two be active there).
+func fillTourOpen(tx *bbolt.Tx) error {
+	tours, open := tx.Bucket(bTours), tx.Bucket(bTourOpen)
+	active := tx.Bucket(bTourActive)
+	if tours == nil || active == nil {
+		return nil
+	}
+	return active.ForEach(func(id, _ []byte) error {
+		v := tours.Get(id)
+		if v == nil {
+			return nil
+		}
+		t, err := decodeTournament(v)
+		if err != nil {
+			return nil // damaged: its reads say so; it holds no channel
+		}
+		ch, err := tourChannel(t.Key)
+		if err != nil {
+			return nil
+		}
+		return open.Put(ch, bytes.Clone(id))
+	})
+}
+
+// openConflict is the error of a write that would make a second
+// tournament active in a channel.
+func openConflict(k sessions.Key, other []byte) error {
+	return fmt.Errorf("storage: tournament %d is active in %s channel %s: %w (%w)", binary.BigEndian.Uint64(other), k.Platform, k.Channel, sessions.ErrTournamentOpen, sessions.ErrConflict)
+}
 
 // tourID is the key of the tournament id, or false when id is not one.
 func tourID(id string) ([]byte, bool) {
@@ -65,11 +101,15 @@ func putTournament(tx *bbolt.Tx, t *sessions.Tournament) error {
 	if err != nil {
 		return err
 	}
-	tours := tx.Bucket(bTours)
+	tours, open := tx.Bucket(bTours), tx.Bucket(bTourOpen)
 	var id []byte
+	var oldCh []byte // the channel whose active tournament t was
 	if t.ID == "" {
 		if t.Rev != 1 {
 			return fmt.Errorf("storage: new tournament at rev %d: %w", t.Rev, sessions.ErrConflict)
+		}
+		if other := open.Get(ch); other != nil && t.Status.Active() {
+			return openConflict(t.Key, other)
 		}
 		n, err := tours.NextSequence()
 		if err != nil {
@@ -88,10 +128,32 @@ func putTournament(tx *bbolt.Tx, t *sessions.Tournament) error {
 		if old.Rev != t.Rev-1 {
 			return fmt.Errorf("storage: tournament %s at rev %d, not %d: %w", t.ID, old.Rev, t.Rev-1, sessions.ErrConflict)
 		}
-		if oc, err := tourChannel(old.Key); err == nil && !bytes.Equal(oc, ch) {
+		oc, err := tourChannel(old.Key)
+		if err == nil && !bytes.Equal(oc, ch) {
 			if err := tx.Bucket(bTourByChan).Delete(append(oc, id...)); err != nil {
 				return err
 			}
+		}
+		if err == nil && old.Status.Active() {
+			oldCh = oc
+		}
+	}
+	// The unique index of active tournaments by channel: t claims its
+	// channel when it becomes active there (when it stays active there, it
+	// takes the channel only when nobody holds it: a file of an older bot)
+	// and gives it up when it stops being active or moves.
+	holder := open.Get(ch)
+	switch {
+	case t.Status.Active() && holder == nil:
+		if err := open.Put(ch, id); err != nil {
+			return err
+		}
+	case t.Status.Active() && !bytes.Equal(holder, id) && !bytes.Equal(oldCh, ch):
+		return openConflict(t.Key, holder)
+	}
+	if oldCh != nil && (!t.Status.Active() || !bytes.Equal(oldCh, ch)) && bytes.Equal(open.Get(oldCh), id) {
+		if err := open.Delete(oldCh); err != nil {
+			return err
 		}
 	}
 	if t.V == 0 {

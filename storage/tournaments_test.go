@@ -56,9 +56,12 @@ func TestTournamentsReopen(t *testing.T) {
 		}
 		putTour(t, s, tr)
 		want = append(want, tr)
+		if i == 0 {
+			// It ends before the third opens in its channel.
+			tr.Status, tr.Rev = sessions.StatusFinished, 2
+			putTour(t, s, tr)
+		}
 	}
-	want[0].Status, want[0].Rev = sessions.StatusFinished, 2
-	putTour(t, s, want[0])
 	s.Close()
 
 	s = open(t, path)
@@ -78,10 +81,47 @@ func TestTournamentsReopen(t *testing.T) {
 		t.Fatalf("tournaments of channel c after reopening: %v, %v; want 3, 1", at, err)
 	}
 	next := tour("c", 0)
+	if err := s.PutTournament(ctx, next); !errors.Is(err, sessions.ErrTournamentOpen) {
+		t.Fatalf("a second active tournament in channel c after reopening: %v, want ErrTournamentOpen", err)
+	}
+	next.Key = key("d")
 	putTour(t, s, next)
 	if next.ID != "4" {
 		t.Fatalf("a new tournament after reopening: id %q, want 4", next.ID)
 	}
+}
+
+// TestTourOpenFilled: a file with tournaments written before the unique
+// index of a channel's active tournament (bucket tour_open) gets it
+// filled when opened: a second tournament in a channel with an active
+// one is refused, one in a channel whose tournament ended is not.
+func TestTourOpenFilled(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s := open(t, path)
+	running, ended := tour("c", 1), tour("e", 1)
+	putTour(t, s, running)
+	putTour(t, s, ended)
+	ended.Status, ended.Rev = sessions.StatusFinished, 2
+	putTour(t, s, ended)
+	s.Close()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bbolt.Tx) error { return tx.DeleteBucket([]byte("tour_open")) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	s = open(t, path)
+	defer s.Close()
+	if err := s.PutTournament(ctx, tour("c", 0)); !errors.Is(err, sessions.ErrTournamentOpen) {
+		t.Fatalf("a second active tournament in channel c: %v, want ErrTournamentOpen", err)
+	}
+	putTour(t, s, tour("e", 0))
+	running.Status, running.Rev = sessions.StatusCancelled, 2
+	putTour(t, s, running)
+	putTour(t, s, tour("c", 0))
 }
 
 // TestTournamentsInOldFile: a database of schema 2 written before
@@ -147,8 +187,15 @@ func TestDamagedTournament(t *testing.T) {
 		t.Run(bad, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "bot.db")
 			s := open(t, path)
-			for range 3 {
-				putTour(t, s, tour("c", 1))
+			for i := range 3 {
+				tr := tour("c", 1) // 2 and 3 in channel c, 3 ended
+				switch i {
+				case 0:
+					tr.Key = key("c1")
+				case 2:
+					tr.Status = sessions.StatusFinished
+				}
+				putTour(t, s, tr)
 			}
 			s.Close()
 			db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
@@ -182,8 +229,8 @@ func TestDamagedTournament(t *testing.T) {
 				t.Fatalf("the game of the failed change: %v, want ErrNotFound", err)
 			}
 			active, err := s.ActiveTournaments(ctx)
-			if !errors.Is(err, sessions.ErrDamaged) || len(active) != 2 || active[0].ID != "3" || active[1].ID != "1" {
-				t.Fatalf("ActiveTournaments: %d, %v; want 3 and 1 with ErrDamaged", len(active), err)
+			if !errors.Is(err, sessions.ErrDamaged) || len(active) != 1 || active[0].ID != "1" {
+				t.Fatalf("ActiveTournaments: %d, %v; want 1 with ErrDamaged", len(active), err)
 			}
 			if _, err := s.TournamentsAt(ctx, key("c"), 0); !errors.Is(err, sessions.ErrDamaged) {
 				t.Fatalf("TournamentsAt: %v, want ErrDamaged", err)
@@ -335,6 +382,8 @@ func BenchmarkActiveTournaments(b *testing.B) {
 		tr := tour(fmt.Sprint("c", i%100), 4)
 		if i%5000 != 0 {
 			tr.Status = sessions.StatusFinished
+		} else {
+			tr.Key = key(fmt.Sprint("open", i)) // one active tournament a channel
 		}
 		if err := s.PutTournament(ctx, tr); err != nil {
 			b.Fatal(err)

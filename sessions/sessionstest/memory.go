@@ -298,24 +298,39 @@ func decodeMem(b []byte) (*sessions.Record, error) {
 }
 
 // checkTour fails with ErrConflict when t cannot be written over the
-// stored tournament (see sessions.Tournament.Rev).
+// stored tournament (see sessions.Tournament.Rev), and also with
+// ErrTournamentOpen when it would make t active in a channel where
+// another tournament is (see sessions.Store.PutTournament).
 func (m *MemoryStore) checkTour(t *sessions.Tournament) error {
+	var old sessions.Tournament
 	if t.ID == "" {
 		if t.Rev != 1 {
 			return fmt.Errorf("new tournament at rev %d: %w", t.Rev, sessions.ErrConflict)
 		}
-		return nil
+	} else {
+		b, ok := m.tours[t.ID]
+		if !ok {
+			return fmt.Errorf("tournament %s: %w", t.ID, sessions.ErrNotFound)
+		}
+		if err := json.Unmarshal(b, &old); err != nil {
+			return err
+		}
+		if old.Rev != t.Rev-1 {
+			return fmt.Errorf("tournament %s at rev %d, not %d: %w", t.ID, old.Rev, t.Rev-1, sessions.ErrConflict)
+		}
 	}
-	b, ok := m.tours[t.ID]
-	if !ok {
-		return fmt.Errorf("tournament %s: %w", t.ID, sessions.ErrNotFound)
+	sameChannel := func(a, b sessions.Key) bool { return a.Platform == b.Platform && a.Channel == b.Channel }
+	if !t.Status.Active() || t.ID != "" && old.Status.Active() && sameChannel(old.Key, t.Key) {
+		return nil // it does not become active in the channel
 	}
-	var old sessions.Tournament
-	if err := json.Unmarshal(b, &old); err != nil {
-		return err
-	}
-	if old.Rev != t.Rev-1 {
-		return fmt.Errorf("tournament %s at rev %d, not %d: %w", t.ID, old.Rev, t.Rev-1, sessions.ErrConflict)
+	for id, b := range m.tours {
+		var o sessions.Tournament
+		if err := json.Unmarshal(b, &o); err != nil {
+			return err
+		}
+		if id != t.ID && o.Status.Active() && sameChannel(o.Key, t.Key) {
+			return fmt.Errorf("tournament %s is active in %s %s: %w (%w)", id, t.Key.Platform, t.Key.Channel, sessions.ErrTournamentOpen, sessions.ErrConflict)
+		}
 	}
 	return nil
 }

@@ -37,6 +37,7 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"ActiveTournaments", storeActiveTournaments},
 		{"TournamentsAt", storeTournamentsAt},
 		{"TourCommit", storeTourCommit},
+		{"OneActivePerChannel", storeOneActivePerChannel},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -475,7 +476,7 @@ func storeTournaments(t *testing.T, s sessions.Store) {
 	// A finished game stored in between takes nothing from the sequence.
 	r := storeRecord(skey("tg"), 2)
 	finish(t, s, r, false)
-	c := storeTour("ta")
+	c := storeTour("tc")
 	putTour(t, s, c)
 	if c.ID != "3" {
 		t.Fatalf("the third tournament's id: %q, want 3", c.ID)
@@ -495,7 +496,7 @@ func storeTournaments(t *testing.T, s sessions.Store) {
 		}
 	}
 	sameTour(t, "tournament 1 after the conflicts", getTour(t, s, "1"), next)
-	fresh := storeTour("ta")
+	fresh := storeTour("td")
 	fresh.Rev = 2
 	if err := s.PutTournament(ctx, fresh); !errors.Is(err, sessions.ErrConflict) || fresh.ID != "" {
 		t.Fatalf("a new tournament at rev 2: %v, id %q; want ErrConflict", err, fresh.ID)
@@ -605,8 +606,8 @@ func storeTournamentsAt(t *testing.T, s sessions.Store) {
 	} {
 		tour := storeTour("")
 		tour.Key = k
-		if i == 1 {
-			tour.Status = sessions.StatusFinished
+		if k.Platform == "test" && k.Channel == "c" && i < 6 {
+			tour.Status = sessions.StatusFinished // one active tournament a channel
 		}
 		putTour(t, s, tour)
 		ids = append(ids, tour.ID)
@@ -744,4 +745,117 @@ func storeTourCommit(t *testing.T, s sessions.Store) {
 		t.Fatalf("a tournament created in a change: id %q, want 2", nt.ID)
 	}
 	sameTour(t, "the tournament created in a change", getTour(t, s, "2"), nt)
+}
+
+// storeOneActivePerChannel: a channel (platform and channel, any thread)
+// has at most one tournament in sign-up or running: a write that would
+// make a second one active there, alone or in a change, fails with
+// ErrTournamentOpen (and ErrConflict) and writes nothing, and of two
+// opened there at once one is stored. Once the active one ends, the
+// channel takes a new one, and the one that ended cannot be reopened.
+func storeOneActivePerChannel(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	taken := func(what string, err error) {
+		t.Helper()
+		if !errors.Is(err, sessions.ErrTournamentOpen) || !errors.Is(err, sessions.ErrConflict) {
+			t.Fatalf("%s: %v, want ErrTournamentOpen and ErrConflict", what, err)
+		}
+	}
+	at := func(what, ch string, want ...string) {
+		t.Helper()
+		got, err := s.TournamentsAt(ctx, sessions.Key{Platform: "test", Channel: ch}, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if ids := tourIDs(got); !slices.Equal(ids, want) {
+			t.Fatalf("%s: tournaments %v in %s, want %v", what, ids, ch, want)
+		}
+	}
+	a := storeTour("oc")
+	putTour(t, s, a)
+	b := storeTour("oc")
+	b.Key.Thread = "elsewhere"
+	taken("a second tournament in sign-up in the channel", s.PutTournament(ctx, b))
+	if b.ID != "" {
+		t.Fatalf("the refused tournament got id %q", b.ID)
+	}
+	at("after the refused tournament", "oc", a.ID)
+	// Another channel, and the same channel's name on another platform,
+	// take one each.
+	other := storeTour("oc2")
+	putTour(t, s, other)
+	elsewhere := storeTour("oc")
+	elsewhere.Key.Platform = "other"
+	putTour(t, s, elsewhere)
+
+	// Written in a change with a new session: nothing of it is stored.
+	r := storeRecord(skey("oc-game"), 0)
+	c := &sessions.Change{Key: r.Key, Live: r, Tournament: b.Clone()}
+	taken("a change opening a second tournament in the channel", s.Commit(ctx, c))
+	if _, err := s.Load(ctx, r.Key); !errors.Is(err, sessions.ErrNotFound) {
+		t.Fatalf("the session of the refused change: %v, want ErrNotFound", err)
+	}
+	at("after the refused change", "oc", a.ID)
+
+	// The active one runs on (its writes are not refused), then ends:
+	// the channel takes a new one, and the old one cannot be reopened.
+	a.Rev++
+	paired(a, "oc-g1")
+	putTour(t, s, a)
+	a.Rev, a.Status, a.Ended = a.Rev+1, sessions.StatusCancelled, st0.Add(time.Hour)
+	putTour(t, s, a)
+	putTour(t, s, b)
+	at("after the first ended", "oc", b.ID, a.ID)
+	reopen := a.Clone()
+	reopen.Rev, reopen.Status, reopen.Ended = a.Rev+1, sessions.StatusSignup, time.Time{}
+	taken("reopening the one that ended", s.PutTournament(ctx, reopen))
+	sameTour(t, "the one that ended", getTour(t, s, a.ID), a)
+	// b ends in a change (its last game's end): the channel is free again.
+	b.Rev, b.Status, b.Ended = b.Rev+1, sessions.StatusFinished, st0.Add(2*time.Hour)
+	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone(), Tournament: b})
+	n := storeTour("oc")
+	commit(t, s, &sessions.Change{Key: skey("oc-game2"), Live: storeRecord(skey("oc-game2"), 0), Tournament: n})
+	at("after the second ended", "oc", n.ID, b.ID, a.ID)
+	active, err := s.ActiveTournaments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := tourIDs(active)
+	slices.Sort(ids)
+	want := []string{other.ID, elsewhere.ID, n.ID}
+	slices.Sort(want)
+	if !slices.Equal(ids, want) {
+		t.Fatalf("active tournaments %v, want %v", ids, want)
+	}
+
+	// Two opened in one channel at once: one is stored.
+	for i := range 10 {
+		ch := fmt.Sprint("ocrace", i)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		start := make(chan struct{})
+		for w := range 2 {
+			nt := storeTour(ch)
+			nt.Key.Thread = fmt.Sprint("t", w)
+			wg.Go(func() {
+				<-start
+				errs[w] = s.PutTournament(ctx, nt)
+			})
+		}
+		close(start)
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, sessions.ErrTournamentOpen):
+				t.Fatalf("two tournaments opened in %s at once: %v", ch, errs)
+			}
+		}
+		got, err := s.TournamentsAt(ctx, sessions.Key{Platform: "test", Channel: ch}, 0)
+		if ok != 1 || err != nil || len(got) != 1 {
+			t.Fatalf("two tournaments opened in %s at once: %v; stored %v, %v", ch, errs, tourIDs(got), err)
+		}
+	}
 }

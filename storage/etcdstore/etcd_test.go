@@ -49,9 +49,17 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// open returns an empty Store of its own on the shared member.
+// open returns a Store of its own on the shared member, under the test's
+// prefix (empty when the test starts: the test's keys are deleted when it
+// ends, so that -count=N runs it on an empty store each time).
 func open(t *testing.T) *etcdstore.Store {
-	return etcdstore.New(cli, etcdstore.Options{Prefix: "/" + t.Name() + "/"})
+	prefix := "/" + t.Name() + "/"
+	t.Cleanup(func() {
+		if _, err := cli.Delete(context.Background(), prefix, clientv3.WithPrefix()); err != nil {
+			t.Errorf("deleting the test's keys: %v", err)
+		}
+	})
+	return etcdstore.New(cli, etcdstore.Options{Prefix: prefix})
 }
 
 func TestContract(t *testing.T) {

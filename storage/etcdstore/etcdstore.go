@@ -17,6 +17,7 @@
 //	t/<id>                       a tournament (ids from meta/next-tournament)
 //	ta/<id>                      the tournaments in sign-up or running
 //	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
+//	to/<platform 0 channel>      the id of the channel's active tournament (at most one)
 //
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
@@ -371,7 +372,7 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 			return false, 0, res, err
 		}
 		cmps, ops, res.tour = append(cmps, tw.cmps...), append(ops, tw.ops...), tw.t
-		elses = append(elses, clientv3.OpGet(tw.check, clientv3.WithKeysOnly()))
+		elses = append(elses, tw.elses()...)
 	}
 	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(elses...).Commit()
 	if err != nil {
@@ -392,10 +393,8 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	if tw != nil {
 		// The session is as this Store knew it: it stays known.
-		if ts := resp.Responses[2].GetResponseRange().Kvs; len(ts) > 0 && ts[0].ModRevision != tw.rev {
-			if err := tw.conflict(); err != nil {
-				return false, 0, res, err
-			}
+		if err := tw.failed(resp, 2); err != nil {
+			return false, 0, res, err
 		}
 	}
 	return false, 0, res, nil

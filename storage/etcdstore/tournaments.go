@@ -14,15 +14,23 @@ import (
 
 // Tournaments (see the layout in the package documentation): t/<id> is
 // the record, ta/<id> marks the active ones, tc/<platform 0 channel> 0
-// <id> indexes them by channel, meta/next-tournament counts them. A write
+// <id> indexes them by channel, to/<platform 0 channel> holds the id of a
+// channel's active tournament, meta/next-tournament counts them. A write
 // is one transaction comparing the record's mod revision with the one
 // read when its Rev was checked (a new tournament: the counter's), so
-// that two writers at one Rev write once.
+// that two writers at one Rev write once. A write that makes a
+// tournament active in a channel also compares to/ of the channel
+// absent (CreateRevision 0) and puts it, so that of two processes
+// opening a tournament in one channel at once, one does; the write that
+// ends it (or moves it) deletes it.
 
 func (s *Store) tourKey(id uint64) string   { return fmt.Sprintf("%st/%016d", s.prefix, id) }
 func (s *Store) activeKey(id uint64) string { return fmt.Sprintf("%sta/%016d", s.prefix, id) }
 func (s *Store) tourCounterKey() string     { return s.prefix + "meta/next-tournament" }
 func (s *Store) activePrefix() string       { return s.prefix + "ta/" }
+func (s *Store) openKey(k sessions.Key) string {
+	return s.prefix + "to/" + k.Platform + "\x00" + k.Channel
+}
 func (s *Store) tourChannelPrefix(k sessions.Key) (string, error) {
 	if k.Platform == "" || k.Channel == "" || strings.ContainsRune(k.Platform+k.Channel, 0) {
 		return "", fmt.Errorf("etcdstore: bad tournament channel %q", k.String())
@@ -53,6 +61,9 @@ type tourWrite struct {
 	check string
 	rev   int64
 	isNew bool
+	// claim, when set, is the to/ key of the channel that the write
+	// takes (compared absent).
+	claim string
 }
 
 // tourOps prepares the write of t (compare-and-set on Rev): it reads the
@@ -72,6 +83,7 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 	w := &tourWrite{t: t}
 	var id uint64
 	oldChannel := ""
+	var old *sessions.Tournament
 	if t.ID == "" {
 		if t.Rev != 1 {
 			return nil, fmt.Errorf("etcdstore: new tournament at rev %d: %w", t.Rev, sessions.ErrConflict)
@@ -104,7 +116,7 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 		if len(resp.Kvs) == 0 {
 			return nil, fmt.Errorf("tournament %s: %w", t.ID, sessions.ErrNotFound)
 		}
-		old, err := decodeTournament(resp.Kvs[0].Value)
+		old, err = decodeTournament(resp.Kvs[0].Value)
 		if err != nil {
 			return nil, s.damage("tournament "+t.ID, err)
 		}
@@ -135,7 +147,86 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 	} else {
 		w.ops = append(w.ops, clientv3.OpDelete(s.activeKey(id)))
 	}
+	if err := s.openOps(ctx, w, old, idk); err != nil {
+		return nil, err
+	}
 	return w, nil
+}
+
+// openOps adds to w what the write does to to/, the active tournament of
+// a channel (old is the stored tournament, nil for a new one; idk its id
+// as written there): it claims the channel when t becomes active there,
+// failing at once when another tournament holds it, and gives it up when
+// t stops being active there. A write that keeps t active in its channel
+// reads nothing more (a tournament active before to/ existed claims no
+// channel: only the Service's check keeps a second one out there).
+func (s *Store) openOps(ctx context.Context, w *tourWrite, old *sessions.Tournament, idk string) error {
+	t := w.t
+	was := old != nil && old.Status.Active()
+	stays := was && old.Key.Platform == t.Key.Platform && old.Key.Channel == t.Key.Channel
+	if t.Status.Active() && !stays {
+		k := s.openKey(t.Key)
+		resp, err := s.cli.Get(ctx, k)
+		if err != nil {
+			return fmt.Errorf("etcdstore: reading the active tournament of %s: %w", t.Key, err)
+		}
+		switch {
+		case len(resp.Kvs) == 0:
+			w.claim = k
+			w.cmps = append(w.cmps, clientv3.Compare(clientv3.CreateRevision(k), "=", 0))
+			w.ops = append(w.ops, clientv3.OpPut(k, idk))
+		case string(resp.Kvs[0].Value) != idk:
+			return openConflict(t.Key, string(resp.Kvs[0].Value))
+		}
+	}
+	if was && (!stays || !t.Status.Active()) {
+		k := s.openKey(old.Key)
+		resp, err := s.cli.Get(ctx, k)
+		if err != nil {
+			return fmt.Errorf("etcdstore: reading the active tournament of %s: %w", old.Key, err)
+		}
+		// Only t's own writes change a key that holds its id, and they
+		// compare t's record: no compare needed here.
+		if len(resp.Kvs) > 0 && string(resp.Kvs[0].Value) == idk {
+			w.ops = append(w.ops, clientv3.OpDelete(k))
+		}
+	}
+	return nil
+}
+
+// openConflict is the error of a write that would make a second
+// tournament active in a channel (other: the id of the one there).
+func openConflict(k sessions.Key, other string) error {
+	return fmt.Errorf("etcdstore: tournament %s is active in %s channel %s: %w (%w)", strings.TrimLeft(other, "0"), k.Platform, k.Channel, sessions.ErrTournamentOpen, sessions.ErrConflict)
+}
+
+// elses are the reads a transaction holding w runs when it fails, for
+// failed: the record's (or counter's) key, then the claimed channel's.
+func (w *tourWrite) elses() []clientv3.Op {
+	ops := []clientv3.Op{clientv3.OpGet(w.check, clientv3.WithKeysOnly())}
+	if w.claim != "" {
+		ops = append(ops, clientv3.OpGet(w.claim))
+	}
+	return ops
+}
+
+// failed is the error of w in a transaction resp that failed, from the
+// responses of its elses (from index at): ErrTournamentOpen (and
+// ErrConflict) when another tournament took the channel first,
+// ErrConflict when another write changed the tournament, nil when
+// neither did (the counter moved, or another part of the transaction
+// failed: run it again).
+func (w *tourWrite) failed(resp *clientv3.TxnResponse, at int) error {
+	check := resp.Responses[at].GetResponseRange().Kvs
+	if w.claim != "" {
+		if claim := resp.Responses[at+1].GetResponseRange().Kvs; len(claim) > 0 {
+			return openConflict(w.t.Key, string(claim[0].Value))
+		}
+	}
+	if len(check) > 0 && check[0].ModRevision == w.rev || len(check) == 0 && w.rev == 0 {
+		return nil
+	}
+	return w.conflict()
 }
 
 // conflict is the error of a write w whose compare failed: a conflict
@@ -155,7 +246,7 @@ func (s *Store) PutTournament(ctx context.Context, t *sessions.Tournament) error
 		if err != nil {
 			return err
 		}
-		resp, err := s.cli.Txn(ctx).If(w.cmps...).Then(w.ops...).Commit()
+		resp, err := s.cli.Txn(ctx).If(w.cmps...).Then(w.ops...).Else(w.elses()...).Commit()
 		if err != nil {
 			return fmt.Errorf("etcdstore: writing tournament %s: %w", w.t.ID, err)
 		}
@@ -163,7 +254,7 @@ func (s *Store) PutTournament(ctx context.Context, t *sessions.Tournament) error
 			t.ID = w.t.ID
 			return nil
 		}
-		if err := w.conflict(); err != nil {
+		if err := w.failed(resp, 0); err != nil {
 			return err
 		}
 	}

@@ -103,8 +103,8 @@ func TestTournamentFromTwoProcesses(t *testing.T) {
 	ids := make([][]string, 2)
 	for i, s := range stores {
 		wg.Go(func() {
-			for range 10 {
-				nt := newTour(fmt.Sprint("new", i))
+			for j := range 10 {
+				nt := newTour(fmt.Sprint("new", i, "-", j))
 				if err := s.PutTournament(ctx, nt); err != nil {
 					t.Error(err)
 					return
@@ -130,8 +130,8 @@ func TestDamagedTournament(t *testing.T) {
 	for i, bad := range []string{`{"v":1,"id":"2","rev":`, `{"v":99,"id":"2","rev":1}`} {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			s := open(t)
-			for range 3 {
-				if err := s.PutTournament(ctx, newTour("c")); err != nil {
+			for _, ch := range []string{"c1", "c", "c3"} { // 2 in channel c
+				if err := s.PutTournament(ctx, newTour(ch)); err != nil {
 					t.Fatal(err)
 				}
 			}
