@@ -157,7 +157,7 @@ func (t *Tally) Diff(u *Tally) error {
 	if len(diffs) > 5 {
 		diffs = diffs[:5]
 	}
-	return fmt.Errorf("%d records differ: %s", n+max(extra-1, 0), strings.Join(diffs, "; "))
+	return fmt.Errorf("%d differences: %s", n+max(extra-1, 0), strings.Join(diffs, "; "))
 }
 
 // openReadOnly opens an existing database read-only (Options.ReadOnly).
