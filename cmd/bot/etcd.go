@@ -18,8 +18,19 @@ import (
 type etcdStore struct{ *etcdstore.Store }
 
 func (s etcdStore) leadClocks(ctx context.Context, run func(context.Context)) {
+	s.Lead(ctx, processName(), etcdstore.LeaderTTL, run)
+}
+
+// leadPolling runs poll while this process is the one that polls
+// Telegram (the election etcdstore.PollElection).
+func (s etcdStore) leadPolling(ctx context.Context, poll func(context.Context)) {
+	s.LeadElection(ctx, etcdstore.PollElection, processName(), etcdstore.LeaderTTL, poll)
+}
+
+// processName names this process in the elections: host/pid.
+func processName() string {
 	host, _ := os.Hostname()
-	s.Lead(ctx, fmt.Sprintf("%s/%d", host, os.Getpid()), etcdstore.LeaderTTL, run)
+	return fmt.Sprintf("%s/%d", host, os.Getpid())
 }
 
 // openEtcd opens the etcd store of storage.etcd; where names it for logs.
