@@ -3,6 +3,7 @@ package etcdstore_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
@@ -237,6 +238,18 @@ func TestMigrateRoundTrip(t *testing.T) {
 		}
 	}
 
+	// The index of live sessions by user, which etcd has not, is built
+	// again in the bbolt copy.
+	for _, p := range []string{"console", "discord", "telegram"} {
+		for _, u := range []string{"a", "b", "c"} {
+			w, err1 := src.LiveOf(ctx, p, u)
+			g, err2 := back.LiveOf(ctx, p, u)
+			if err1 != nil || err2 != nil || len(w) == 0 && p == "console" || !slices.Equal(w, g) {
+				t.Errorf("live sessions of %s %s: %v, %v in the copy; %v, %v in the source", p, u, g, err2, w, err1)
+			}
+		}
+	}
+
 	// The games go on, the same in each copy.
 	mid := sessions.Key{Platform: "console", Channel: "mid"}
 	var after []string
@@ -284,6 +297,24 @@ func TestImportRefusesBadItems(t *testing.T) {
 		if n, err := e.Keys(ctx); err != nil || n != 0 {
 			t.Fatalf("after a refused batch: %d keys, %v", n, err)
 		}
+	}
+}
+
+// TestExportRefusesDamage: a record in etcd that does not decode stops
+// Export (so bot migrate copies nothing from a damaged source), naming it.
+func TestExportRefusesDamage(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range []string{"h/console\x00x\x00", "g/0000000000000001", "r/console\x00a\x00spanish\x00all", "l/console\x00spanish\x00all\x00zz\x00a"} {
+		t.Run(strings.ReplaceAll(k, "\x00", "/"), func(t *testing.T) {
+			s := open(t)
+			if _, err := cli.Put(ctx, "/"+t.Name()+"/"+k, "{not json"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := storage.TallyOf(ctx, s)
+			if !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), "console") && !strings.Contains(err.Error(), "games") {
+				t.Fatalf("Export of a damaged record: %v, want ErrDamaged naming it", err)
+			}
+		})
 	}
 }
 
