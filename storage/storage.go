@@ -84,6 +84,11 @@ type Options struct {
 	// Log receives the damage found in the file, once per record; nil
 	// discards it.
 	Log *slog.Logger
+	// ReadOnly opens an existing database without writing to it (bbolt's
+	// shared lock; bot migrate reads its source so): nothing is created or
+	// upgraded, a database of an older schema is refused, and every change
+	// fails.
+	ReadOnly bool
 }
 
 // Store is the bbolt store of sessions and finished games. It implements
@@ -123,6 +128,9 @@ func Open(path string, o Options) (*Store, error) {
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.ReadOnly {
+		return openReadOnly(path, o)
 	}
 	if dir := filepath.Dir(path); dir != "" {
 		if err := os.MkdirAll(dir, 0o750); err != nil {

@@ -71,12 +71,29 @@ func (b *Bot) persist(ctx context.Context, method string, p tgbotapi.Params) (js
 // allowedUpdates are the update kinds the bot asks for.
 const allowedUpdates = `["message","callback_query"]`
 
-// poll receives updates by long polling until ctx is done. An update is
+// poll receives updates by long polling until ctx is done: through the
+// PollGate of ctx (WithPollGate) when it has one, so that one process at
+// a time polls; otherwise at once.
+func (b *Bot) poll(ctx context.Context) {
+	gate, _ := ctx.Value(pollGateKey{}).(PollGate)
+	if gate == nil {
+		b.pollNow(ctx)
+		return
+	}
+	b.log.Info("telegram: waiting to be the process that polls")
+	gate(ctx, func(ctx context.Context) {
+		b.log.Info("telegram: polling (this process leads)")
+		b.pollNow(ctx)
+		b.log.Info("telegram: no longer polling")
+	})
+}
+
+// pollNow polls until ctx is done. An update is
 // confirmed to Telegram (by the offset of the next getUpdates) only once
 // its handling is over, so that a bot killed in the middle gets it again
 // when it starts (the sessions service applies a request id once). Before
-// it returns, poll confirms the updates it handled.
-func (b *Bot) poll(ctx context.Context) {
+// it returns, pollNow confirms the updates it handled.
+func (b *Bot) pollNow(ctx context.Context) {
 	// A webhook left set would make getUpdates fail with 409.
 	if _, err := b.persist(ctx, "deleteWebhook", tgbotapi.Params{}); err != nil && ctx.Err() == nil {
 		b.log.Warn("telegram: deleteWebhook failed", "err", err)

@@ -18,17 +18,37 @@ import (
 type etcdStore struct{ *etcdstore.Store }
 
 func (s etcdStore) leadClocks(ctx context.Context, run func(context.Context)) {
+	s.Lead(ctx, processName(), etcdstore.LeaderTTL, run)
+}
+
+// leadPolling runs poll while this process is the one that polls
+// Telegram (the election etcdstore.PollElection).
+func (s etcdStore) leadPolling(ctx context.Context, poll func(context.Context)) {
+	s.LeadElection(ctx, etcdstore.PollElection, processName(), etcdstore.LeaderTTL, poll)
+}
+
+// processName names this process in the elections: host/pid.
+func processName() string {
 	host, _ := os.Hostname()
-	s.Lead(ctx, fmt.Sprintf("%s/%d", host, os.Getpid()), etcdstore.LeaderTTL, run)
+	return fmt.Sprintf("%s/%d", host, os.Getpid())
 }
 
 // openEtcd opens the etcd store of storage.etcd; where names it for logs.
 func openEtcd(ctx context.Context, c config, eps []string, log *slog.Logger) (botStore, string, error) {
+	s, where, err := openEtcdStore(ctx, c, eps, log)
+	if err != nil {
+		return nil, "", err
+	}
+	return etcdStore{s}, where, nil
+}
+
+// openEtcdStore opens the etcd store of storage.etcd; where names it.
+func openEtcdStore(ctx context.Context, c config, eps []string, log *slog.Logger) (*etcdstore.Store, string, error) {
 	e := c.Storage.Etcd
 	s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: eps, Prefix: e.Prefix, Username: e.Username, Password: e.Password,
 		CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log})
 	if err != nil {
 		return nil, "", fmt.Errorf("%w (storage.etcd.endpoints)", err)
 	}
-	return etcdStore{s}, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
+	return s, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
 }

@@ -9,6 +9,7 @@
 //	bot render --game ID [--opt k=v] [--fen FEN] [--play MOVE] [--theme T] --out FILE.png
 //	bot backup [--config FILE] BACKUP.db
 //	bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID
+//	bot migrate [--config FILE] --to etcd|bbolt [--force]
 //	bot help [COMMAND]            the commands, or one with its flags
 package main
 
@@ -45,6 +46,7 @@ func commands() []command {
 		{"render", "render --game ID [--opt key=value ...] [--fen FEN | --setup FORMATIONS] [--play MOVE ...] [--theme light|dark] [--size PX] [--viewer SEAT] [--numbers] --out FILE.png: draw a position", "", cmdRender},
 		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", "", cmdBackup},
 		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", "", cmdExport},
+		{"migrate", "migrate [--config FILE] --to etcd|bbolt [--force]: copy the bbolt file into etcd, or etcd back into the bbolt file, and check the copy", migrateNote, cmdMigrate},
 	}
 }
 

@@ -84,7 +84,13 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		}
 		notifiers = append(notifiers, tg)
 		venues[telegram.Platform] = tg.Venues()
-		running = append(running, platform{"telegram", tg.Run})
+		run := tg.Run
+		if l, ok := store.(pollLeader); ok && tc.Webhook == nil {
+			// Processes on one etcd: only the elected one polls (a
+			// webhook is served by every process).
+			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, l.leadPolling)) }
+		}
+		running = append(running, platform{"telegram", run})
 	}
 	if c.Discord.Token != "" {
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
@@ -248,6 +254,12 @@ func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botSto
 // time runs the clocks: leadClocks runs run while this process leads.
 type clockLeader interface {
 	leadClocks(ctx context.Context, run func(context.Context))
+}
+
+// pollLeader is a store shared by several processes, of which one at a
+// time polls Telegram: leadPolling runs poll while this process leads.
+type pollLeader interface {
+	leadPolling(ctx context.Context, poll func(context.Context))
 }
 
 // openStore opens the database; to a file that storage.Open refuses (its

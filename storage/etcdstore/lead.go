@@ -9,6 +9,13 @@ import (
 	"go.etcd.io/etcd/client/v3/concurrency"
 )
 
+// The elections of Lead and LeadElection.
+const (
+	clockElection = "clock-leader"
+	// PollElection is the election of the process that polls Telegram.
+	PollElection = "telegram-poll"
+)
+
 // LeaderTTL is the lease of the clocks' leader: when its process dies,
 // another takes over within about this time.
 const LeaderTTL = 10 * time.Second
@@ -20,12 +27,18 @@ const LeaderTTL = 10 * time.Second
 // longer than ttl). Then it campaigns again. It returns when ctx is done
 // (resigning, so that another process takes over at once).
 func (s *Store) Lead(ctx context.Context, name string, ttl time.Duration, run func(ctx context.Context)) {
+	s.LeadElection(ctx, clockElection, name, ttl, run)
+}
+
+// LeadElection is Lead in the election of another task than the clocks
+// (PollElection): run runs while this process leads it.
+func (s *Store) LeadElection(ctx context.Context, election, name string, ttl time.Duration, run func(ctx context.Context)) {
 	if ttl <= 0 {
 		ttl = LeaderTTL
 	}
 	for ctx.Err() == nil {
-		if err := s.leadOnce(ctx, name, ttl, run); err != nil && ctx.Err() == nil {
-			s.log.Warn("clock leader election failed; trying again", "err", err)
+		if err := s.leadOnce(ctx, election, name, ttl, run); err != nil && ctx.Err() == nil {
+			s.log.Warn("leader election failed; trying again", "election", election, "err", err)
 			select { // etcd is unreachable: wait a little before asking again
 			case <-ctx.Done():
 			case <-time.After(ttl / 5):
@@ -34,20 +47,20 @@ func (s *Store) Lead(ctx context.Context, name string, ttl time.Duration, run fu
 	}
 }
 
-func (s *Store) leadOnce(ctx context.Context, name string, ttl time.Duration, run func(ctx context.Context)) error {
+func (s *Store) leadOnce(ctx context.Context, election, name string, ttl time.Duration, run func(ctx context.Context)) error {
 	sess, err := concurrency.NewSession(s.cli, concurrency.WithTTL(max(1, int(ttl.Seconds()))), concurrency.WithContext(ctx))
 	if err != nil {
-		return fmt.Errorf("etcdstore: a lease for the clock election: %w", err)
+		return fmt.Errorf("etcdstore: a lease for the election %s: %w", election, err)
 	}
 	defer sess.Close() // revokes the lease
-	el := concurrency.NewElection(sess, s.prefix+"clock-leader")
+	el := concurrency.NewElection(sess, s.prefix+election)
 	if err := el.Campaign(ctx, name); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}
-		return fmt.Errorf("etcdstore: campaigning for the clocks: %w", err)
+		return fmt.Errorf("etcdstore: campaigning in the election %s: %w", election, err)
 	}
-	s.log.Info("leading the clocks", "name", name)
+	s.log.Info("leading", "election", election, "name", name)
 	lctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -64,6 +77,6 @@ func (s *Store) leadOnce(ctx context.Context, name string, ttl time.Duration, ru
 	rctx, rcancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 	defer rcancel()
 	_ = el.Resign(rctx) // best effort: the lease's revocation (sess.Close) ends the term too
-	s.log.Info("no longer leading the clocks", "name", name)
+	s.log.Info("no longer leading", "election", election, "name", name)
 	return nil
 }

@@ -1,0 +1,55 @@
+package storage_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/boardgamebot/bot/storage"
+)
+
+// TestReadOnlyOpen: a read-only Open (bot migrate's source) writes
+// nothing: a database of schema 1 is refused (an upgrade would write)
+// and left as it was; one of this schema is exported, and stays the
+// same byte for byte; changes fail.
+func TestReadOnlyOpen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	if err := scaleCopyFile(path, filepath.Join("testdata", "v1.db")); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storage.Open(path, storage.Options{ReadOnly: true}); err == nil || !strings.Contains(err.Error(), "schema 1") {
+		t.Fatalf("read-only Open of schema 1: %v, want a refusal naming the schema", err)
+	}
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("the refused file changed")
+	}
+	open(t, path).Close() // upgrades it
+	if before, err = os.ReadFile(path); err != nil {
+		t.Fatal(err)
+	}
+	s, err := storage.Open(path, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := storage.TallyOf(ctx, s)
+	if err != nil || tl.Count[storage.KindLive] != len(v1Live) || tl.Count[storage.KindGame] != 2 {
+		t.Fatalf("export: %v, %v; want %d live and 2 games", tl.Count, err, len(v1Live))
+	}
+	if err := s.SetNotify(ctx, "console", "a", true); err == nil {
+		t.Fatal("a change in a read-only store succeeded")
+	}
+	s.Close()
+	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
+		t.Fatal("a read-only Open changed the file")
+	}
+	if _, err := storage.Open(filepath.Join(t.TempDir(), "none.db"), storage.Options{ReadOnly: true}); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("read-only Open of no file: %v", err)
+	}
+}

@@ -1,0 +1,390 @@
+package etcdstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+	"go.etcd.io/etcd/api/v3/mvccpb"
+	clientv3 "go.etcd.io/etcd/client/v3"
+)
+
+// The items of bot migrate (storage.Item): Export reads them all at one
+// revision, Import writes them. The request ids (s/) are not copied (see
+// storage.Kinds), nor the due index (d/), which Import rebuilds from the
+// live sessions.
+
+// scanPage is how many keys one read of Export returns.
+const scanPage = 512
+
+// scan calls fn with every key under p at revision rev, in key order,
+// a page at a time.
+func (s *Store) scan(ctx context.Context, p string, rev int64, fn func(rest string, kv *mvccpb.KeyValue) error) error {
+	from, end := p, clientv3.GetPrefixRangeEnd(p)
+	for {
+		resp, err := s.cli.Get(ctx, from, clientv3.WithRange(end), clientv3.WithRev(rev), clientv3.WithLimit(scanPage),
+			clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend))
+		if err != nil {
+			return err
+		}
+		for _, kv := range resp.Kvs {
+			if err := fn(string(kv.Key[len(p):]), kv); err != nil {
+				return err
+			}
+		}
+		if !resp.More || len(resp.Kvs) == 0 {
+			return nil
+		}
+		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
+	}
+}
+
+// exporter emits the items of one kind, read at revision rev.
+type exporter struct {
+	kind string
+	emit func(ctx context.Context, rev int64, emit func(storage.Item) error) error
+}
+
+func (s *Store) exporters() []exporter {
+	bad := func(what, rest string, err error) error {
+		return fmt.Errorf("%s %q: %w: %v", what, strings.ReplaceAll(rest, "\x00", "/"), sessions.ErrDamaged, err)
+	}
+	// records exports the keys under p: id makes an item's ID of the key
+	// after p, val its Value of the stored value (nil: no value).
+	records := func(kind, p string, id func(rest string) (string, error), val func(v []byte) ([]byte, error)) exporter {
+		return exporter{kind, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+			return s.scan(ctx, s.prefix+p, rev, func(rest string, kv *mvccpb.KeyValue) error {
+				i, err := id(rest)
+				if err != nil {
+					return bad(kind, rest, err)
+				}
+				var v []byte
+				if val != nil {
+					if v, err = val(kv.Value); err != nil {
+						return bad(kind, rest, err)
+					}
+				}
+				return emit(storage.Item{Kind: kind, ID: i, Value: v})
+			})
+		}}
+	}
+	parts := func(n int) func(rest string) (string, error) {
+		return func(rest string) (string, error) {
+			if p := strings.Split(rest, "\x00"); len(p) != n {
+				return "", fmt.Errorf("%d parts, want %d", len(p), n)
+			}
+			return rest, nil
+		}
+	}
+	standing := func(v []byte) ([]byte, error) {
+		var sr standingRecord
+		if err := json.Unmarshal(v, &sr); err != nil {
+			return nil, err
+		}
+		return json.Marshal(sr.Standing)
+	}
+	history := func(what string, n int) func(rest string) (string, error) {
+		return func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != n {
+				return "", fmt.Errorf("%d parts, want %d", len(p), n)
+			}
+			id, err := strconv.ParseUint(p[n-1], 10, 64)
+			if err != nil {
+				return "", err
+			}
+			p[n-1] = strconv.FormatUint(id, 10)
+			return storage.JoinID(append([]string{what}, p...)...), nil
+		}
+	}
+	return []exporter{
+		{storage.KindCounter, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+			resp, err := s.cli.Get(ctx, s.nextKey(), clientv3.WithRev(rev))
+			if err != nil || len(resp.Kvs) == 0 {
+				return err
+			}
+			if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
+				return bad("the game counter", "", err)
+			}
+			return emit(storage.Item{Kind: storage.KindCounter, ID: "games", Value: resp.Kvs[0].Value})
+		}},
+		{storage.KindLive, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+			return s.scan(ctx, s.prefix+"h/", rev, func(rest string, kv *mvccpb.KeyValue) error {
+				p := strings.Split(rest, "\x00")
+				if len(p) != 3 {
+					return bad("live session", rest, errors.New("not platform, channel and thread"))
+				}
+				rec, err := s.loadAt(ctx, sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, kv.Value, rev)
+				if err != nil {
+					return bad("live session", rest, err)
+				}
+				v, err := storage.RecordValue(rec)
+				if err != nil {
+					return err
+				}
+				return emit(storage.Item{Kind: storage.KindLive, ID: rest, Value: v})
+			})
+		}},
+		records(storage.KindGame, "g/", func(rest string) (string, error) {
+			id, err := strconv.ParseUint(rest, 10, 64)
+			return strconv.FormatUint(id, 10), err
+		}, func(v []byte) ([]byte, error) {
+			rec, err := decodeRecord(v)
+			if err != nil {
+				return nil, err
+			}
+			return storage.RecordValue(rec)
+		}),
+		records(storage.KindHistory, "u/", history("user", 3), nil),
+		records(storage.KindHistory, "c/", history("channel", 4), nil),
+		records(storage.KindStanding, "r/", parts(4), standing),
+		records(storage.KindLadder, "l/", func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != 5 {
+				return "", fmt.Errorf("%d parts, want 5", len(p))
+			}
+			inv, err := strconv.ParseUint(p[3], 16, 32)
+			if err != nil {
+				return "", err
+			}
+			p[3] = strconv.Itoa(uninverted(uint32(inv)))
+			return storage.JoinID(p...), nil
+		}, standing),
+		records(storage.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
+			var u sessions.User
+			if err := json.Unmarshal(v, &u); err != nil {
+				return nil, err
+			}
+			return json.Marshal(u)
+		}),
+		records(storage.KindPrefs, "p/", parts(2), func(v []byte) ([]byte, error) {
+			var p prefs
+			if err := json.Unmarshal(v, &p); err != nil || p.V != 1 {
+				return nil, fmt.Errorf("version %d: %v", p.V, err)
+			}
+			return json.Marshal(p)
+		}),
+		records(storage.KindRoute, "o/", parts(2), func(v []byte) ([]byte, error) {
+			var r route
+			if err := json.Unmarshal(v, &r); err != nil || r.V != 1 {
+				return nil, fmt.Errorf("version %d: %v", r.V, err)
+			}
+			return json.Marshal(r)
+		}),
+	}
+}
+
+// loadAt reads a live session whose head is h with its move log at
+// revision rev.
+func (s *Store) loadAt(ctx context.Context, key sessions.Key, hv []byte, rev int64) (*sessions.Record, error) {
+	var h head
+	if err := json.Unmarshal(hv, &h); err != nil {
+		return nil, err
+	}
+	rec, err := decodeRecord(h.Rec)
+	if err != nil {
+		return nil, err
+	}
+	rec.Actions = nil
+	err = s.scan(ctx, s.movesKey(key), rev, func(rest string, kv *mvccpb.KeyValue) error {
+		var as []sessions.Action
+		if err := json.Unmarshal(kv.Value, &as); err != nil {
+			return fmt.Errorf("moves %s: %v", rest, err)
+		}
+		rec.Actions = append(rec.Actions, as...)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Actions) != h.N {
+		return nil, fmt.Errorf("%d actions, the head says %d", len(rec.Actions), h.N)
+	}
+	return rec, nil
+}
+
+// uninverted is the rating of an inverted one.
+func uninverted(v uint32) int { return int(int64(1<<31-1) - int64(v)) }
+
+// Export calls emit with every record under the prefix, kind by kind in
+// the order of storage.Kinds, all read at one revision (a consistent
+// copy, while other processes write). A record that does not decode
+// stops it with an error wrapping sessions.ErrDamaged.
+func (s *Store) Export(ctx context.Context, emit func(storage.Item) error) error {
+	resp, err := s.cli.Get(ctx, s.nextKey(), clientv3.WithCountOnly())
+	if err != nil {
+		return fmt.Errorf("etcdstore: exporting: %w", err)
+	}
+	for _, x := range s.exporters() {
+		if err := x.emit(ctx, resp.Header.Revision, emit); err != nil {
+			return fmt.Errorf("etcdstore: exporting %s: %w", x.kind, err)
+		}
+	}
+	return nil
+}
+
+// Import writes items under the prefix, as Export gives them, with the
+// due index of the live sessions; it is meant for an empty prefix. It
+// writes in transactions of at most 128 operations (etcd's default
+// --max-txn-ops) and about 1 MB: an import that fails midway leaves the
+// items before it written. A malformed item fails, naming it, before
+// anything of its batch is written.
+func (s *Store) Import(ctx context.Context, items []storage.Item) error {
+	const maxOps, maxBytes = 128, 1 << 20
+	var ops []clientv3.Op
+	size := 0
+	flush := func() error {
+		if len(ops) == 0 {
+			return nil
+		}
+		if _, err := s.cli.Txn(ctx).Then(ops...).Commit(); err != nil {
+			return fmt.Errorf("etcdstore: importing: %w", err)
+		}
+		ops, size = ops[:0], 0
+		return nil
+	}
+	for _, it := range items {
+		o, n, err := s.importOps(it)
+		if err != nil {
+			return fmt.Errorf("etcdstore: importing %s %q: %w", it.Kind, strings.ReplaceAll(it.ID, "\x00", "/"), err)
+		}
+		if len(ops)+len(o) > maxOps || size+n > maxBytes {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+		ops, size = append(ops, o...), size+n
+	}
+	return flush()
+}
+
+// importOps are the writes of one item and their size in bytes.
+func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
+	put := func(k string, v []byte) ([]clientv3.Op, int, error) {
+		return []clientv3.Op{clientv3.OpPut(k, string(v))}, len(k) + len(v), nil
+	}
+	switch it.Kind {
+	case storage.KindCounter:
+		if _, err := strconv.ParseUint(string(it.Value), 10, 64); err != nil || it.ID != "games" {
+			return nil, 0, errors.New("not a game counter")
+		}
+		return put(s.nextKey(), it.Value)
+	case storage.KindLive:
+		p, err := storage.SplitID(it, 3)
+		if err != nil {
+			return nil, 0, err
+		}
+		rec, err := decodeRecord(it.Value)
+		if err != nil {
+			return nil, 0, err
+		}
+		ops, err := s.liveOps(&sessions.Change{Key: sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, Live: rec}, seen{})
+		return ops, len(it.Value) + 256, err
+	case storage.KindGame:
+		n, err := strconv.ParseUint(it.ID, 10, 64)
+		if err != nil || n == 0 {
+			return nil, 0, errors.New("bad game id")
+		}
+		if _, err := decodeRecord(it.Value); err != nil {
+			return nil, 0, err
+		}
+		return put(s.gameKey(n), it.Value)
+	case storage.KindHistory:
+		p := strings.Split(it.ID, "\x00")
+		n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
+		switch {
+		case err != nil || n == 0:
+		case p[0] == "user" && len(p) == 4 && p[1] != "" && p[2] != "":
+			return put(fmt.Sprintf("%s%016d", s.userPrefix(p[1], p[2]), n), nil)
+		case p[0] == "channel" && len(p) == 5 && p[1] != "" && p[2] != "":
+			return put(fmt.Sprintf("%s%016d", s.channelPrefix(sessions.Key{Platform: p[1], Channel: p[2], Thread: p[3]}), n), nil)
+		}
+		return nil, 0, errors.New("bad history entry")
+	case storage.KindStanding, storage.KindLadder:
+		var st sessions.Standing
+		if err := json.Unmarshal(it.Value, &st); err != nil {
+			return nil, 0, err
+		}
+		v, err := json.Marshal(standingRecord{V: 1, Standing: st})
+		if err != nil {
+			return nil, 0, err
+		}
+		if it.Kind == storage.KindStanding {
+			if _, err := storage.SplitID(it, 4); err != nil {
+				return nil, 0, err
+			}
+			return put(s.prefix+"r/"+it.ID, v)
+		}
+		p, err := storage.SplitID(it, 5)
+		if err != nil {
+			return nil, 0, err
+		}
+		rating, err := strconv.Atoi(p[3])
+		if err != nil {
+			return nil, 0, errors.New("bad rating")
+		}
+		return put(s.ladderPrefix(p[0], p[1], p[2])+inverted(rating)+"\x00"+p[4], v)
+	case storage.KindName:
+		var u sessions.User
+		if _, err := storage.SplitID(it, 2); err != nil {
+			return nil, 0, err
+		}
+		if err := json.Unmarshal(it.Value, &u); err != nil {
+			return nil, 0, err
+		}
+		return put(s.prefix+"n/"+it.ID, it.Value)
+	case storage.KindPrefs:
+		var p prefs
+		if _, err := storage.SplitID(it, 2); err != nil {
+			return nil, 0, err
+		}
+		if err := json.Unmarshal(it.Value, &p); err != nil || p.V != 1 {
+			return nil, 0, fmt.Errorf("bad preferences (version %d)", p.V)
+		}
+		return put(s.prefix+"p/"+it.ID, it.Value)
+	case storage.KindRoute:
+		var r route
+		if _, err := storage.SplitID(it, 2); err != nil {
+			return nil, 0, err
+		}
+		if err := json.Unmarshal(it.Value, &r); err != nil || r.V != 1 {
+			return nil, 0, fmt.Errorf("bad route (version %d)", r.V)
+		}
+		return put(s.prefix+"o/"+it.ID, it.Value)
+	}
+	return nil, 0, errors.New("unknown kind")
+}
+
+// Keys counts the keys under the prefix (request ids and the elections
+// of running bots included).
+func (s *Store) Keys(ctx context.Context) (int64, error) {
+	resp, err := s.cli.Get(ctx, s.prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
+	if err != nil {
+		return 0, fmt.Errorf("etcdstore: counting the keys under %s: %w", s.prefix, err)
+	}
+	return resp.Count, nil
+}
+
+// DeleteAll deletes every key under the prefix and returns how many.
+func (s *Store) DeleteAll(ctx context.Context) (int64, error) {
+	resp, err := s.cli.Delete(ctx, s.prefix, clientv3.WithPrefix())
+	if err != nil {
+		return 0, fmt.Errorf("etcdstore: deleting the keys under %s: %w", s.prefix, err)
+	}
+	return resp.Deleted, nil
+}
+
+// Running counts the bot processes on this prefix: each campaigns in the
+// clocks' election while it runs.
+func (s *Store) Running(ctx context.Context) (int64, error) {
+	resp, err := s.cli.Get(ctx, s.prefix+clockElection+"/", clientv3.WithPrefix(), clientv3.WithCountOnly())
+	if err != nil {
+		return 0, fmt.Errorf("etcdstore: reading the clocks' election: %w", err)
+	}
+	return resp.Count, nil
+}

@@ -1,0 +1,321 @@
+package etcdstore_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/etcdstore"
+)
+
+// bot is one store with what the bot asks of it.
+type bot interface {
+	sessions.Store
+	storage.Exporter
+	SetNotify(ctx context.Context, platform, userID string, on bool) error
+	SetLang(ctx context.Context, platform, userID, lang string) error
+	NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error)
+	Langs(ctx context.Context, platform string) (map[string]string, error)
+	SaveRoute(ctx context.Context, platform, channel string, key sessions.Key) error
+	Routes(ctx context.Context, platform string) (map[string]sessions.Key, error)
+}
+
+var (
+	alice = sessions.User{ID: "a", Name: "alice"}
+	carol = sessions.User{ID: "c", Name: "Carol"}
+)
+
+// playRandom plays n random legal moves at key that do not end the game.
+func playRandom(t testing.TB, svc *sessions.Service, key sessions.Key, n int, seed uint64) {
+	t.Helper()
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(seed, 1))
+	for range n {
+		snap, err := svc.Look(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := snap.State.Moves()
+		r.Shuffle(len(ms), func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
+		i := slices.IndexFunc(ms, func(m rules.Move) bool {
+			next, _, err := snap.State.Play(m.Text)
+			return err == nil && !next.Outcome().Over
+		})
+		if i < 0 {
+			t.Fatalf("%s: every move ends the game", key)
+		}
+		if _, err := svc.Move(ctx, sessions.Request{Key: key, User: snap.Player(snap.Turn())}, ms[i].Text); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// clockService is a Service on store whose clock ticks a second a call.
+func clockService(store sessions.Store) *sessions.Service {
+	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
+	return sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 },
+		Now: func() time.Time { now = now.Add(time.Second); return now }})
+}
+
+// fill writes into store what a bot that ran a while has: games in play
+// (mid-game with a clock, Ultradamas in its formation step, an open
+// challenge), finished games with ratings, finished games more than
+// finished (a number of rated games between three players), preferences
+// and a route.
+func fill(t testing.TB, store bot, finished int) {
+	t.Helper()
+	ctx := context.Background()
+	svc := clockService(store)
+	defer svc.Close()
+	start := func(key sessions.Key, game string, opts map[string]string, a, b sessions.User, clock sessions.Duration) {
+		t.Helper()
+		p := sessions.DefaultPlayOptions()
+		p.Color, p.Time = sessions.ColorWhite, clock
+		if _, err := svc.Challenge(ctx, sessions.Request{Key: key, User: a}, sessions.ChallengeSpec{Game: game, Options: opts, Invited: []sessions.User{b}, Play: p}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := svc.Accept(ctx, sessions.Request{Key: key, User: b}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	players := []sessions.User{alice, bob, carol}
+	for i := range finished {
+		key := sessions.Key{Platform: "console", Channel: fmt.Sprint("done", i%7)}
+		if i%5 == 4 {
+			key = sessions.Key{Platform: "discord", Channel: "chan1", Thread: fmt.Sprint("t", i)}
+		}
+		a, b := players[i%3], players[(i+1)%3]
+		start(key, "spanish", nil, a, b, 0)
+		playRandom(t, svc, key, 22+i%5, uint64(i)) // more than MinRatedMoves each: rated
+		if _, err := svc.Resign(ctx, sessions.Request{Key: key, User: []sessions.User{a, b}[i%2]}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start(sessions.Key{Platform: "console", Channel: "mid"}, "spanish", nil, alice, bob, sessions.Duration(24*time.Hour))
+	playRandom(t, svc, sessions.Key{Platform: "console", Channel: "mid"}, 40, 99) // more than a chunk of the move logs
+	start(sessions.Key{Platform: "console", Channel: "halma"}, "halma", map[string]string{"size": "10"}, bob, carol, 0)
+	playRandom(t, svc, sessions.Key{Platform: "console", Channel: "halma"}, 7, 98)
+	start(sessions.Key{Platform: "discord", Channel: "chan2", Thread: "th"}, "ultradamas", nil, alice, carol, 0)
+	if _, err := svc.Challenge(ctx, sessions.Request{Key: sessions.Key{Platform: "telegram", Channel: "-100"}, User: carol},
+		sessions.ChallengeSpec{Game: "spanish", Play: sessions.DefaultPlayOptions()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range []error{
+		store.SetNotify(ctx, "console", "b", false),
+		store.SetNotify(ctx, "discord", "a", true),
+		store.SetLang(ctx, "telegram", "c", "de"),
+		store.SaveRoute(ctx, "discord", "thread9", sessions.Key{Platform: "discord", Channel: "chan1", Thread: "thread9"}),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// answers are the answers of the bot's queries on a store, as JSON.
+func answers(t *testing.T, s bot) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	out := map[string]string{}
+	put := func(what string, v any, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[what] = string(b)
+	}
+	for _, p := range []string{"console", "discord", "telegram"} {
+		for _, u := range []string{"a", "b", "c"} {
+			h, err := s.History(ctx, sessions.HistoryQuery{Platform: p, User: u})
+			put("history of "+p+" "+u, h, err)
+			h, err = s.History(ctx, sessions.HistoryQuery{Platform: p, User: u, Limit: 3, Game: "spanish"})
+			put("last 3 of "+p+" "+u, h, err)
+			st, err := s.Standings(ctx, p, u, "")
+			put("standings of "+p+" "+u, st, err)
+			for _, period := range []string{sessions.AllTime, "2026-11"} {
+				l, err := s.Top(ctx, sessions.TopQuery{Platform: p, Game: "spanish", Period: period, User: u, Limit: 10})
+				put("top "+p+" "+period+" for "+u, l, err)
+			}
+		}
+		np, err := s.NotifyPrefs(ctx, p)
+		put("pings of "+p, np, err)
+		l, err := s.Langs(ctx, p)
+		put("languages of "+p, l, err)
+		r, err := s.Routes(ctx, p)
+		put("routes of "+p, r, err)
+		u, err := s.FindUser(ctx, p, "carol")
+		if err == nil {
+			put("user carol on "+p, u, nil)
+		}
+	}
+	h, err := s.History(ctx, sessions.HistoryQuery{Key: sessions.Key{Platform: "console", Channel: "done3"}})
+	put("history of done3", h, err)
+	live, err := s.Live(ctx)
+	slices.SortFunc(live, func(a, b *sessions.Record) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+	put("live", live, err)
+	idx, err := s.LiveIndex(ctx)
+	slices.SortFunc(idx, func(a, b sessions.LiveEntry) int { return strings.Compare(a.Key.String(), b.Key.String()) })
+	put("live index", idx, err)
+	for _, k := range []sessions.Key{{Platform: "console", Channel: "mid"}, {Platform: "discord", Channel: "chan2", Thread: "th"}} {
+		r, err := s.Load(ctx, k)
+		put("load "+k.String(), r, err)
+	}
+	for _, id := range []string{"1", "12", "25"} {
+		g, err := s.Finished(ctx, id)
+		put("game "+id, g, err)
+	}
+	return out
+}
+
+func tally(t *testing.T, s storage.Exporter) *storage.Tally {
+	t.Helper()
+	tl, err := storage.TallyOf(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// TestMigrateRoundTrip copies a bbolt database into etcd and back into a
+// new bbolt file: every record of each copy equals the source's, the
+// queries of the bot (history, ladders, standings, live sessions with
+// their moves, names, preferences, routes) answer the same on all three,
+// and the games go on in each copy: the same next move gives the same
+// game, and a new finished game takes the next id.
+func TestMigrateRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	src, err := storage.Open(filepath.Join(dir, "src.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	fill(t, src, 25)
+	want := answers(t, src)
+
+	e := open(t)
+	copied, err := storage.Copy(ctx, src, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := storage.Open(filepath.Join(dir, "back.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	if _, err := storage.Copy(ctx, e, back); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range storage.Kinds() {
+		if copied.Count[kind] == 0 {
+			t.Errorf("the source has no %s: the test copies nothing of that kind", kind)
+		}
+	}
+	t.Logf("copied %v", copied.Count)
+	for name, s := range map[string]bot{"etcd": e, "bbolt after etcd": back} {
+		if err := copied.Diff(tally(t, s)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		got := answers(t, s)
+		for q, w := range want {
+			if got[q] != w {
+				t.Errorf("%s: %s:\n got %s\nwant %s", name, q, got[q], w)
+			}
+		}
+	}
+
+	// The index of live sessions by user, which etcd has not, is built
+	// again in the bbolt copy.
+	for _, p := range []string{"console", "discord", "telegram"} {
+		for _, u := range []string{"a", "b", "c"} {
+			w, err1 := src.LiveOf(ctx, p, u)
+			g, err2 := back.LiveOf(ctx, p, u)
+			if err1 != nil || err2 != nil || len(w) == 0 && p == "console" || !slices.Equal(w, g) {
+				t.Errorf("live sessions of %s %s: %v, %v in the copy; %v, %v in the source", p, u, g, err2, w, err1)
+			}
+		}
+	}
+
+	// The games go on, the same in each copy.
+	mid := sessions.Key{Platform: "console", Channel: "mid"}
+	var after []string
+	for _, s := range []bot{src, e, back} {
+		svc := clockService(s)
+		playRandom(t, svc, mid, 1, 7)
+		snap, err := svc.Look(ctx, mid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(snap.Record.Actions); n != 41 {
+			t.Fatalf("%d actions after one more move, want 41", n)
+		}
+		ev, err := svc.Resign(ctx, sessions.Request{Key: mid, User: bob})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after = append(after, fmt.Sprintf("%s #%s %v", snap.State.FEN(), ev.Session.Record.ID, ev.Session.Record.Ratings))
+		svc.Close()
+	}
+	if after[1] != after[0] || after[2] != after[0] {
+		t.Fatalf("a move and a resignation after the copies:\n bbolt %s\n etcd %s\n back %s", after[0], after[1], after[2])
+	}
+	if !strings.Contains(after[0], " #26 ") {
+		t.Fatalf("the next finished game: %s, want #26", after[0])
+	}
+}
+
+// TestImportRefusesBadItems: an item that is not what its kind says is
+// refused, naming it, and nothing of its batch is written.
+func TestImportRefusesBadItems(t *testing.T) {
+	ctx := context.Background()
+	e := open(t)
+	good := storage.Item{Kind: storage.KindPrefs, ID: "console\x00a", Value: []byte(`{"v":1,"lang":"de"}`)}
+	for _, bad := range []storage.Item{
+		{Kind: storage.KindGame, ID: "x", Value: []byte(`{}`)},
+		{Kind: storage.KindLive, ID: "console\x00mid\x00", Value: []byte(`{"v":1`)},
+		{Kind: storage.KindPrefs, ID: "console", Value: []byte(`{"v":1}`)},
+		{Kind: "tournaments?", ID: "1"},
+	} {
+		err := e.Import(ctx, []storage.Item{good, bad})
+		if err == nil || !strings.Contains(err.Error(), bad.Kind) {
+			t.Errorf("%s %q: %v, want an error naming it", bad.Kind, bad.ID, err)
+		}
+		if n, err := e.Keys(ctx); err != nil || n != 0 {
+			t.Fatalf("after a refused batch: %d keys, %v", n, err)
+		}
+	}
+}
+
+// TestExportRefusesDamage: a record in etcd that does not decode stops
+// Export (so bot migrate copies nothing from a damaged source), naming it.
+func TestExportRefusesDamage(t *testing.T) {
+	ctx := context.Background()
+	for _, k := range []string{"h/console\x00x\x00", "g/0000000000000001", "r/console\x00a\x00spanish\x00all", "l/console\x00spanish\x00all\x00zz\x00a"} {
+		t.Run(strings.ReplaceAll(k, "\x00", "/"), func(t *testing.T) {
+			s := open(t)
+			if _, err := cli.Put(ctx, "/"+t.Name()+"/"+k, "{not json"); err != nil {
+				t.Fatal(err)
+			}
+			_, err := storage.TallyOf(ctx, s)
+			if !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), "console") && !strings.Contains(err.Error(), "games") {
+				t.Fatalf("Export of a damaged record: %v, want ErrDamaged naming it", err)
+			}
+		})
+	}
+}
+
+var _ bot = (*etcdstore.Store)(nil)
