@@ -110,7 +110,9 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, ev.By)
-		r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
+		if s.Record.Tour == nil { // a tournament's next game is its next pairing
+			r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
+		}
 		return r
 	}
 	if st := p.status(s); st != "" {

@@ -211,7 +211,9 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 			r.Lines = append(r.Lines, l)
 		}
 		r.Picture = picture(s, sessions.User{})
-		r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
+		if s.Record.Tour == nil { // a tournament's next game is its next pairing
+			r.Buttons = []Button{{p.T("ButtonRematch"), "/rematch"}}
+		}
 		return r
 	}
 	if st := p.status(s); st != "" {

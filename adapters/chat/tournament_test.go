@@ -372,3 +372,37 @@ func TestTournamentInChat(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentGameEndOffersNoRematch: the end of a tournament game
+// offers no rematch button (the next game is the next round's pairing),
+// while an ordinary game's end does.
+func TestTournamentGameEndOffersNoRematch(t *testing.T) {
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
+		Rand: func(int) int { return 0 }, Venues: sessions.VenueSet{"test": testVenues{}}})
+	f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc})}
+	f.expect("alice", "/tournament new count target=4", "opens tournament #1", false)
+	for _, p := range []string{"alice", "bob", "carol", "dave"} {
+		f.expect(p, "/tournament join", "joins tournament #1", false)
+	}
+	start := f.expect("alice", "/tournament start", "begins", false)
+	game := regexp.MustCompile(`Board 1: (\w+) \(White\) vs (\w+)`).FindStringSubmatch(start.Text())
+	if game == nil {
+		t.Fatalf("no board 1 in:\n%s", start.Text())
+	}
+	at := sessions.Key{Platform: key.Platform, Channel: key.Channel, Thread: "r1-" + game[1] + "-" + game[2]}
+	r := f.h.Handle(ctx, chat.Message{Key: at, User: user(game[1]), Text: "/resign"})
+	if !strings.Contains(r.Text(), "Game over") {
+		t.Fatalf("resigning the tournament game:\n%s", r.Text())
+	}
+	for _, b := range r.Buttons {
+		if b.Command == "/rematch" {
+			t.Fatalf("a tournament game's end offers a rematch: %+v", r.Buttons)
+		}
+	}
+	f.expect("alice", "/play count @bob", "", false)
+	f.say("bob", "/accept")
+	r = f.say("alice", "/resign")
+	if len(r.Buttons) == 0 || r.Buttons[0].Command != "/rematch" {
+		t.Fatalf("an ordinary game's end offers no rematch: %+v\n%s", r.Buttons, r.Text())
+	}
+}
