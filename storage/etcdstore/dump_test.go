@@ -435,3 +435,50 @@ func TestExportRefusesDamage(t *testing.T) {
 }
 
 var _ bot = (*etcdstore.Store)(nil)
+
+// TestImportTwoActiveInOneChannel: a source of an older bot with two
+// active tournaments in one channel is copied (into etcd, in one
+// transaction, and into bbolt), the newer holding the channel: once it
+// ends, a new tournament opens there.
+func TestImportTwoActiveInOneChannel(t *testing.T) {
+	ctx := context.Background()
+	var items []storage.Item
+	for _, id := range []string{"1", "2"} {
+		v := fmt.Sprintf(`{"v":1,"id":%q,"rev":1,"key":{"platform":"test","channel":"t"},"organiser":{"id":"a","name":"alice"},"game":"spanish","status":"signup"}`, id)
+		items = append(items, storage.Item{Kind: storage.KindTournament, ID: id, Value: []byte(v)})
+	}
+	items = append(items, storage.Item{Kind: storage.KindCounter, ID: "tournaments", Value: []byte("2")})
+	b, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for name, s := range map[string]interface {
+		bot
+		storage.Importer
+	}{"etcd": open(t), "bbolt": b} {
+		if err := s.Import(ctx, items); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		act, err := s.ActiveTournaments(ctx)
+		if err != nil || len(act) != 2 {
+			t.Fatalf("%s: active tournaments: %d, %v; want 2", name, len(act), err)
+		}
+		newTour := func() *sessions.Tournament {
+			return &sessions.Tournament{V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: "t"},
+				Organiser: carol, Game: "spanish", Status: sessions.StatusSignup}
+		}
+		if err := s.PutTournament(ctx, newTour()); !errors.Is(err, sessions.ErrTournamentOpen) {
+			t.Errorf("%s: a third active tournament in the channel: %v, want ErrTournamentOpen", name, err)
+		}
+		ended := act[0].Clone()
+		ended.Rev, ended.Status = 2, sessions.StatusCancelled
+		if err := s.PutTournament(ctx, ended); err != nil || ended.ID != "2" {
+			t.Fatalf("%s: cancelling tournament %s: %v", name, ended.ID, err)
+		}
+		next := newTour()
+		if err := s.PutTournament(ctx, next); err != nil || next.ID != "3" {
+			t.Errorf("%s: a new tournament once the newer one ended: id %q, %v; want 3", name, next.ID, err)
+		}
+	}
+}
