@@ -66,9 +66,9 @@ const (
 // ids are not among them: they only guard against duplicate deliveries
 // of the last day, and migrate runs with the bot stopped.
 //
-// A new kind is a constant here, one more entry in
-// Kinds, an exporter in (*Store).exporters and a case in importItem; the
-// same two in package etcdstore. bot migrate copies and compares it then.
+// A new kind is a constant here, one more entry in Kinds, an exporter in
+// (*Store).exporters and a case in importItem; the same two in package
+// etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
 	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament}
 }
@@ -422,10 +422,10 @@ func (s *Store) Export(ctx context.Context, emit func(Item) error) error {
 // Import writes items into the database in one transaction: each as
 // Export gives it, with the indexes the items imply (the live sessions by
 // user and by when they are due, the ladders' counts, the tournaments'
-// indexes). It is meant for an
-// empty database, in batches of a few thousand items: an item already
-// there is overwritten (and its old index entries are not removed). A
-// malformed item fails the whole batch, naming it.
+// indexes). It is meant for an empty database, in batches of a few
+// thousand items: an item already there is overwritten (and its old index
+// entries are not removed). A malformed item fails the whole batch,
+// naming it.
 func (s *Store) Import(ctx context.Context, items []Item) error {
 	if err := ctx.Err(); err != nil {
 		return err
