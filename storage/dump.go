@@ -32,7 +32,8 @@ type Item struct {
 
 // The kinds of Item.
 const (
-	// KindCounter: ID "games", the last finished game's id (decimal).
+	// KindCounter: ID "games", the last finished game's id (decimal), or
+	// "tournaments", the last tournament's id.
 	KindCounter = "counter"
 	// KindLive: ID platform 0 channel 0 thread; a live sessions.Record
 	// with all its actions.
@@ -54,17 +55,22 @@ const (
 	KindPrefs = "prefs"
 	// KindRoute: ID platform 0 channel; {"v":1,"key":{...}}.
 	KindRoute = "routes"
+	// KindTournament: ID the tournament's id (decimal); its
+	// sessions.Tournament (TournamentValue). The indexes of the active
+	// tournaments, by channel and of a channel's active one are not
+	// items: Import builds them again.
+	KindTournament = "tournaments"
 )
 
 // Kinds are the kinds of Item, in the order Export gives them. Request
 // ids are not among them: they only guard against duplicate deliveries
 // of the last day, and migrate runs with the bot stopped.
 //
-// A new kind (tournaments, say) is a constant here, one more entry in
-// Kinds, an exporter in (*Store).exporters and a case in importItem; the
-// same two in package etcdstore. bot migrate copies and compares it then.
+// A new kind is a constant here, one more entry in Kinds, an exporter in
+// (*Store).exporters and a case in importItem; the same two in package
+// etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
-	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute}
+	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament}
 }
 
 // RecordValue is the Value of a live session or finished game: its JSON
@@ -76,6 +82,35 @@ func RecordValue(r *sessions.Record) ([]byte, error) {
 		r = &c
 	}
 	return json.Marshal(r)
+}
+
+// TournamentValue is the Value of the tournament stored as v under id:
+// its JSON as PutTournament writes it. A record that does not decode, or
+// that names another id or no channel, is an error wrapping
+// sessions.ErrDamaged.
+func TournamentValue(v []byte, id string) ([]byte, error) {
+	t, _, err := tournamentItem(v, id)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(t)
+}
+
+// tournamentItem decodes the tournament stored as v under id, and the
+// key of its channel in the indexes (tourChannel).
+func tournamentItem(v []byte, id string) (*sessions.Tournament, []byte, error) {
+	t, err := decodeTournament(v)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.ID != id {
+		return nil, nil, damage(fmt.Errorf("the record says tournament %q", t.ID))
+	}
+	ch, err := tourChannel(t.Key)
+	if err != nil {
+		return nil, nil, damage(err)
+	}
+	return t, ch, nil
 }
 
 // SplitID splits an Item's ID into its n parts, or fails.
@@ -212,7 +247,12 @@ func (s *Store) exporters() []exporter {
 	return []exporter{
 		{KindCounter, func(tx *bbolt.Tx, emit func(Item) error) error {
 			if b := tx.Bucket(bGames); b != nil && b.Sequence() > 0 {
-				return emit(Item{KindCounter, "games", strconv.AppendUint(nil, b.Sequence(), 10)})
+				if err := emit(Item{KindCounter, "games", strconv.AppendUint(nil, b.Sequence(), 10)}); err != nil {
+					return err
+				}
+			}
+			if b := tx.Bucket(bTours); b != nil && b.Sequence() > 0 {
+				return emit(Item{KindCounter, "tournaments", strconv.AppendUint(nil, b.Sequence(), 10)})
 			}
 			return nil
 		}},
@@ -328,6 +368,19 @@ func (s *Store) exporters() []exporter {
 				return emit(Item{KindRoute, strings.TrimSuffix(string(k), "\x00"), val})
 			})
 		}},
+		{KindTournament, func(tx *bbolt.Tx, emit func(Item) error) error {
+			return each(tx, bTours, func(k, v []byte) error {
+				if len(k) != 8 {
+					return damage(fmt.Errorf("tournament key %q", k))
+				}
+				id := strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
+				val, err := TournamentValue(v, id)
+				if err != nil {
+					return fmt.Errorf("tournament %s: %w", id, err)
+				}
+				return emit(Item{KindTournament, id, val})
+			})
+		}},
 	}
 }
 
@@ -368,10 +421,11 @@ func (s *Store) Export(ctx context.Context, emit func(Item) error) error {
 
 // Import writes items into the database in one transaction: each as
 // Export gives it, with the indexes the items imply (the live sessions by
-// user and by when they are due, the ladders' counts). It is meant for an
-// empty database, in batches of a few thousand items: an item already
-// there is overwritten (and its old index entries are not removed). A
-// malformed item fails the whole batch, naming it.
+// user and by when they are due, the ladders' counts, the tournaments'
+// indexes). It is meant for an empty database, in batches of a few
+// thousand items: an item already there is overwritten (and its old index
+// entries are not removed). A malformed item fails the whole batch,
+// naming it.
 func (s *Store) Import(ctx context.Context, items []Item) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -390,10 +444,13 @@ func importItem(tx *bbolt.Tx, it Item) error {
 	switch it.Kind {
 	case KindCounter:
 		n, err := strconv.ParseUint(string(it.Value), 10, 64)
-		if err != nil || it.ID != "games" {
-			return errors.New("not a game counter")
+		switch {
+		case err == nil && it.ID == "games":
+			return tx.Bucket(bGames).SetSequence(n)
+		case err == nil && it.ID == "tournaments":
+			return tx.Bucket(bTours).SetSequence(n)
 		}
-		return tx.Bucket(bGames).SetSequence(n)
+		return errors.New("not the counter of games or of tournaments")
 	case KindLive:
 		p, err := SplitID(it, 3)
 		if err != nil {
@@ -499,8 +556,32 @@ func importItem(tx *bbolt.Tx, it Item) error {
 			return err
 		}
 		return tx.Bucket(bRoutes).Put(join(p[0], p[1]), it.Value)
+	case KindTournament:
+		return importTournament(tx, it)
 	}
 	return errors.New("unknown kind")
+}
+
+// importTournament writes a tournament item with its indexes. An active
+// one takes its channel in tour_open; of two active in one channel (a
+// file of an older bot), the newest holds it, as fillTourOpen does.
+func importTournament(tx *bbolt.Tx, it Item) error {
+	id, ok := tourID(it.ID)
+	if !ok {
+		return errors.New("bad tournament id")
+	}
+	t, ch, err := tournamentItem(it.Value, it.ID)
+	if err != nil {
+		return err
+	}
+	if open := tx.Bucket(bTourOpen); t.Status.Active() {
+		if holder := open.Get(ch); holder == nil || bytes.Compare(holder, id) < 0 {
+			if err := open.Put(bytes.Clone(ch), id); err != nil {
+				return err
+			}
+		}
+	}
+	return writeTournament(tx, id, ch, t)
 }
 
 func standingRecordValue(v []byte) ([]byte, error) {

@@ -156,6 +156,14 @@ func putTournament(tx *bbolt.Tx, t *sessions.Tournament) error {
 			return err
 		}
 	}
+	return writeTournament(tx, id, ch, t)
+}
+
+// writeTournament writes t under id (8 bytes), and its entries in the
+// indexes of active tournaments and by channel (ch, its tourChannel);
+// tour_open is the caller's.
+func writeTournament(tx *bbolt.Tx, id, ch []byte, t *sessions.Tournament) error {
+	tours := tx.Bucket(bTours)
 	if t.V == 0 {
 		t.V = sessions.TournamentVersion
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -181,7 +182,8 @@ func TestTournamentsInOldFile(t *testing.T) {
 // TestDamagedTournament: a tournament record that does not decode (or of
 // a newer version) fails its reads and writes with ErrDamaged and is not
 // overwritten; the other tournaments are still read, ActiveTournaments
-// with ErrDamaged; a change carrying it commits nothing.
+// with ErrDamaged; a change carrying it commits nothing; Export (bot
+// migrate) refuses it.
 func TestDamagedTournament(t *testing.T) {
 	for _, bad := range []string{`{"v":1,"id":"2","rev":`, `{"v":99,"id":"2","rev":1}`} {
 		t.Run(bad, func(t *testing.T) {
@@ -237,6 +239,10 @@ func TestDamagedTournament(t *testing.T) {
 			}
 			if got, err := s.TournamentsAt(ctx, key("c"), 1); err != nil || len(got) != 1 || got[0].ID != "3" {
 				t.Fatalf("the newest tournament of the channel: %v, %v", got, err)
+			}
+			// bot migrate copies nothing of it.
+			if _, err := storage.TallyOf(ctx, s); !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), "tournament 2") {
+				t.Fatalf("Export: %v, want ErrDamaged naming tournament 2", err)
 			}
 		})
 	}

@@ -46,7 +46,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 func migrated(w io.Writer, from, to string, t *storage.Tally, took time.Duration) {
 	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
 	for _, k := range storage.Kinds() {
-		fmt.Fprintf(w, "  %-10s %d\n", k, t.Count[k])
+		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
 	}
 	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
 }

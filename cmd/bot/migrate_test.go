@@ -6,19 +6,26 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 )
 
 // migrateSetup starts etcd and returns its endpoint and a bbolt database
-// written by the console: a finished game and one in play.
+// written by the console: a finished game and one in play, and two
+// tournaments of alice, bob and carol in the console's channel: #1 of one
+// round, finished (its game resigned), #2 running, its game in play.
 func migrateSetup(t *testing.T) (endpoint, db string) {
 	t.Helper()
 	e, endpoint, err := etcdtest.Start(t.TempDir(), false)
@@ -36,7 +43,75 @@ func migrateSetup(t *testing.T) (endpoint, db string) {
 	if !strings.Contains(out.String(), "alice (White) played b3-a4.") {
 		t.Fatalf("the console:\n%s", out.String())
 	}
+	console := func(in string) string {
+		t.Helper()
+		var out, log bytes.Buffer
+		if err := runConsole(context.Background(), consoleConfig(t, db), strings.NewReader(in), &out, &log, false); err != nil {
+			t.Fatalf("%v\n%s", err, log.String())
+		}
+		return out.String()
+	}
+	place := regexp.MustCompile(`/go (t(\d)-r1-(\w+)-\w+)\)?\.`)
+	for _, id := range []string{"1", "2"} {
+		out := console("/tournament new spanish rounds=" + id + "\n/tournament join\n/as bob\n/tournament join\n/as carol\n/tournament join\n/as alice\n/tournament start\n")
+		g := place.FindStringSubmatch(out)
+		if g == nil || g[2] != id {
+			t.Fatalf("tournament %s: no game of round 1:\n%s", id, out)
+		}
+		if id == "1" {
+			// White resigns: the tournament is over.
+			if out := console("/as " + g[3] + "\n/go " + g[1] + "\n/resign\n"); !strings.Contains(out, "Final standings of tournament #1") {
+				t.Fatalf("tournament 1 after its only game:\n%s", out)
+			}
+		}
+	}
 	return endpoint, db
+}
+
+// tourAnswers are a store's answers about the tournaments of
+// migrateSetup, as JSON.
+func tourAnswers(t *testing.T, s sessions.Store) string {
+	t.Helper()
+	ctx := context.Background()
+	var out []any
+	for _, id := range []string{"1", "2"} {
+		tr, err := s.Tournament(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, tr)
+	}
+	act, err := s.ActiveTournaments(ctx)
+	if err != nil || len(act) != 1 {
+		t.Fatalf("active tournaments: %d, %v; want 1", len(act), err)
+	}
+	at, err := s.TournamentsAt(ctx, sessions.Key{Platform: "console", Channel: "terminal"}, 0)
+	if err != nil || len(at) != 2 {
+		t.Fatalf("tournaments of the console's channel: %d, %v; want 2", len(at), err)
+	}
+	b, err := json.Marshal(append(out, act, at))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// tourGoesOn checks that a store refuses a second active tournament in
+// the console's channel and gives a new one elsewhere the next id, 3.
+func tourGoesOn(t *testing.T, name string, s sessions.Store) {
+	t.Helper()
+	newTour := func(ch string) *sessions.Tournament {
+		return &sessions.Tournament{V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "console", Channel: ch},
+			Organiser: sessions.User{ID: "carol", Name: "carol"}, Game: "spanish", Format: sessions.FormatSwiss, Rounds: 1,
+			Status: sessions.StatusSignup, Created: time.Now().UTC()}
+	}
+	if err := s.PutTournament(context.Background(), newTour("terminal")); !errors.Is(err, sessions.ErrTournamentOpen) {
+		t.Errorf("%s: a second active tournament in the console's channel: %v, want ErrTournamentOpen", name, err)
+	}
+	next := newTour("elsewhere")
+	if err := s.PutTournament(context.Background(), next); err != nil || next.ID != "3" {
+		t.Errorf("%s: a new tournament: id %q, %v; want 3", name, next.ID, err)
+	}
 }
 
 // configFile writes a configuration of the bbolt file db and the etcd
@@ -92,13 +167,19 @@ func TestMigrate(t *testing.T) {
 	endpoint, db := migrateSetup(t)
 	before := fileSum(t, db)
 	conf := configFile(t, db, endpoint)
+	src, err := storage.Open(db, storage.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tours := tourAnswers(t, src)
+	src.Close()
 
 	code, out, errs := runTool("migrate", "--config", conf, "--to", "etcd")
 	if code != 0 || errs != "" {
 		t.Fatalf("migrate --to etcd: exit %d, %q, %q", code, out, errs)
 	}
-	for _, want := range []string{"copied " + db + " into etcd " + endpoint + " /migrated/", "  live       1\n", "  games      1\n",
-		"  history    3\n", "  prefs      1\n", "request ids are not copied"} {
+	for _, want := range []string{"copied " + db + " into etcd " + endpoint + " /migrated/", "  counter     2\n", "  live        2\n", "  games       2\n",
+		"  history     6\n", "  prefs       1\n", "  tournaments 2\n", "request ids are not copied"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("migrate --to etcd: no %q in\n%s", want, out)
 		}
@@ -126,7 +207,7 @@ func TestMigrate(t *testing.T) {
 
 	// Back into bbolt: refused onto the database there, unless --force.
 	code, out, errs = runTool("migrate", "--config", conf, "--to", "bbolt")
-	oneLine(t, "migrate --to bbolt onto a database", code, out, errs, db+" already holds 1 live, 1 games, 3 history")
+	oneLine(t, "migrate --to bbolt onto a database", code, out, errs, db+" already holds 2 live, 2 games, 6 history")
 	db2 := filepath.Join(t.TempDir(), "new", "bot.db")
 	code, out, errs = runTool("migrate", "--config", configFile(t, db2, endpoint), "--to", "bbolt")
 	if code != 0 || errs != "" || !strings.Contains(out, "copied etcd "+endpoint+" /migrated/ into "+db2) {
@@ -137,11 +218,35 @@ func TestMigrate(t *testing.T) {
 		t.Fatalf("the copy back against the first database: %v", err)
 	}
 	code, out, errs = runTool("migrate", "--config", conf, "--to", "bbolt", "--force")
-	if code != 0 || errs != "" || !strings.HasPrefix(out, "--force: replaced "+db+", which held 1 live, 1 games") {
+	if code != 0 || errs != "" || !strings.HasPrefix(out, "--force: replaced "+db+", which held 2 live, 2 games") ||
+		!strings.Contains(out, ", 2 tournaments\n") {
 		t.Fatalf("migrate --to bbolt --force: exit %d, %q, %q", code, out, errs)
 	}
 	if err := tallyFile(t, db2).Diff(tallyFile(t, db)); err != nil {
 		t.Fatalf("the two copies of etcd: %v", err)
+	}
+
+	// The tournaments read the same in etcd and in both bbolt copies, and
+	// go on in each.
+	e, err := etcdstore.Open(context.Background(), etcdstore.Config{Endpoints: []string{endpoint}, Prefix: "/migrated/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	copies := map[string]sessions.Store{"etcd": e}
+	for _, path := range []string{db, db2} {
+		s, err := storage.Open(path, storage.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		copies[path] = s
+	}
+	for name, s := range copies {
+		if got := tourAnswers(t, s); got != tours {
+			t.Errorf("the tournaments in %s:\n got %s\nwant %s", name, got, tours)
+		}
+		tourGoesOn(t, name, s)
 	}
 }
 

@@ -104,14 +104,22 @@ func (s *Store) exporters() []exporter {
 	}
 	return []exporter{
 		{storage.KindCounter, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
-			resp, err := s.cli.Get(ctx, s.nextKey(), clientv3.WithRev(rev))
-			if err != nil || len(resp.Kvs) == 0 {
-				return err
+			for _, c := range []struct{ id, key string }{{"games", s.nextKey()}, {"tournaments", s.tourCounterKey()}} {
+				resp, err := s.cli.Get(ctx, c.key, clientv3.WithRev(rev))
+				if err != nil {
+					return err
+				}
+				if len(resp.Kvs) == 0 {
+					continue
+				}
+				if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
+					return bad("the counter of", c.id, err)
+				}
+				if err := emit(storage.Item{Kind: storage.KindCounter, ID: c.id, Value: resp.Kvs[0].Value}); err != nil {
+					return err
+				}
 			}
-			if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
-				return bad("the game counter", "", err)
-			}
-			return emit(storage.Item{Kind: storage.KindCounter, ID: "games", Value: resp.Kvs[0].Value})
+			return nil
 		}},
 		{storage.KindLive, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
 			return s.scan(ctx, s.prefix+"h/", rev, func(rest string, kv *mvccpb.KeyValue) error {
@@ -176,6 +184,20 @@ func (s *Store) exporters() []exporter {
 			}
 			return json.Marshal(r)
 		}),
+		{storage.KindTournament, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+			return s.scan(ctx, s.prefix+"t/", rev, func(rest string, kv *mvccpb.KeyValue) error {
+				n, err := strconv.ParseUint(rest, 10, 64)
+				if err != nil || n == 0 {
+					return bad("tournament", rest, fmt.Errorf("bad id (%v)", err))
+				}
+				id := strconv.FormatUint(n, 10)
+				v, err := storage.TournamentValue(kv.Value, id)
+				if err != nil {
+					return fmt.Errorf("tournament %s: %w", id, err)
+				}
+				return emit(storage.Item{Kind: storage.KindTournament, ID: id, Value: v})
+			})
+		}},
 	}
 }
 
@@ -231,13 +253,16 @@ func (s *Store) Export(ctx context.Context, emit func(storage.Item) error) error
 // Import writes items under the prefix, as Export gives them, with the
 // due index of the live sessions; it is meant for an empty prefix. It
 // writes in transactions of at most 128 operations (etcd's default
-// --max-txn-ops) and about 1 MB: an import that fails midway leaves the
-// items before it written. A malformed item fails, naming it, before
-// anything of its batch is written.
+// --max-txn-ops) and about 1 MB, in the order of items (a key written by
+// two items, such as the active tournament of a channel, ends as the
+// later wrote it): an import that fails midway leaves the items before
+// it written. A malformed item fails, naming it, before anything of its
+// batch is written.
 func (s *Store) Import(ctx context.Context, items []storage.Item) error {
 	const maxOps, maxBytes = 128, 1 << 20
 	var ops []clientv3.Op
 	size := 0
+	keys := map[string]bool{} // of ops: etcd refuses a transaction that writes a key twice
 	flush := func() error {
 		if len(ops) == 0 {
 			return nil
@@ -246,17 +271,29 @@ func (s *Store) Import(ctx context.Context, items []storage.Item) error {
 			return fmt.Errorf("etcdstore: importing: %w", err)
 		}
 		ops, size = ops[:0], 0
+		clear(keys)
 		return nil
+	}
+	twice := func(o []clientv3.Op) bool {
+		for _, op := range o {
+			if keys[string(op.KeyBytes())] {
+				return true
+			}
+		}
+		return false
 	}
 	for _, it := range items {
 		o, n, err := s.importOps(it)
 		if err != nil {
 			return fmt.Errorf("etcdstore: importing %s %q: %w", it.Kind, strings.ReplaceAll(it.ID, "\x00", "/"), err)
 		}
-		if len(ops)+len(o) > maxOps || size+n > maxBytes {
+		if len(ops)+len(o) > maxOps || size+n > maxBytes || twice(o) {
 			if err := flush(); err != nil {
 				return err
 			}
+		}
+		for _, op := range o {
+			keys[string(op.KeyBytes())] = true
 		}
 		ops, size = append(ops, o...), size+n
 	}
@@ -270,10 +307,14 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 	}
 	switch it.Kind {
 	case storage.KindCounter:
-		if _, err := strconv.ParseUint(string(it.Value), 10, 64); err != nil || it.ID != "games" {
-			return nil, 0, errors.New("not a game counter")
+		_, err := strconv.ParseUint(string(it.Value), 10, 64)
+		switch {
+		case err == nil && it.ID == "games":
+			return put(s.nextKey(), it.Value)
+		case err == nil && it.ID == "tournaments":
+			return put(s.tourCounterKey(), it.Value)
 		}
-		return put(s.nextKey(), it.Value)
+		return nil, 0, errors.New("not the counter of games or of tournaments")
 	case storage.KindLive:
 		p, err := storage.SplitID(it, 3)
 		if err != nil {
@@ -356,6 +397,31 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return nil, 0, fmt.Errorf("bad route (version %d)", r.V)
 		}
 		return put(s.prefix+"o/"+it.ID, it.Value)
+	case storage.KindTournament:
+		// Written as PutTournament writes a new one, the channel's to/
+		// taken when it is active (of two active in one channel, the
+		// newer, written later, holds it).
+		n, err := strconv.ParseUint(it.ID, 10, 64)
+		if err != nil || n == 0 {
+			return nil, 0, errors.New("bad tournament id")
+		}
+		v, err := storage.TournamentValue(it.Value, it.ID)
+		if err != nil {
+			return nil, 0, err
+		}
+		t, err := decodeTournament(v)
+		if err != nil {
+			return nil, 0, err
+		}
+		ch, err := s.tourChannelPrefix(t.Key)
+		if err != nil {
+			return nil, 0, err
+		}
+		ops := s.recordOps(n, t, v, ch, "")
+		if t.Status.Active() {
+			ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
+		}
+		return ops, len(v) + 512, nil
 	}
 	return nil, 0, errors.New("unknown kind")
 }

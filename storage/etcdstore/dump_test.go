@@ -14,6 +14,7 @@ import (
 
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/sessions/tournament"
 	"github.com/boardgamebot/bot/storage"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 )
@@ -60,18 +61,39 @@ func playRandom(t testing.TB, svc *sessions.Service, key sessions.Key, n int, se
 	}
 }
 
-// clockService is a Service on store whose clock ticks a second a call.
+// clockService is a Service on store whose clock ticks a second a call;
+// tournament games on platform test open in threads v-g1, v-g2... of
+// their tournament's channel.
 func clockService(store sessions.Store) *sessions.Service {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	return sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 },
-		Now: func() time.Time { now = now.Add(time.Second); return now }})
+		Now:    func() time.Time { now = now.Add(time.Second); return now },
+		Venues: sessions.VenueSet{"test": &venues{name: "v"}}})
+}
+
+// tourGame is the game in play of tournament id's last round (not a bye).
+func tourGame(t testing.TB, store sessions.Store, id string) sessions.TourGame {
+	t.Helper()
+	tr, err := store.Tournament(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range tr.Played[len(tr.Played)-1].Games {
+		if g.Black != "" && g.Result == tournament.Pending {
+			return g
+		}
+	}
+	t.Fatalf("tournament %s has no game in play: %+v", id, tr.Played)
+	return sessions.TourGame{}
 }
 
 // fill writes into store what a bot that ran a while has: games in play
 // (mid-game with a clock, Ultradamas in its formation step, an open
 // challenge), finished games with ratings, finished games more than
-// finished (a number of rated games between three players), preferences
-// and a route.
+// finished (a number of rated games between three players), preferences,
+// a route, and tournaments on platform test: 1 finished in channel t1,
+// 2 cancelled and 3 running (its game under way) in t2, 4 in sign-up in
+// t3.
 func fill(t testing.TB, store bot, finished int) {
 	t.Helper()
 	ctx := context.Background()
@@ -120,6 +142,44 @@ func fill(t testing.TB, store bot, finished int) {
 			t.Fatal(err)
 		}
 	}
+
+	tour := func(ch string, rounds int, start bool) {
+		t.Helper()
+		req := func(u sessions.User) sessions.Request {
+			return sessions.Request{Key: sessions.Key{Platform: "test", Channel: ch}, User: u}
+		}
+		spec := sessions.TournamentSpec{Game: "spanish", Play: sessions.DefaultPlayOptions(), Rounds: rounds}
+		if _, err := svc.NewTournament(ctx, req(alice), spec); err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range players {
+			if _, err := svc.JoinTournament(ctx, req(u)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if start {
+			if _, err := svc.StartTournament(ctx, req(alice)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	tour("t1", 1, true)
+	g := tourGame(t, store, "1")
+	if _, err := svc.Resign(ctx, sessions.Request{Key: g.Key, User: sessions.User{ID: g.White}}); err != nil {
+		t.Fatal(err)
+	}
+	tour("t2", 0, false)
+	if _, err := svc.CancelTournament(ctx, sessions.Request{Key: sessions.Key{Platform: "test", Channel: "t2"}, User: alice}); err != nil {
+		t.Fatal(err)
+	}
+	tour("t2", 2, true)
+	playRandom(t, svc, tourGame(t, store, "3").Key, 3, 97)
+	tour("t3", 0, false)
+	for id, want := range map[string]sessions.TourStatus{"1": sessions.StatusFinished, "2": sessions.StatusCancelled, "3": sessions.StatusRunning, "4": sessions.StatusSignup} {
+		if tr, err := store.Tournament(ctx, id); err != nil || tr.Status != want {
+			t.Fatalf("tournament %s: %v, want %s", id, err, want)
+		}
+	}
 }
 
 // answers are the answers of the bot's queries on a store, as JSON.
@@ -138,7 +198,7 @@ func answers(t *testing.T, s bot) map[string]string {
 		}
 		out[what] = string(b)
 	}
-	for _, p := range []string{"console", "discord", "telegram"} {
+	for _, p := range []string{"console", "discord", "telegram", "test"} {
 		for _, u := range []string{"a", "b", "c"} {
 			h, err := s.History(ctx, sessions.HistoryQuery{Platform: p, User: u})
 			put("history of "+p+" "+u, h, err)
@@ -174,9 +234,19 @@ func answers(t *testing.T, s bot) map[string]string {
 		r, err := s.Load(ctx, k)
 		put("load "+k.String(), r, err)
 	}
-	for _, id := range []string{"1", "12", "25"} {
+	for _, id := range []string{"1", "12", "25", "26"} {
 		g, err := s.Finished(ctx, id)
 		put("game "+id, g, err)
+	}
+	for _, id := range []string{"1", "2", "3", "4"} {
+		tr, err := s.Tournament(ctx, id)
+		put("tournament "+id, tr, err)
+	}
+	act, err := s.ActiveTournaments(ctx)
+	put("active tournaments", act, err)
+	for _, ch := range []string{"t1", "t2", "t3"} {
+		at, err := s.TournamentsAt(ctx, sessions.Key{Platform: "test", Channel: ch}, 0)
+		put("tournaments of "+ch, at, err)
 	}
 	return out
 }
@@ -193,9 +263,11 @@ func tally(t *testing.T, s storage.Exporter) *storage.Tally {
 // TestMigrateRoundTrip copies a bbolt database into etcd and back into a
 // new bbolt file: every record of each copy equals the source's, the
 // queries of the bot (history, ladders, standings, live sessions with
-// their moves, names, preferences, routes) answer the same on all three,
-// and the games go on in each copy: the same next move gives the same
-// game, and a new finished game takes the next id.
+// their moves, names, preferences, routes, tournaments) answer the same
+// on all three, and the games go on in each copy: the same next move
+// gives the same game, a new finished game takes the next id, the end of
+// a tournament's game pairs its next round the same; a new tournament
+// takes the next id, and a second active one in a channel is refused.
 func TestMigrateRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -267,14 +339,46 @@ func TestMigrateRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		after = append(after, fmt.Sprintf("%s #%s %v", snap.State.FEN(), ev.Session.Record.ID, ev.Session.Record.Ratings))
+		// The game of tournament 3 ends: round 2 is paired.
+		g := tourGame(t, s, "3")
+		if _, err := svc.Resign(ctx, sessions.Request{Key: g.Key, User: sessions.User{ID: g.Black}}); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := s.Tournament(ctx, "3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tj, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after = append(after, fmt.Sprintf("%s #%s %v\n%s", snap.State.FEN(), ev.Session.Record.ID, ev.Session.Record.Ratings, tj))
 		svc.Close()
 	}
 	if after[1] != after[0] || after[2] != after[0] {
 		t.Fatalf("a move and a resignation after the copies:\n bbolt %s\n etcd %s\n back %s", after[0], after[1], after[2])
 	}
-	if !strings.Contains(after[0], " #26 ") {
-		t.Fatalf("the next finished game: %s, want #26", after[0])
+	if !strings.Contains(after[0], " #27 ") || !strings.Contains(after[0], `"number":2`) || !strings.Contains(after[0], `"game_id":"28"`) {
+		t.Fatalf("the next finished game and tournament 3: %s, want #27, round 2 paired after game 28", after[0])
+	}
+
+	// Tournaments: a second active one in a channel is refused by each
+	// store (the index of a channel's active tournament was built
+	// again), and a new one takes the next id.
+	for name, s := range map[string]bot{"bbolt": src, "etcd": e, "bbolt after etcd": back} {
+		newTour := func(ch string) *sessions.Tournament {
+			return &sessions.Tournament{V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: ch},
+				Organiser: carol, Game: "spanish", Format: sessions.FormatSwiss, Rounds: 1, Status: sessions.StatusSignup, Created: time.Now().UTC()}
+		}
+		for _, ch := range []string{"t2", "t3"} {
+			if err := s.PutTournament(ctx, newTour(ch)); !errors.Is(err, sessions.ErrTournamentOpen) {
+				t.Errorf("%s: a second active tournament in channel %s: %v, want ErrTournamentOpen", name, ch, err)
+			}
+		}
+		next := newTour("t1")
+		if err := s.PutTournament(ctx, next); err != nil || next.ID != "5" {
+			t.Errorf("%s: a new tournament in channel t1: id %q, %v; want 5", name, next.ID, err)
+		}
 	}
 }
 
@@ -289,6 +393,9 @@ func TestImportRefusesBadItems(t *testing.T) {
 		{Kind: storage.KindLive, ID: "console\x00mid\x00", Value: []byte(`{"v":1`)},
 		{Kind: storage.KindPrefs, ID: "console", Value: []byte(`{"v":1}`)},
 		{Kind: "tournaments?", ID: "1"},
+		{Kind: storage.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"3","rev":1,"key":{"platform":"test","channel":"t"},"status":"signup"}`)},
+		{Kind: storage.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"2","rev":1,"status":"signup"}`)},
+		{Kind: storage.KindCounter, ID: "tourneys", Value: []byte("2")},
 	} {
 		err := e.Import(ctx, []storage.Item{good, bad})
 		if err == nil || !strings.Contains(err.Error(), bad.Kind) {
@@ -300,22 +407,78 @@ func TestImportRefusesBadItems(t *testing.T) {
 	}
 }
 
-// TestExportRefusesDamage: a record in etcd that does not decode stops
-// Export (so bot migrate copies nothing from a damaged source), naming it.
+// TestExportRefusesDamage: a record in etcd that does not decode (or a
+// tournament under another id than its own) stops Export (so bot migrate
+// copies nothing from a damaged source), naming it.
 func TestExportRefusesDamage(t *testing.T) {
 	ctx := context.Background()
-	for _, k := range []string{"h/console\x00x\x00", "g/0000000000000001", "r/console\x00a\x00spanish\x00all", "l/console\x00spanish\x00all\x00zz\x00a"} {
-		t.Run(strings.ReplaceAll(k, "\x00", "/"), func(t *testing.T) {
+	for _, x := range []struct{ key, value, name string }{
+		{"h/console\x00x\x00", "{not json", "console"},
+		{"g/0000000000000001", "{not json", "games"},
+		{"r/console\x00a\x00spanish\x00all", "{not json", "console"},
+		{"l/console\x00spanish\x00all\x00zz\x00a", "{not json", "console"},
+		{"t/0000000000000002", "{not json", "tournament 2"},
+		{"t/0000000000000002", `{"v":1,"id":"1","rev":1,"key":{"platform":"test","channel":"t"},"status":"signup"}`, "tournament 2"},
+		{"meta/next-tournament", "x", "tournaments"},
+	} {
+		t.Run(strings.ReplaceAll(x.key, "\x00", "/"), func(t *testing.T) {
 			s := open(t)
-			if _, err := cli.Put(ctx, "/"+t.Name()+"/"+k, "{not json"); err != nil {
+			if _, err := cli.Put(ctx, "/"+t.Name()+"/"+x.key, x.value); err != nil {
 				t.Fatal(err)
 			}
 			_, err := storage.TallyOf(ctx, s)
-			if !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), "console") && !strings.Contains(err.Error(), "games") {
-				t.Fatalf("Export of a damaged record: %v, want ErrDamaged naming it", err)
+			if !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), x.name) {
+				t.Fatalf("Export of a damaged record: %v, want ErrDamaged naming %s", err, x.name)
 			}
 		})
 	}
 }
 
 var _ bot = (*etcdstore.Store)(nil)
+
+// TestImportTwoActiveInOneChannel: a source of an older bot with two
+// active tournaments in one channel is copied (into etcd, in one
+// transaction, and into bbolt), the newer holding the channel: once it
+// ends, a new tournament opens there.
+func TestImportTwoActiveInOneChannel(t *testing.T) {
+	ctx := context.Background()
+	var items []storage.Item
+	for _, id := range []string{"1", "2"} {
+		v := fmt.Sprintf(`{"v":1,"id":%q,"rev":1,"key":{"platform":"test","channel":"t"},"organiser":{"id":"a","name":"alice"},"game":"spanish","status":"signup"}`, id)
+		items = append(items, storage.Item{Kind: storage.KindTournament, ID: id, Value: []byte(v)})
+	}
+	items = append(items, storage.Item{Kind: storage.KindCounter, ID: "tournaments", Value: []byte("2")})
+	b, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	for name, s := range map[string]interface {
+		bot
+		storage.Importer
+	}{"etcd": open(t), "bbolt": b} {
+		if err := s.Import(ctx, items); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		act, err := s.ActiveTournaments(ctx)
+		if err != nil || len(act) != 2 {
+			t.Fatalf("%s: active tournaments: %d, %v; want 2", name, len(act), err)
+		}
+		newTour := func() *sessions.Tournament {
+			return &sessions.Tournament{V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: "t"},
+				Organiser: carol, Game: "spanish", Status: sessions.StatusSignup}
+		}
+		if err := s.PutTournament(ctx, newTour()); !errors.Is(err, sessions.ErrTournamentOpen) {
+			t.Errorf("%s: a third active tournament in the channel: %v, want ErrTournamentOpen", name, err)
+		}
+		ended := act[0].Clone()
+		ended.Rev, ended.Status = 2, sessions.StatusCancelled
+		if err := s.PutTournament(ctx, ended); err != nil || ended.ID != "2" {
+			t.Fatalf("%s: cancelling tournament %s: %v", name, ended.ID, err)
+		}
+		next := newTour()
+		if err := s.PutTournament(ctx, next); err != nil || next.ID != "3" {
+			t.Errorf("%s: a new tournament once the newer one ended: id %q, %v; want 3", name, next.ID, err)
+		}
+	}
+}

@@ -135,22 +135,30 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 		return nil, err
 	}
 	idk := fmt.Sprintf("%016d", id)
-	w.ops = append(w.ops, clientv3.OpPut(s.tourKey(id), string(v)))
-	if oldChannel != ch {
-		if oldChannel != "" {
-			w.ops = append(w.ops, clientv3.OpDelete(oldChannel+idk))
-		}
-		w.ops = append(w.ops, clientv3.OpPut(ch+idk, ""))
-	}
-	if t.Status.Active() {
-		w.ops = append(w.ops, clientv3.OpPut(s.activeKey(id), ""))
-	} else {
-		w.ops = append(w.ops, clientv3.OpDelete(s.activeKey(id)))
-	}
+	w.ops = append(w.ops, s.recordOps(id, t, v, ch, oldChannel)...)
 	if err := s.openOps(ctx, w, old, idk); err != nil {
 		return nil, err
 	}
 	return w, nil
+}
+
+// recordOps are the writes of tournament t, whose JSON is v, under id:
+// its record and its entries in the indexes of active tournaments and by
+// channel (ch, its channel's prefix there; oldChannel the stored
+// tournament's, "" for none). to/ is the caller's.
+func (s *Store) recordOps(id uint64, t *sessions.Tournament, v []byte, ch, oldChannel string) []clientv3.Op {
+	idk := fmt.Sprintf("%016d", id)
+	ops := []clientv3.Op{clientv3.OpPut(s.tourKey(id), string(v))}
+	if oldChannel != ch {
+		if oldChannel != "" {
+			ops = append(ops, clientv3.OpDelete(oldChannel+idk))
+		}
+		ops = append(ops, clientv3.OpPut(ch+idk, ""))
+	}
+	if t.Status.Active() {
+		return append(ops, clientv3.OpPut(s.activeKey(id), ""))
+	}
+	return append(ops, clientv3.OpDelete(s.activeKey(id)))
 }
 
 // openOps adds to w what the write does to to/, the active tournament of
