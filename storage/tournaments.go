@@ -116,6 +116,11 @@ func putTournament(tx *bbolt.Tx, t *sessions.Tournament) error {
 			return err
 		}
 		id, t.ID = u64(n), strconv.FormatUint(n, 10)
+		if tours.Get(id) != nil {
+			// Never over another tournament: the sequence is behind the
+			// records (a file pieced together by hand).
+			return fmt.Errorf("storage: the tournament counter (%d) is behind its records: %w", n, sessions.ErrDamaged)
+		}
 	} else {
 		var ok bool
 		if id, ok = tourID(t.ID); !ok || tours.Get(id) == nil {

@@ -410,3 +410,31 @@ func BenchmarkActiveTournaments(b *testing.B) {
 		}
 	})
 }
+
+// TestTournamentCounterBehind: a tournament sequence behind its records
+// (a file pieced together by hand) never lets a new tournament overwrite
+// an existing one: the write fails as damage and the old one is intact.
+func TestTournamentCounterBehind(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s := open(t, path)
+	first := tour("c", 1)
+	putTour(t, s, first)
+	s.Close()
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bbolt.Tx) error { return tx.Bucket([]byte("tournaments")).SetSequence(0) }); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s = open(t, path)
+	defer s.Close()
+	if err := s.PutTournament(ctx, tour("other", 0)); !errors.Is(err, sessions.ErrDamaged) {
+		t.Fatalf("a new tournament with the counter behind: %v, want ErrDamaged", err)
+	}
+	got, err := s.Tournament(ctx, first.ID)
+	if err != nil || got.Key != first.Key || len(got.Played) != 1 {
+		t.Fatalf("tournament %s after the refused write: %+v, %v", first.ID, got, err)
+	}
+}

@@ -102,6 +102,13 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 			id, w.rev = n+1, resp.Kvs[0].ModRevision
 		}
 		t.ID = strconv.FormatUint(id, 10)
+		// Never over another tournament: the counter is behind the
+		// records (keys written by hand, a counter lost).
+		if taken, err := s.cli.Get(ctx, s.tourKey(id), clientv3.WithCountOnly()); err != nil {
+			return nil, fmt.Errorf("etcdstore: reading tournament %s: %w", t.ID, err)
+		} else if taken.Count > 0 {
+			return nil, s.damage("the tournament counter", fmt.Errorf("it is at %d, but tournament %d exists", id-1, id))
+		}
 		w.ops = append(w.ops, clientv3.OpPut(w.check, t.ID))
 	} else {
 		id, err = strconv.ParseUint(t.ID, 10, 64)

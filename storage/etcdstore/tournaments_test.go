@@ -165,3 +165,25 @@ func TestDamagedTournament(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentCounterBehind: with the tournament counter lost (keys
+// written by hand), a new tournament does not overwrite tournament 1: the
+// write fails as damage and tournament 1 is intact.
+func TestTournamentCounterBehind(t *testing.T) {
+	ctx := context.Background()
+	s := open(t)
+	first := newTour("c")
+	if err := s.PutTournament(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cli.Delete(ctx, "/"+t.Name()+"/meta/next-tournament"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutTournament(ctx, newTour("other")); !errors.Is(err, sessions.ErrDamaged) {
+		t.Fatalf("a new tournament with the counter lost: %v, want ErrDamaged", err)
+	}
+	got, err := s.Tournament(ctx, first.ID)
+	if err != nil || got.Key != first.Key {
+		t.Fatalf("tournament %s after the refused write: %+v, %v", first.ID, got, err)
+	}
+}
