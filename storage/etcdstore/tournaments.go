@@ -103,8 +103,10 @@ func (s *Store) tourOps(ctx context.Context, t *sessions.Tournament, f *sessions
 		}
 		t.ID = strconv.FormatUint(id, 10)
 		// Never over another tournament: the counter is behind the
-		// records (keys written by hand, a counter lost).
-		if taken, err := s.cli.Get(ctx, s.tourKey(id), clientv3.WithCountOnly()); err != nil {
+		// records (keys written by hand, a counter lost). Read at the
+		// counter's revision: a tournament another process created since
+		// is a counter conflict, which the write's compare catches.
+		if taken, err := s.cli.Get(ctx, s.tourKey(id), clientv3.WithCountOnly(), clientv3.WithRev(resp.Header.Revision)); err != nil {
 			return nil, fmt.Errorf("etcdstore: reading tournament %s: %w", t.ID, err)
 		} else if taken.Count > 0 {
 			return nil, s.damage("the tournament counter", fmt.Errorf("it is at %d, but tournament %d exists", id-1, id))
