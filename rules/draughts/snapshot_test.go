@@ -3,6 +3,7 @@ package draughts
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -103,22 +104,15 @@ func TestSnapshotRandomGames(t *testing.T) {
 					}
 					at = rng.IntN(30)
 				}
-				for ply := 0; ; ply++ {
-					what := fmt.Sprintf("seed %d ply %d", seed, ply)
-					if every || ply == at {
-						r := snaps.RoundTrip(t, what, s)
-						if ply == at {
-							a, _ := snaps.PlayOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 400)
-							if out := a.Outcome(); out.Over && out.Winner == -1 {
-								draws[out.Reason]++
-							}
-						}
-					}
-					act := step(rng, s)
-					if act == "" {
-						break
-					}
-					s = snaps.Act(t, s, act)
+				a := snaps.PlayRandom(t, rulestest.RandomGame{
+					Seed: seed, Start: s, Rand: rng, Plies: math.MaxInt, At: at, Every: every,
+					OnRand: rand.New(rand.NewPCG(seed, 18)), On: 400,
+				})
+				if a == nil {
+					continue
+				}
+				if out := a.Outcome(); out.Over && out.Winner == -1 {
+					draws[out.Reason]++
 				}
 			}
 			t.Logf("draws after a restore: %v", draws)

@@ -94,21 +94,12 @@ func TestSnapshotRandomGames(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 17))
 				every := seed == 0
 				at := rng.IntN(150)
-				s := g.Start(int(seed))
-				for ply := 0; ply < 600; ply++ {
-					what := fmt.Sprintf("seed %d ply %d", seed, ply)
-					if every || ply == at {
-						r := snaps.RoundTrip(t, what, s)
-						if ply == at {
-							a, _ := snaps.PlayOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 300)
-							ends[a.Outcome().Reason]++
-						}
-					}
-					x := randomAction(rng, s)
-					if x == "" {
-						break
-					}
-					s = snaps.Act(t, s, x)
+				a := snaps.PlayRandom(t, rulestest.RandomGame{
+					Seed: seed, Start: g.Start(int(seed)), Rand: rng, Plies: 600, At: at, Every: every,
+					OnRand: rand.New(rand.NewPCG(seed, 18)), On: 300,
+				})
+				if a != nil {
+					ends[a.Outcome().Reason]++
 				}
 			}
 			t.Logf("outcomes after a restore: %v", ends)

@@ -88,6 +88,53 @@ func (h Snapshots) PlayOn(t testing.TB, what string, rng *rand.Rand, a, b rules.
 	return a, b
 }
 
+// RandomGame is a seeded random game for PlayRandom: where it starts, how
+// its actions are drawn, and where its snapshots are taken.
+type RandomGame struct {
+	// Seed names the game in failure messages ("seed 3 ply 12").
+	Seed uint64
+	// Start is the state the game starts from.
+	Start rules.State
+	// Rand draws the game's actions (Pick).
+	Rand *rand.Rand
+	// Plies is the most plies the game is played for.
+	Plies int
+	// At is the ply whose state is saved, restored and played on from.
+	At int
+	// Every also round-trips the state at every other ply.
+	Every bool
+	// OnRand draws the actions played on from ply At (PlayOn); On is the
+	// most of them.
+	OnRand *rand.Rand
+	On     int
+}
+
+// PlayRandom plays g with Pick until it ends or for g.Plies plies, and
+// checks the snapshot of its state at ply g.At (RoundTrip), and at every
+// ply when g.Every is set. From ply g.At, the saved and the restored
+// states play on side by side (PlayOn). It returns the saved state at the
+// end of that continuation, or nil when the game ended before ply g.At.
+func (h Snapshots) PlayRandom(t testing.TB, g RandomGame) rules.State {
+	t.Helper()
+	var end rules.State
+	s := g.Start
+	for ply := 0; ply < g.Plies; ply++ {
+		what := fmt.Sprintf("seed %d ply %d", g.Seed, ply)
+		if g.Every || ply == g.At {
+			r := h.RoundTrip(t, what, s)
+			if ply == g.At {
+				end, _ = h.PlayOn(t, what, g.OnRand, s, r, g.On)
+			}
+		}
+		x := h.Pick(g.Rand, s)
+		if x == "" {
+			break
+		}
+		s = h.Act(t, s, x)
+	}
+	return end
+}
+
 // CautiousMove returns the text of a random legal move of s: three times
 // in four (by rng) one after which nothing can be captured, when there is
 // one, so that random games with kings last until the automatic draws;

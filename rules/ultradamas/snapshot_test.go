@@ -64,21 +64,12 @@ func TestSnapshotRandomGames(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		every := seed < 3
 		at := rng.IntN(150)
-		s := Game{}.Start(0)
-		for ply := 0; ply < 1000; ply++ {
-			what := fmt.Sprintf("seed %d ply %d", seed, ply)
-			if every || ply == at {
-				r := snaps.RoundTrip(t, what, s)
-				if ply == at {
-					a, _ := snaps.PlayOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 1000)
-					ends[a.Outcome().Reason]++
-				}
-			}
-			x := randomAction(rng, s)
-			if x == "" {
-				break
-			}
-			s = snaps.Act(t, s, x)
+		a := snaps.PlayRandom(t, rulestest.RandomGame{
+			Seed: seed, Start: Game{}.Start(0), Rand: rng, Plies: 1000, At: at, Every: every,
+			OnRand: rand.New(rand.NewPCG(seed, 18)), On: 1000,
+		})
+		if a != nil {
+			ends[a.Outcome().Reason]++
 		}
 	}
 	t.Logf("outcomes after a restore: %v", ends)
