@@ -1,126 +1,61 @@
 package draughts
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/rulestest"
 )
 
-// sameState fails the test when a and b differ in anything a player sees:
-// FEN, turn, moves (texts and paths), outcome, picture, huffable pieces.
-func sameState(t *testing.T, what string, a, b rules.State) {
-	t.Helper()
-	if a.FEN() != b.FEN() || a.Turn() != b.Turn() || a.Outcome() != b.Outcome() {
-		t.Fatalf("%s: %s turn %d %+v, restored %s turn %d %+v", what, a.FEN(), a.Turn(), a.Outcome(), b.FEN(), b.Turn(), b.Outcome())
-	}
-	if !reflect.DeepEqual(a.Moves(), b.Moves()) {
-		t.Fatalf("%s: moves %v, restored %v", what, a.Moves(), b.Moves())
-	}
-	if !reflect.DeepEqual(a.View(), b.View()) {
-		t.Fatalf("%s: views differ", what)
-	}
+// snapshots is the snapshot harness for the draughts games: random actions
+// by step, huffs played as "huff SQUARE", the huffable pieces compared
+// besides what every game shows.
+func snapshots() rulestest.Snapshots {
+	return rulestest.Snapshots{Pick: step, Apply: applyAction, Differ: huffableDiffer}
+}
+
+// huffableDiffer returns "huffable" when a and b let the player to move
+// huff different pieces (or only one of them is a Huffer).
+func huffableDiffer(a, b rules.State) string {
 	ha, aok := a.(rules.Huffer)
 	hb, bok := b.(rules.Huffer)
 	if aok != bok || (aok && !reflect.DeepEqual(ha.Huffable(), hb.Huffable())) {
-		t.Fatalf("%s: huffable differ", what)
+		return "huffable"
 	}
+	return ""
 }
 
 // step plays one random action on s: a huff now and then when one is
-// allowed, else a random legal move. It returns the action's text ("" when
-// the game is over).
+// allowed, else a random legal move, mostly cautious (one after which
+// nothing can be captured, so that games with kings last until the
+// automatic draws). It returns the action's text ("" when the game is
+// over).
 func step(rng *rand.Rand, s rules.State) string {
 	if h, ok := s.(rules.Huffer); ok {
 		if hs := h.Huffable(); len(hs) > 0 && rng.IntN(2) == 0 {
 			return "huff " + hs[rng.IntN(len(hs))].String()
 		}
 	}
-	ms := s.Moves()
-	if len(ms) == 0 || s.Outcome().Over {
+	if s.Outcome().Over {
 		return ""
 	}
-	if rng.IntN(4) > 0 {
-		// mostly cautious: a move after which nothing can be captured,
-		// so that games with kings last until the automatic draws
-		var safe []string
-		for _, m := range ms {
-			n, _, err := s.Play(m.Text)
-			if err == nil && !capturable(n) {
-				safe = append(safe, m.Text)
-			}
-		}
-		if len(safe) > 0 {
-			return safe[rng.IntN(len(safe))]
-		}
-	}
-	return ms[rng.IntN(len(ms))].Text
+	return rulestest.CautiousMove(rng, s)
 }
 
-func capturable(s rules.State) bool {
-	for _, m := range s.Moves() {
-		if len(m.Captured) > 0 {
-			return true
-		}
+// applyAction plays a step: "huff SQUARE" or a move.
+func applyAction(s rules.State, action string) (rules.State, error) {
+	if sq, ok := strings.CutPrefix(action, "huff "); ok {
+		return s.(rules.Huffer).Huff(sq)
 	}
-	return false
-}
-
-func apply(t *testing.T, s rules.State, action string) rules.State {
-	t.Helper()
-	var err error
-	if sq, ok := cutPrefix(action, "huff "); ok {
-		s, err = s.(rules.Huffer).Huff(sq)
-	} else {
-		s, _, err = s.Play(action)
-	}
-	if err != nil {
-		t.Fatalf("%s: %v", action, err)
-	}
-	return s
-}
-
-func cutPrefix(s, p string) (string, bool) {
-	if len(s) >= len(p) && s[:len(p)] == p {
-		return s[len(p):], true
-	}
-	return s, false
-}
-
-// roundTrip saves s, restores it, checks that the restored state saves the
-// same bytes and looks the same, and returns it.
-func roundTrip(t *testing.T, what string, s rules.State) rules.State {
-	t.Helper()
-	snap := s.(rules.Saver).Save()
-	r, err := s.Game().(rules.Restorer).Restore(snap)
-	if err != nil {
-		t.Fatalf("%s: Restore(Save()): %v", what, err)
-	}
-	if again := r.(rules.Saver).Save(); !bytes.Equal(again, snap) {
-		t.Fatalf("%s: Save(Restore(%x)) = %x", what, snap, again)
-	}
-	sameState(t, what, s, r)
-	return r
-}
-
-// playOn plays the same random actions on a and b (at most n) and checks
-// after each that they look the same. It returns the final states.
-func playOn(t *testing.T, what string, rng *rand.Rand, a, b rules.State, n int) (rules.State, rules.State) {
-	t.Helper()
-	for i := 0; i < n; i++ {
-		act := step(rng, a)
-		if act == "" {
-			break
-		}
-		a, b = apply(t, a, act), apply(t, b, act)
-		sameState(t, fmt.Sprintf("%s, %d plies on (%s)", what, i+1, act), a, b)
-	}
-	return a, b
+	n, _, err := s.Play(action)
+	return n, err
 }
 
 // endings are start positions with kings (numeric squares, so that they
@@ -146,6 +81,7 @@ func snapshotGames(t testing.TB) []rules.Game {
 // Some of the continuations end by the automatic draws, so the counters
 // behind them are carried by the snapshot.
 func TestSnapshotRandomGames(t *testing.T) {
+	snaps := snapshots()
 	games := 200
 	if testing.Short() {
 		games = 40
@@ -168,22 +104,15 @@ func TestSnapshotRandomGames(t *testing.T) {
 					}
 					at = rng.IntN(30)
 				}
-				for ply := 0; ; ply++ {
-					what := fmt.Sprintf("seed %d ply %d", seed, ply)
-					if every || ply == at {
-						r := roundTrip(t, what, s)
-						if ply == at {
-							a, _ := playOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 400)
-							if out := a.Outcome(); out.Over && out.Winner == -1 {
-								draws[out.Reason]++
-							}
-						}
-					}
-					act := step(rng, s)
-					if act == "" {
-						break
-					}
-					s = apply(t, s, act)
+				a := snaps.PlayRandom(t, rulestest.RandomGame{
+					Seed: seed, Start: s, Rand: rng, Plies: math.MaxInt, At: at, Every: every,
+					OnRand: rand.New(rand.NewPCG(seed, 18)), On: 400,
+				})
+				if a == nil {
+					continue
+				}
+				if out := a.Outcome(); out.Over && out.Winner == -1 {
+					draws[out.Reason]++
 				}
 			}
 			t.Logf("draws after a restore: %v", draws)
@@ -198,6 +127,7 @@ func TestSnapshotRandomGames(t *testing.T) {
 // draw exactly when the state it was saved from does, where the position
 // alone (Load of its FEN) plays on.
 func TestSnapshotCarriesDrawCounters(t *testing.T) {
+	snaps := snapshots()
 	for _, c := range []struct {
 		name string
 		fen  string
@@ -224,9 +154,9 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 			}
 			s := StateOf(g)
 			for _, m := range c.before {
-				s = apply(t, s, m)
+				s = snaps.Act(t, s, m)
 			}
-			r := roundTrip(t, "before the draw", s)
+			r := snaps.RoundTrip(t, "before the draw", s)
 			fresh, err := d.Load(s.FEN())
 			if err != nil {
 				t.Fatal(err)
@@ -235,7 +165,7 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 			if m == "" {
 				m = s.Moves()[0].Text
 			}
-			s, r, fresh = apply(t, s, m), apply(t, r, m), apply(t, fresh, m)
+			s, r, fresh = snaps.Act(t, s, m), snaps.Act(t, r, m), snaps.Act(t, fresh, m)
 			if !s.Outcome().Over || r.Outcome() != s.Outcome() {
 				t.Errorf("after %s: restored %+v, saved %+v; want the same draw", m, r.Outcome(), s.Outcome())
 			}
@@ -250,6 +180,7 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 // without the repetition rule (dame) keep a snapshot of constant size; in
 // Spanish draughts the 40-move rule bounds it.
 func TestSnapshotSizeBounded(t *testing.T) {
+	snaps := snapshots()
 	for _, c := range []struct {
 		v   Variant
 		max int
@@ -265,7 +196,7 @@ func TestSnapshotSizeBounded(t *testing.T) {
 			if a == "" {
 				break
 			}
-			s = apply(t, s, a)
+			s = snaps.Act(t, s, a)
 			most = max(most, len(s.(rules.Saver).Save()))
 		}
 		if most > c.max {
@@ -318,6 +249,7 @@ func TestRestoreRejects(t *testing.T) {
 // a state whose snapshot restores to the same snapshot and state. Seeds
 // in testdata/fuzz/FuzzRestore.
 func FuzzRestore(f *testing.F) {
+	snaps := snapshots()
 	for i, g := range snapshotGames(f) {
 		s := g.Start(0)
 		rng := rand.New(rand.NewPCG(uint64(i), 5))
@@ -329,7 +261,7 @@ func FuzzRestore(f *testing.F) {
 			if act == "" {
 				break
 			}
-			s = applyF(s, act)
+			s = snaps.Act(f, s, act)
 		}
 	}
 	f.Fuzz(func(t *testing.T, vi uint8, b []byte) {
@@ -342,18 +274,9 @@ func FuzzRestore(f *testing.F) {
 			checkError(t, "restore", err)
 			return
 		}
-		r := roundTrip(t, "fuzz", s)
-		playOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 20)
+		r := snaps.RoundTrip(t, "fuzz", s)
+		snaps.PlayOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 20)
 	})
-}
-
-func applyF(s rules.State, action string) rules.State {
-	if sq, ok := cutPrefix(action, "huff "); ok {
-		n, _ := s.(rules.Huffer).Huff(sq)
-		return n
-	}
-	n, _, _ := s.Play(action)
-	return n
 }
 
 // BenchmarkSnapshot measures Save and Restore of a middle-game state and
@@ -361,6 +284,7 @@ func applyF(s rules.State, action string) rules.State {
 //
 //	go test -run '^$' -bench Snapshot -benchtime 20000x ./rules/draughts
 func BenchmarkSnapshot(b *testing.B) {
+	snaps := snapshots()
 	for _, g := range snapshotGames(b) {
 		v := g.(Def).V
 		s := g.Start(0)
@@ -370,7 +294,7 @@ func BenchmarkSnapshot(b *testing.B) {
 			if act == "" {
 				break
 			}
-			s = applyF(s, act)
+			s = snaps.Act(b, s, act)
 		}
 		name := fmt.Sprintf("%s-huff=%v-flying=%v", v.ID, v.Huff, v.Flying)
 		snap := s.(rules.Saver).Save()
@@ -394,16 +318,17 @@ func BenchmarkSnapshot(b *testing.B) {
 // snapshot's position and reads back to the same position after the moves
 // played since.
 func TestRestoredRecord(t *testing.T) {
+	snaps := snapshots()
 	for _, g := range snapshotGames(t) {
 		rng := rand.New(rand.NewPCG(4, 4))
 		s := g.Start(0)
 		for i := 0; i < 20; i++ {
-			s = apply(t, s, step(rng, s))
+			s = snaps.Act(t, s, step(rng, s))
 		}
-		r := roundTrip(t, "ply 20", s)
+		r := snaps.RoundTrip(t, "ply 20", s)
 		for i := 0; i < 10; i++ {
 			if a := step(rng, r); a != "" {
-				r = apply(t, r, a)
+				r = snaps.Act(t, r, a)
 			}
 		}
 		back, _, err := ParsePDN(r.(rules.Recorder).Record(rules.Meta{}))
@@ -417,6 +342,7 @@ func TestRestoredRecord(t *testing.T) {
 // restores a state that plays on the same, and whose record (the huff,
 // then the move) reads back.
 func TestRestoredHuff(t *testing.T) {
+	snaps := snapshots()
 	found := 0
 	for seed := uint64(0); seed < 40 && found < 5; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 8))
@@ -425,7 +351,7 @@ func TestRestoredHuff(t *testing.T) {
 			hs := s.(rules.Huffer).Huffable()
 			if len(hs) == 0 {
 				if a := step(rng, s); a != "" && a[0] != 'h' {
-					s = apply(t, s, a)
+					s = snaps.Act(t, s, a)
 				}
 				continue
 			}
@@ -436,8 +362,8 @@ func TestRestoredHuff(t *testing.T) {
 			if h.Outcome().Over {
 				break
 			}
-			r := roundTrip(t, "after a huff", h)
-			a, r := playOn(t, "after a huff", rand.New(rand.NewPCG(seed, 9)), h, r, 6)
+			r := snaps.RoundTrip(t, "after a huff", h)
+			a, r := snaps.PlayOn(t, "after a huff", rand.New(rand.NewPCG(seed, 9)), h, r, 6)
 			back, _, err := ParsePDN(r.(rules.Recorder).Record(rules.Meta{}))
 			if err != nil || StateOf(back).FEN() != a.FEN() {
 				t.Fatalf("seed %d: the record reads back as %v, %v; want %s", seed, StateOf(back).FEN(), err, a.FEN())

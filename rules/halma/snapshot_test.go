@@ -1,16 +1,15 @@
 package halma
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/rulestest"
 )
 
 // snapshotGames are the variants the snapshot tests play.
@@ -20,20 +19,6 @@ var snapshotVariants = []Variant{
 	{Size: 16, Players: 2},
 	{Size: 16, Players: 2, LeaveHome: 12},
 	{Size: 16, Players: 4},
-}
-
-// sameState fails the test when a and b differ in anything a player sees.
-func sameState(t *testing.T, what string, a, b rules.State) {
-	t.Helper()
-	if a.FEN() != b.FEN() || a.Turn() != b.Turn() || a.Outcome() != b.Outcome() {
-		t.Fatalf("%s: %s turn %d %+v, restored %s turn %d %+v", what, a.FEN(), a.Turn(), a.Outcome(), b.FEN(), b.Turn(), b.Outcome())
-	}
-	if !reflect.DeepEqual(a.Moves(), b.Moves()) {
-		t.Fatalf("%s: moves differ", what)
-	}
-	if !reflect.DeepEqual(a.View(), b.View()) {
-		t.Fatalf("%s: views differ", what)
-	}
 }
 
 // randomAction is a random move of s, mostly forward (towards the
@@ -71,46 +56,20 @@ func dist(a rules.Square, b Sq) int {
 	return abs(int(a.File)-b.File()) + abs(int(a.Rank)-b.Rank())
 }
 
-func act(t testing.TB, s rules.State, a string) rules.State {
-	t.Helper()
+// snapshots is the snapshot harness for Halma: random actions by
+// randomAction, retirements played as "retire SEAT".
+func snapshots() rulestest.Snapshots {
+	return rulestest.Snapshots{Pick: randomAction, Apply: applyAction}
+}
+
+// applyAction plays a random action: "retire SEAT" or a move.
+func applyAction(s rules.State, a string) (rules.State, error) {
 	var seat int
-	var err error
 	if _, e := fmt.Sscanf(a, "retire %d", &seat); e == nil {
-		s, err = s.(rules.Retirer).Retire(seat)
-	} else {
-		s, _, err = s.Play(a)
+		return s.(rules.Retirer).Retire(seat)
 	}
-	if err != nil {
-		t.Fatalf("%s: %v", a, err)
-	}
-	return s
-}
-
-func roundTrip(t *testing.T, what string, s rules.State) rules.State {
-	t.Helper()
-	snap := s.(rules.Saver).Save()
-	r, err := s.Game().(rules.Restorer).Restore(snap)
-	if err != nil {
-		t.Fatalf("%s: Restore(Save()): %v", what, err)
-	}
-	if again := r.(rules.Saver).Save(); !bytes.Equal(again, snap) {
-		t.Fatalf("%s: Save(Restore(%x)) = %x", what, snap, again)
-	}
-	sameState(t, what, s, r)
-	return r
-}
-
-func playOn(t *testing.T, what string, rng *rand.Rand, a, b rules.State, n int) (rules.State, rules.State) {
-	t.Helper()
-	for i := 0; i < n; i++ {
-		x := randomAction(rng, a)
-		if x == "" {
-			break
-		}
-		a, b = act(t, a, x), act(t, b, x)
-		sameState(t, fmt.Sprintf("%s, %d plies on (%s)", what, i+1, x), a, b)
-	}
-	return a, b
+	n, _, err := s.Play(a)
+	return n, err
 }
 
 // TestSnapshotRandomGames: over seeded random games of each variant, a
@@ -119,6 +78,7 @@ func playOn(t *testing.T, what string, rng *rand.Rand, a, b rules.State, n int) 
 // counts are carried), players who left (four players); in a few games
 // at every ply.
 func TestSnapshotRandomGames(t *testing.T) {
+	snaps := snapshots()
 	games := 30
 	if testing.Short() {
 		games = 8
@@ -134,21 +94,12 @@ func TestSnapshotRandomGames(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 17))
 				every := seed == 0
 				at := rng.IntN(150)
-				s := g.Start(int(seed))
-				for ply := 0; ply < 600; ply++ {
-					what := fmt.Sprintf("seed %d ply %d", seed, ply)
-					if every || ply == at {
-						r := roundTrip(t, what, s)
-						if ply == at {
-							a, _ := playOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 300)
-							ends[a.Outcome().Reason]++
-						}
-					}
-					x := randomAction(rng, s)
-					if x == "" {
-						break
-					}
-					s = act(t, s, x)
+				a := snaps.PlayRandom(t, rulestest.RandomGame{
+					Seed: seed, Start: g.Start(int(seed)), Rand: rng, Plies: 600, At: at, Every: every,
+					OnRand: rand.New(rand.NewPCG(seed, 18)), On: 300,
+				})
+				if a != nil {
+					ends[a.Outcome().Reason]++
 				}
 			}
 			t.Logf("outcomes after a restore: %v", ends)
@@ -162,6 +113,7 @@ func TestSnapshotRandomGames(t *testing.T) {
 // TestSnapshotLeaveHome: the restored state loses by the leave-home rule
 // at the same move as the saved one, where the position alone does not.
 func TestSnapshotLeaveHome(t *testing.T) {
+	snaps := snapshots()
 	g, err := New(Variant{Size: 8, Players: 2, LeaveHome: 30})
 	if err != nil {
 		t.Fatal(err)
@@ -181,15 +133,15 @@ func TestSnapshotLeaveHome(t *testing.T) {
 				}
 			}
 		}
-		s = act(t, s, x)
+		s = snaps.Act(t, s, x)
 	}
-	r := roundTrip(t, "move 30", s)
+	r := snaps.RoundTrip(t, "move 30", s)
 	fresh, err := g.Load(s.FEN())
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := s.Moves()[0].Text
-	s, r, fresh = act(t, s, m), act(t, r, m), act(t, fresh, m)
+	s, r, fresh = snaps.Act(t, s, m), snaps.Act(t, r, m), snaps.Act(t, fresh, m)
 	if !s.Outcome().Over || r.Outcome() != s.Outcome() {
 		t.Fatalf("restored %+v, saved %+v: want the same leave-home loss", r.Outcome(), s.Outcome())
 	}
@@ -227,6 +179,7 @@ func TestRestoreRejects(t *testing.T) {
 // state whose snapshot restores to the same snapshot and state. Seeds in
 // testdata/fuzz/FuzzRestore.
 func FuzzRestore(f *testing.F) {
+	snaps := snapshots()
 	for i, v := range snapshotVariants {
 		g, _ := New(v)
 		s := rules.State(g.StartState(i))
@@ -239,7 +192,7 @@ func FuzzRestore(f *testing.F) {
 			if x == "" {
 				break
 			}
-			s = act(f, s, x)
+			s = snaps.Act(f, s, x)
 		}
 	}
 	f.Fuzz(func(t *testing.T, vi uint8, b []byte) {
@@ -252,19 +205,20 @@ func FuzzRestore(f *testing.F) {
 			}
 			return
 		}
-		r := roundTrip(t, "fuzz", s)
-		playOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 10)
+		r := snaps.RoundTrip(t, "fuzz", s)
+		snaps.PlayOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 10)
 	})
 }
 
 // playRandom plays n random plies of g from its start (the game does not
 // end: random moves go nowhere).
 func playRandom(tb testing.TB, g Game, n int, seed uint64) rules.State {
+	snaps := snapshots()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	s := rules.State(g.StartState(0))
 	for i := 0; i < n && !s.Outcome().Over; i++ {
 		ms := s.Moves()
-		s = act(tb, s, ms[rng.IntN(len(ms))].Text)
+		s = snaps.Act(tb, s, ms[rng.IntN(len(ms))].Text)
 	}
 	return s
 }
@@ -322,19 +276,20 @@ func BenchmarkSnapshot(b *testing.B) {
 // snapshot's position (its FEN tag) and reads back to the same position
 // after the moves and retirements played since.
 func TestRestoredRecord(t *testing.T) {
+	snaps := snapshots()
 	for i, v := range snapshotVariants {
 		g, _ := New(v)
 		rng := rand.New(rand.NewPCG(uint64(i), 4))
 		s := rules.State(g.StartState(1))
 		for ply := 0; ply < 30; ply++ {
 			if x := randomAction(rng, s); x != "" {
-				s = act(t, s, x)
+				s = snaps.Act(t, s, x)
 			}
 		}
-		r := roundTrip(t, "ply 30", s)
+		r := snaps.RoundTrip(t, "ply 30", s)
 		for ply := 0; ply < 30; ply++ {
 			if x := randomAction(rng, r); x != "" {
-				r = act(t, r, x)
+				r = snaps.Act(t, r, x)
 			}
 		}
 		back, _, err := ReadRecord(r.(rules.Recorder).Record(rules.Meta{}))

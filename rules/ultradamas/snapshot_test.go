@@ -1,7 +1,6 @@
 package ultradamas
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -9,23 +8,23 @@ import (
 	"testing"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/rulestest"
 )
 
-// sameState fails the test when a and b differ in anything a player sees.
-func sameState(t *testing.T, what string, a, b rules.State) {
-	t.Helper()
-	if a.FEN() != b.FEN() || a.Turn() != b.Turn() || a.Outcome() != b.Outcome() {
-		t.Fatalf("%s: %s turn %d %+v, restored %s turn %d %+v", what, a.FEN(), a.Turn(), a.Outcome(), b.FEN(), b.Turn(), b.Outcome())
-	}
-	if !reflect.DeepEqual(a.Moves(), b.Moves()) {
-		t.Fatalf("%s: moves differ", what)
-	}
-	if !reflect.DeepEqual(a.View(), b.View()) {
-		t.Fatalf("%s: views differ", what)
-	}
+// snapshots is the snapshot harness for Ultradamas: random actions by
+// randomAction, formations played as "form SEAT squares", the pending
+// formations compared besides what every game shows.
+func snapshots() rulestest.Snapshots {
+	return rulestest.Snapshots{Pick: randomAction, Apply: applyAction, Differ: pendingDiffer}
+}
+
+// pendingDiffer returns "pending formations" when different seats have
+// a formation to confirm in a and b.
+func pendingDiffer(a, b rules.State) string {
 	if !reflect.DeepEqual(a.(rules.Former).Pending(), b.(rules.Former).Pending()) {
-		t.Fatalf("%s: pending formations differ", what)
+		return "pending formations"
 	}
+	return ""
 }
 
 // randomAction is a formation ("form SEAT squares") while one is pending,
@@ -36,74 +35,17 @@ func randomAction(rng *rand.Rand, s rules.State) string {
 		seat := p[rng.IntN(len(p))]
 		return fmt.Sprintf("form %d %s", seat, FormatFormation(randomFormation(rng, Side(seat))))
 	}
-	ms := s.Moves()
-	if len(ms) == 0 {
-		return ""
-	}
-	if rng.IntN(4) > 0 {
-		var safe []string
-		for _, m := range ms {
-			n, _, err := s.Play(m.Text)
-			if err == nil && !capturable(n) {
-				safe = append(safe, m.Text)
-			}
-		}
-		if len(safe) > 0 {
-			return safe[rng.IntN(len(safe))]
-		}
-	}
-	return ms[rng.IntN(len(ms))].Text
+	return rulestest.CautiousMove(rng, s)
 }
 
-func capturable(s rules.State) bool {
-	for _, m := range s.Moves() {
-		if len(m.Captured) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
-func act(t testing.TB, s rules.State, a string) rules.State {
-	t.Helper()
+// applyAction plays a random action: "form SEAT squares" or a move.
+func applyAction(s rules.State, a string) (rules.State, error) {
 	var seat int
-	var err error
 	if _, e := fmt.Sscanf(a, "form %d", &seat); e == nil {
-		s, err = s.(rules.Former).Form(seat, a[len("form 0 "):])
-	} else {
-		s, _, err = s.Play(a)
+		return s.(rules.Former).Form(seat, a[len("form 0 "):])
 	}
-	if err != nil {
-		t.Fatalf("%s: %v", a, err)
-	}
-	return s
-}
-
-func roundTrip(t *testing.T, what string, s rules.State) rules.State {
-	t.Helper()
-	snap := s.(rules.Saver).Save()
-	r, err := Game{}.Restore(snap)
-	if err != nil {
-		t.Fatalf("%s: Restore(Save()): %v", what, err)
-	}
-	if again := r.(rules.Saver).Save(); !bytes.Equal(again, snap) {
-		t.Fatalf("%s: Save(Restore(%x)) = %x", what, snap, again)
-	}
-	sameState(t, what, s, r)
-	return r
-}
-
-func playOn(t *testing.T, what string, rng *rand.Rand, a, b rules.State, n int) (rules.State, rules.State) {
-	t.Helper()
-	for i := 0; i < n; i++ {
-		x := randomAction(rng, a)
-		if x == "" {
-			break
-		}
-		a, b = act(t, a, x), act(t, b, x)
-		sameState(t, fmt.Sprintf("%s, %d plies on (%s)", what, i+1, x), a, b)
-	}
-	return a, b
+	n, _, err := s.Play(a)
+	return n, err
 }
 
 // TestSnapshotRandomGames: over seeded random games, from the formation
@@ -112,6 +54,7 @@ func playOn(t *testing.T, what string, rng *rand.Rand, a, b rules.State, n int) 
 // end by the 80-ply and repetition draws, so the snapshot carries the
 // counter and the positions behind them.
 func TestSnapshotRandomGames(t *testing.T) {
+	snaps := snapshots()
 	games := 150
 	if testing.Short() {
 		games = 40
@@ -121,21 +64,12 @@ func TestSnapshotRandomGames(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 17))
 		every := seed < 3
 		at := rng.IntN(150)
-		s := Game{}.Start(0)
-		for ply := 0; ply < 1000; ply++ {
-			what := fmt.Sprintf("seed %d ply %d", seed, ply)
-			if every || ply == at {
-				r := roundTrip(t, what, s)
-				if ply == at {
-					a, _ := playOn(t, what, rand.New(rand.NewPCG(seed, 18)), s, r, 1000)
-					ends[a.Outcome().Reason]++
-				}
-			}
-			x := randomAction(rng, s)
-			if x == "" {
-				break
-			}
-			s = act(t, s, x)
+		a := snaps.PlayRandom(t, rulestest.RandomGame{
+			Seed: seed, Start: Game{}.Start(0), Rand: rng, Plies: 1000, At: at, Every: every,
+			OnRand: rand.New(rand.NewPCG(seed, 18)), On: 1000,
+		})
+		if a != nil {
+			ends[a.Outcome().Reason]++
 		}
 	}
 	t.Logf("outcomes after a restore: %v", ends)
@@ -157,6 +91,7 @@ func TestSnapshotRandomGames(t *testing.T) {
 // and by the 80-ply rule exactly when the saved one does, where its
 // position alone (Load of its FEN) plays on.
 func TestSnapshotCarriesDrawCounters(t *testing.T) {
+	snaps := snapshots()
 	// two triple kings far apart shuffle (these moves promote them no
 	// further, so the positions repeat)
 	const fen = "R:R3a1:B3h8"
@@ -164,11 +99,11 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 	t.Run("repetition", func(t *testing.T) {
 		s, _ := Game{}.Load(fen)
 		for _, m := range append(shuffle, shuffle[:3]...) {
-			s = act(t, s, m)
+			s = snaps.Act(t, s, m)
 		}
-		r := roundTrip(t, "before the third", s)
+		r := snaps.RoundTrip(t, "before the third", s)
 		fresh, _ := Game{}.Load(s.FEN())
-		s, r, fresh = act(t, s, "g7-h8"), act(t, r, "g7-h8"), act(t, fresh, "g7-h8")
+		s, r, fresh = snaps.Act(t, s, "g7-h8"), snaps.Act(t, r, "g7-h8"), snaps.Act(t, fresh, "g7-h8")
 		if !s.Outcome().Over || r.Outcome() != s.Outcome() {
 			t.Errorf("restored %+v, saved %+v: want the same draw", r.Outcome(), s.Outcome())
 		}
@@ -178,8 +113,8 @@ func TestSnapshotCarriesDrawCounters(t *testing.T) {
 	})
 	t.Run("80 plies", func(t *testing.T) {
 		s, _ := Game{}.Load(fen + ":n79")
-		r := roundTrip(t, "ply 79", s)
-		s, r = act(t, s, "a1-b2"), act(t, r, "a1-b2")
+		r := snaps.RoundTrip(t, "ply 79", s)
+		s, r = snaps.Act(t, s, "a1-b2"), snaps.Act(t, r, "a1-b2")
 		if !s.Outcome().Over || r.Outcome() != s.Outcome() {
 			t.Errorf("restored %+v, saved %+v: want the same draw", r.Outcome(), s.Outcome())
 		}
@@ -210,6 +145,7 @@ func TestRestoreRejects(t *testing.T) {
 // state whose snapshot restores to the same snapshot and state. Seeds in
 // testdata/fuzz/FuzzRestore.
 func FuzzRestore(f *testing.F) {
+	snaps := snapshots()
 	s := Game{}.Start(0)
 	rng := rand.New(rand.NewPCG(1, 5))
 	for ply := 0; ply < 120; ply++ {
@@ -220,7 +156,7 @@ func FuzzRestore(f *testing.F) {
 		if x == "" {
 			break
 		}
-		s = act(f, s, x)
+		s = snaps.Act(f, s, x)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, err := Game{}.Restore(b)
@@ -231,8 +167,8 @@ func FuzzRestore(f *testing.F) {
 			}
 			return
 		}
-		r := roundTrip(t, "fuzz", s)
-		playOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 10)
+		r := snaps.RoundTrip(t, "fuzz", s)
+		snaps.PlayOn(t, "fuzz", rand.New(rand.NewPCG(1, 2)), s, r, 10)
 	})
 }
 
@@ -240,6 +176,7 @@ func FuzzRestore(f *testing.F) {
 // promotion met in a few seeded random games (the most earlier positions
 // a snapshot carries).
 func quietState(tb testing.TB) rules.State {
+	snaps := snapshots()
 	var best rules.State
 	for seed := uint64(0); seed < 20; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 17))
@@ -249,7 +186,7 @@ func quietState(tb testing.TB) rules.State {
 			if x == "" {
 				break
 			}
-			s = act(tb, s, x)
+			s = snaps.Act(tb, s, x)
 			if st := s.(*State); st.started && (best == nil || st.pos.ply > best.(*State).pos.ply) {
 				best = s
 			}
@@ -264,13 +201,14 @@ func quietState(tb testing.TB) rules.State {
 //
 //	go test -run '^$' -bench Snapshot -benchtime 20000x ./rules/ultradamas
 func BenchmarkSnapshot(b *testing.B) {
+	snaps := snapshots()
 	states := map[string]rules.State{"quiet": quietState(b)}
 	for _, plies := range []int{0, 40} {
 		s, _ := Game{}.Load(Start().FEN())
 		rng := rand.New(rand.NewPCG(9, 9))
 		for i := 0; i < plies && !s.Outcome().Over; i++ {
 			ms := s.Moves()
-			s = act(b, s, ms[rng.IntN(len(ms))].Text)
+			s = snaps.Act(b, s, ms[rng.IntN(len(ms))].Text)
 		}
 		states[fmt.Sprintf("ply=%d", plies)] = s
 	}
@@ -298,15 +236,16 @@ func BenchmarkSnapshot(b *testing.B) {
 // snapshot's position and reads back to the same position after the moves
 // played since.
 func TestRestoredRecord(t *testing.T) {
+	snaps := snapshots()
 	rng := rand.New(rand.NewPCG(4, 4))
 	s := Game{}.Start(0)
 	for i := 0; i < 22; i++ {
-		s = act(t, s, randomAction(rng, s))
+		s = snaps.Act(t, s, randomAction(rng, s))
 	}
-	r := roundTrip(t, "ply 20", s)
+	r := snaps.RoundTrip(t, "ply 20", s)
 	for i := 0; i < 10; i++ {
 		if x := randomAction(rng, r); x != "" {
-			r = act(t, r, x)
+			r = snaps.Act(t, r, x)
 		}
 	}
 	rec, _, err := ParseRecord(r.(rules.Recorder).Record(rules.Meta{}))
