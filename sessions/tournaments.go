@@ -91,6 +91,8 @@ type Entrant struct {
 type TourRound struct {
 	Number int        `json:"number"`
 	Games  []TourGame `json:"games"`
+	// Paired is when the round was paired (TourStallAfter).
+	Paired time.Time `json:"paired,omitzero"`
 }
 
 // TourGame is one pairing of a round: White and Black are user ids (Black
@@ -233,7 +235,8 @@ func (t *Tournament) Clone() *Tournament {
 		c.Played = make([]TourRound, len(t.Played))
 	}
 	for i, r := range t.Played {
-		c.Played[i] = TourRound{Number: r.Number, Games: append([]TourGame(nil), r.Games...)}
+		r.Games = append([]TourGame(nil), r.Games...)
+		c.Played[i] = r
 	}
 	return &c
 }

@@ -29,6 +29,12 @@ const (
 	// tournament game whose place did not open (the platform failed), or
 	// to store a round the store failed to write.
 	TourRetryEvery = time.Minute
+	// TourStallAfter is how long after a round was paired its games may
+	// stay unopened before Tick takes the process that paired it for dead
+	// (it stopped, or crashed, while opening them) and opens them itself;
+	// every TourRetryEvery, Tick looks at the running tournaments for such
+	// rounds, and for complete rounds whose next one nobody paired.
+	TourStallAfter = 10 * time.Minute
 )
 
 // tourLocks serialises the changes of each tournament inside the process
@@ -41,6 +47,8 @@ type tourLocks struct {
 	// stuck are the tournaments where opening a game or storing the next
 	// round failed, with when Tick tries again.
 	stuck map[string]time.Time
+	// swept is when Tick last looked at every running tournament.
+	swept time.Time
 	// opening are the tournaments whose games a goroutine opens now.
 	opening map[string]bool
 }

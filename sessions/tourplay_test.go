@@ -1141,3 +1141,70 @@ func TestTournamentNewInTwoServices(t *testing.T) {
 		t.Fatalf("tournaments stored in the channel: %d, %v", len(ts), err)
 	}
 }
+
+// TestTournamentStalledRoundTakenOver: the process that paired a round
+// dies while opening its games (here: its platform fails for one game,
+// and it never ticks again). Another process's Tick leaves the round alone
+// while the first may still be opening it, and opens the missing game
+// once TourStallAfter has passed since the pairing, once. A round whose
+// results are all in but whose next round nobody paired (its last game's
+// process died between the two) is paired by the next Tick.
+func TestTournamentStalledRoundTakenOver(t *testing.T) {
+	f := &tourFixture{store: sessionstest.NewMemoryStore(), venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f.svc = f.service()
+	ps := entrants(4)
+	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
+	f.venues.fail = func(round int, white, black sessions.User) error {
+		if white.ID == "p2" || black.ID == "p2" {
+			return errors.New("the process dies here")
+		}
+		return nil
+	}
+	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
+	f.svc.Close() // the first process is gone
+
+	other := &fakeVenues{n: 100} // its places are g101, g102, ...
+	b := sessions.New(sessions.Config{Store: f.store, Games: sessionstest.Games, Notifier: f.notes, Now: f.clk.Now,
+		Rand: func(n int) int { return 0 }, Venues: sessions.VenueSet{"console": other}})
+	defer b.Close()
+	unopened := func() int {
+		n := 0
+		tr := f.tour(t)
+		for _, g := range tr.Played[len(tr.Played)-1].Games {
+			if g.Key == (sessions.Key{}) {
+				n++
+			}
+		}
+		return n
+	}
+	for d := time.Duration(0); d < sessions.TourStallAfter; d += sessions.TourRetryEvery {
+		b.Tick(ctx)
+		if n := unopened(); n != 1 || other.count() != 0 {
+			t.Fatalf("%v after the pairing: %d games unopened, %d opened by the other process; want 1 and 0", d, n, other.count())
+		}
+		f.clk.Add(sessions.TourRetryEvery)
+	}
+	b.Tick(ctx)
+	b.Tick(ctx)
+	f.clk.Add(sessions.TourRetryEvery)
+	b.Tick(ctx)
+	if n := unopened(); n != 0 || other.count() != 1 {
+		t.Fatalf("after TourStallAfter: %d games unopened, %d opened by the other process; want 0 and 1", n, other.count())
+	}
+
+	// Round 1's results are stored, as by a process that died before it
+	// paired round 2.
+	tr := f.tour(t)
+	for i := range tr.Played[0].Games {
+		tr.Played[0].Games[i].Result = tournament.WhiteWins
+	}
+	tr.Rev++
+	if err := f.store.PutTournament(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	f.clk.Add(sessions.TourRetryEvery)
+	b.Tick(ctx)
+	if tr := f.tour(t); len(tr.Played) != 2 || unopened() != 0 || other.count() != 3 {
+		t.Fatalf("the next Tick: %d rounds, %d unopened, %d opened by the other process; want 2, 0 and 3", len(tr.Played), unopened(), other.count())
+	}
+}

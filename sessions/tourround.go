@@ -15,7 +15,7 @@ import (
 // to t.
 func (s *Service) pair(t *Tournament) (TourRound, error) {
 	n := len(t.Played) + 1
-	r := TourRound{Number: n}
+	r := TourRound{Number: n, Paired: s.now().UTC()}
 	if t.Format == FormatRoundRobin {
 		sched, err := tournament.RoundRobin(t.ids(), t.Double)
 		if err != nil {
@@ -140,8 +140,16 @@ func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
 			delete(l.stuck, id)
 		}
 	}
+	sweep := now.Sub(l.swept) >= TourRetryEvery
+	if sweep {
+		l.swept = now
+	}
 	l.mu.Unlock()
+	if sweep {
+		ids = append(ids, s.stalledTournaments(ctx, now)...)
+	}
 	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	for _, id := range ids {
 		t, err := s.loadTour(ctx, id)
 		if err != nil {
@@ -155,6 +163,32 @@ func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
 			s.advance(ctx, id)
 		}
 	}
+}
+
+// stalledTournaments returns the running tournaments whose last round
+// has games nobody opened TourStallAfter after it was paired (the process
+// that paired it died while opening them), or is complete with no next
+// round (the process that ended its last game died before pairing):
+// nothing else would move them on until a restart.
+func (s *Service) stalledTournaments(ctx context.Context, now time.Time) []string {
+	ts, err := s.store.ActiveTournaments(ctx)
+	if err != nil {
+		s.storeFailed("reading the active tournaments failed", err)
+	}
+	var ids []string
+	for _, t := range ts {
+		if t.Status != StatusRunning || len(t.Played) == 0 {
+			continue
+		}
+		r := t.Played[len(t.Played)-1]
+		unopened := slices.ContainsFunc(r.Games, func(g TourGame) bool {
+			return g.Result == tournament.Pending && g.Black != "" && g.Key == (Key{}) && !t.left(g.White) && !t.left(g.Black)
+		})
+		if t.complete() || unopened && now.Sub(r.Paired) >= TourStallAfter {
+			ids = append(ids, t.ID)
+		}
+	}
+	return ids
 }
 
 // openGame opens the place of board b of round n through the platform's
