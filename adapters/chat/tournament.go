@@ -478,6 +478,11 @@ func (p Speaker) place(k sessions.Key) string {
 		return p.T("TourWhereConsole", "Place", k.Thread)
 	case "discord":
 		return "<#" + k.Thread + ">"
+	case "telegram":
+		// A link to the forum topic (supergroups' ids are -100<id>).
+		if id, ok := strings.CutPrefix(k.Channel, "-100"); ok {
+			return "https://t.me/c/" + id + "/" + k.Thread
+		}
 	}
 	return ""
 }

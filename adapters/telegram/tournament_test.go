@@ -254,14 +254,14 @@ func TestTournamentSwiss(t *testing.T) {
 		// The pairings come to the General topic (round 1's in the
 		// answer to the start).
 		header := html.EscapeString(en.T("TourPairedHeader", "ID", tour.ID, "Round", round, "Rounds", 3))
-		f.waitCall(from, func(c *call) bool {
+		pairings, _ := f.waitCall(from, func(c *call) bool {
 			return sentIn(forum, 0, "sendMessage")(c) && strings.Contains(c.Params["text"], header)
 		})
 		// alice's ping, by private message, with a link to the forum.
 		ping, _ := f.waitCall(from, func(c *call) bool {
 			return sent(alice.id, "sendMessage")(c) && strings.Contains(c.Params["text"], "#"+tour.ID)
 		})
-		want, _, _ := strings.Cut(en.T("TourGamePing", "Name", "alice", "ID", tour.ID, "Round", round, "Players", "\x00"), "\x00")
+		want, _, _ := strings.Cut(en.T("TourGamePingAt", "Name", "alice", "ID", tour.ID, "Round", round, "Players", "", "Where", "\x00"), "\x00")
 		if !strings.HasPrefix(ping.Params["text"], html.EscapeString(want)) {
 			t.Errorf("round %d: alice's ping %q, want %q...", round, ping.Params["text"], want)
 		}
@@ -283,6 +283,14 @@ func TestTournamentSwiss(t *testing.T) {
 				t.Fatalf("round %d board %d: the game at %v: %v %v", round, board, g.Key, s, err)
 			}
 			white, black := tgOf(t, s.Player(0)), tgOf(t, s.Player(1))
+			// The pairings and alice's ping link the game's topic.
+			topicLink := fmt.Sprintf("https://t.me/c/%s/%d", strings.TrimPrefix(strconv.FormatInt(forum, 10), "-100"), thread)
+			if !strings.Contains(pairings.Params["text"], topicLink+".") {
+				t.Errorf("round %d board %d: the pairings do not link its topic %s: %q", round, board, topicLink, pairings.Params["text"])
+			}
+			if (white == alice || black == alice) && !strings.Contains(ping.Params["text"], topicLink+":") {
+				t.Errorf("round %d: alice's ping does not link her game's topic %s: %q", round, topicLink, ping.Params["text"])
+			}
 			if white == alice || black == alice {
 				// The ping's button goes to the board in the topic.
 				link := fmt.Sprintf("https://t.me/c/%s/%d/%d", strings.TrimPrefix(strconv.FormatInt(forum, 10), "-100"), thread, photo.MsgID)
