@@ -211,6 +211,9 @@ const (
 	VenueNotForum VenueProblem = "not-forum" // Telegram: a plain group or private chat
 	VenueNoRights VenueProblem = "no-rights" // Telegram: the bot may not manage topics; Discord: may not create threads
 	VenueNone     VenueProblem = "none"      // the platform runs no tournaments
+	// VenueUnreachable: the platform could not be asked (a network error,
+	// the platform down): nothing changed, try again later.
+	VenueUnreachable VenueProblem = "unreachable"
 )
 
 // NoVenues is the detail of ErrNoVenues.

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -178,7 +179,9 @@ func (s *Service) checkVenues(ctx context.Context, key Key) error {
 	if errors.As(err, &nv) {
 		return &Error{Kind: ErrNoVenues, Err: nv}
 	}
-	return &Error{Kind: ErrNoVenues, Err: err}
+	// Not a reason of the platform's: it could not be asked.
+	s.log.Warn("checking a platform's tournament venues failed", "session", key.String(), "err", err)
+	return &Error{Kind: ErrNoVenues, Err: fmt.Errorf("%w: %w", &NoVenues{Problem: VenueUnreachable}, err)}
 }
 
 // tourAt returns the newest tournament of key's channel, nil when none.

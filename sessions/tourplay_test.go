@@ -914,6 +914,12 @@ func TestTournamentRefusals(t *testing.T) {
 	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) || nv.Problem != sessions.VenueNotForum {
 		t.Errorf("not a forum: %v", err)
 	}
+	down := errors.New("getChat: connection refused")
+	f.venues.refuse = down
+	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) ||
+		nv.Problem != sessions.VenueUnreachable || !errors.Is(err, down) {
+		t.Errorf("the platform could not be asked: %v", err)
+	}
 	f.venues.refuse = nil
 	halma := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: sessions.VenueSet{"console": f.venues}})
 	if _, err := halma.NewTournament(ctx, in(org), sessions.TournamentSpec{Game: "halma", Options: map[string]string{"players": "4", "size": "16"}}); !badValue(err, "players") {

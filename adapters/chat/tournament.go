@@ -657,6 +657,8 @@ func (p Speaker) tourError(cmd string, err error, kind error) (string, bool) {
 			return p.T("RefusedVenuesNotForum"), true
 		case sessions.VenueNoRights:
 			return p.T("RefusedVenuesNoRights"), true
+		case sessions.VenueUnreachable:
+			return p.T("RefusedVenuesUnreachable"), true
 		}
 		return p.T("RefusedVenuesNone"), true
 	}

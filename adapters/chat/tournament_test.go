@@ -2,6 +2,7 @@ package chat_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"regexp"
@@ -269,6 +270,7 @@ func TestTournamentErrorsWorded(t *testing.T) {
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNotForum}}, "need a group with topics"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights}}, "the right to manage topics"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNone}}, "Tournaments are not played here"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: fmt.Errorf("%w: %w", &sessions.NoVenues{Problem: sessions.VenueUnreachable}, errors.New("timeout"))}, "could not ask the platform"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrBadOption, Err: &sessions.BadValue{Key: "players", Value: "4", Choices: []string{"2"}}}, "players=4 is not offered in tournaments"},
 		{"tournament show", &sessions.Error{Kind: sessions.ErrNoTournament}, "no tournament with that number"},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrNoTournament}, "No tournament is open here"},
