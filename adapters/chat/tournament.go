@@ -575,13 +575,15 @@ func (p Speaker) winners(t *sessions.Tournament, st []tournament.Standing) strin
 			pts = s.Points
 		}
 	}
+	// Max: the points of one who won every round (a bye is a win).
+	max := len(t.Played)
 	switch len(names) {
 	case 0:
 		return ""
 	case 1:
-		return p.T("TourWinner", "Name", names[0], "Points", render.Points(pts))
+		return p.T("TourWinner", "Name", names[0], "Points", render.Points(pts), "Max", max)
 	}
-	return p.T("TourWinners", "Names", p.andList(names), "Points", render.Points(pts))
+	return p.T("TourWinners", "Names", p.andList(names), "Points", render.Points(pts), "Max", max)
 }
 
 // tourGameReply words a NoticeTourGame: the game's first board in its

@@ -102,8 +102,9 @@ func TestTournamentPosts(t *testing.T) {
 	if len(table) != 7 || !regexp.MustCompile(`^#\s+Player\s+Pts\s+Bh\s+SB\s+Wins$`).MatchString(table[0]) {
 		t.Fatalf("round ended: the table %q", table)
 	}
-	// The winners first (equal on every tie-break: by id), then the draw.
-	for i, want := range []string{`^1\s+alice\s+1\s+0\s+0\s+1$`, `^2\s+frank\s+1\s+0\s+0\s+1$`, `^3\s+bob\s+½\s+½\s+¼\s+0$`} {
+	// The winners first (equal on every tie-break: they share the place,
+	// listed by id), then the draw.
+	for i, want := range []string{`^1\s+alice\s+1\s+0\s+0\s+1$`, `^1\s+frank\s+1\s+0\s+0\s+1$`, `^3\s+bob\s+½\s+½\s+¼\s+0$`} {
 		if !regexp.MustCompile(want).MatchString(table[i+1]) {
 			t.Errorf("round ended: row %d %q, want %s", i+1, table[i+1], want)
 		}
@@ -136,11 +137,27 @@ func TestTournamentPosts(t *testing.T) {
 		"Board 3: dave wins by forfeit (carol has left).",
 		"Final standings of tournament #7:",
 	})
-	if got := final.Lines[len(final.Lines)-1]; got != "frank wins the tournament with 3 points." {
+	if got := final.Lines[len(final.Lines)-1]; got != "frank wins the tournament, scoring 3 of 3." {
 		t.Errorf("final: last line %q", got)
 	}
 	if !slicesContain(final.Lines[final.Table.From:final.Table.To], "carol (left)") || !final.Standings.Table.Rows[5].Withdrawn {
 		t.Errorf("final: carol is not marked as gone: %q", final.Lines[final.Table.From:final.Table.To])
+	}
+}
+
+// TestTournamentSharedFirst: players equal on points and every tie-break
+// at the end share first place, and the last line names them all.
+func TestTournamentSharedFirst(t *testing.T) {
+	h := chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})})
+	ev := sixPlayers(t, sessions.TourEnded, 1, roundOne())
+	ev.Tournament.Status, ev.Tournament.Rounds = sessions.StatusFinished, 1
+	final := h.NoticeReplyIn("en", tourNotice(ev))
+	if got := final.Lines[len(final.Lines)-1]; got != "alice and frank share first place, scoring 1 of 1." {
+		t.Errorf("final: last line %q", got)
+	}
+	table := final.Lines[final.Table.From:final.Table.To]
+	if !regexp.MustCompile(`^1\s+alice`).MatchString(table[1]) || !regexp.MustCompile(`^1\s+frank`).MatchString(table[2]) {
+		t.Errorf("final: the table %q", table)
 	}
 }
 

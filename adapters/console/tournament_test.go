@@ -160,7 +160,7 @@ func TestTournamentSwissOfSix(t *testing.T) {
 		}
 		mustSee(t, "the end", out, "In the channel club (/go):", "Tournament #1 is over after 3 rounds.", "Final standings of tournament #1:",
 			"#  Player  Pts  Bh  SB  Wins", "Picture: "+filepath.Join(c.pics, "tournament-1.png"))
-		if !regexp.MustCompile(`(?m)^\w+ wins the tournament with \d½? points\.$`).MatchString(out) {
+		if !regexp.MustCompile(`(?m)^\w+ wins the tournament, scoring \d½? of 3\.$`).MatchString(out) {
 			t.Errorf("no winner:\n%s", out)
 		}
 		checkPNG(t, filepath.Join(c.pics, "tournament-1.png"))

@@ -44,7 +44,7 @@ func TestConsoleTournamentAcrossRestarts(t *testing.T) {
 			t.Fatalf("no round 2 after the last game of round 1:\n%s", out)
 		}
 	}
-	if !strings.Contains(out, "Final standings of tournament #1") || !strings.Contains(out, "wins the tournament with 2 points") {
+	if !strings.Contains(out, "Final standings of tournament #1") || !strings.Contains(out, "wins the tournament, scoring 2 of 2.") {
 		t.Fatalf("no final standings after the last game:\n%s", out)
 	}
 	out = run("/tournament show 1\n")

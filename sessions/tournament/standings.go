@@ -15,8 +15,10 @@ type Standing struct {
 }
 
 // Standings ranks every player (withdrawn ones too) after the rounds, by
-// points, Buchholz, Sonneborn-Berger, wins, then id; how byes and forfeits
-// count is in the package documentation. Pending games count nothing.
+// points, Buchholz, Sonneborn-Berger, wins, then id; players equal on all
+// four share a place (the next place skips: 1, 2, 2, 4). How byes and
+// forfeits count is in the package documentation. Pending games count
+// nothing.
 func Standings(players []Player, rounds []Round) ([]Standing, error) {
 	st, err := states(players, rounds)
 	if err != nil {
@@ -63,7 +65,13 @@ func Standings(players []Player, rounds []Round) ([]Standing, error) {
 	})
 	res := make([]Standing, len(out))
 	for i, l := range out {
-		res[i] = Standing{Place: i + 1, Player: l.id, Points: float64(l.pts) / 2,
+		place := i + 1
+		if i > 0 {
+			if p := out[i-1]; p.pts == l.pts && p.bh == l.bh && p.sb == l.sb && p.win == l.win {
+				place = res[i-1].Place // tied on every count: the same place
+			}
+		}
+		res[i] = Standing{Place: place, Player: l.id, Points: float64(l.pts) / 2,
 			Buchholz: float64(l.bh) / 2, SonnebornBerger: float64(l.sb) / 4, Wins: l.win}
 	}
 	return res, nil

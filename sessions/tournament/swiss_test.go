@@ -219,6 +219,29 @@ func TestStandings(t *testing.T) {
 	}
 }
 
+// TestStandingsSharedPlaces: players equal on points and every
+// tie-break share a place, and the next place skips: two draws between
+// four players leave everyone tied on all counts.
+func TestStandingsSharedPlaces(t *testing.T) {
+	players := []Player{{ID: "a"}, {ID: "b"}, {ID: "c"}, {ID: "d"}}
+	got, err := Standings(players, []Round{{Number: 1, Pairings: []Pairing{{"a", "b", Draw}, {"c", "d", Draw}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range got {
+		if s.Place != 1 || s.Player != players[i].ID {
+			t.Errorf("line %d: %+v, want place 1 for %s", i+1, s, players[i].ID)
+		}
+	}
+	got, err = Standings(players, []Round{{Number: 1, Pairings: []Pairing{{"a", "b", WhiteWins}, {"c", "d", WhiteWins}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if places := []int{got[0].Place, got[1].Place, got[2].Place, got[3].Place}; places[0] != 1 || places[1] != 1 || places[2] != 3 || places[3] != 3 {
+		t.Errorf("two winners and two losers: places %v, want [1 1 3 3]", places)
+	}
+}
+
 func BenchmarkSwissPair1000(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1000, 19))
 	players := make([]Player, 1000)
