@@ -317,18 +317,14 @@ func TestConcurrentCommitsAllModes(t *testing.T) {
 	}
 }
 
-// TestCrash runs a child process that commits moves of four sessions at once
-// and prints each acknowledgement; the test kills it with SIGKILL in the
-// middle and checks that every acknowledged move is in the file, which
-// opens cleanly and passes bbolt's consistency check.
-func TestCrash(t *testing.T) {
-	if path := os.Getenv("STORAGE_CRASH_CHILD"); path != "" {
-		crashChild(path)
-		return
-	}
-	path := filepath.Join(t.TempDir(), "bot.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrash$")
-	cmd.Env = append(os.Environ(), "STORAGE_CRASH_CHILD="+path)
+// killAfterAcks runs the test named test again as a child process (env
+// set to path tells it to be the child), reads its acknowledgements ("ack
+// <name> <n>" lines) and kills it with SIGKILL at the n-th. It returns the
+// highest n acknowledged per name.
+func killAfterAcks(t *testing.T, test, env, path string, n int) map[string]int {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), env+"="+path)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -341,21 +337,35 @@ func TestCrash(t *testing.T) {
 	sc := bufio.NewScanner(out)
 	total := 0
 	for sc.Scan() {
-		var ch string
-		var n int
-		if _, err := fmt.Sscanf(sc.Text(), "ack %s %d", &ch, &n); err != nil {
+		var name string
+		var k int
+		if _, err := fmt.Sscanf(sc.Text(), "ack %s %d", &name, &k); err != nil {
 			continue
 		}
-		acked[ch] = max(acked[ch], n)
-		if total++; total == 300 {
+		acked[name] = max(acked[name], k)
+		if total++; total == n {
 			cmd.Process.Signal(syscall.SIGKILL)
 			break
 		}
 	}
 	cmd.Wait()
-	if total < 300 {
+	if total < n {
 		t.Fatalf("the child stopped after %d acknowledgements", total)
 	}
+	return acked
+}
+
+// TestCrash runs a child process that commits moves of four sessions at once
+// and prints each acknowledgement; the test kills it with SIGKILL in the
+// middle and checks that every acknowledged move is in the file, which
+// opens cleanly and passes bbolt's consistency check.
+func TestCrash(t *testing.T) {
+	if path := os.Getenv("STORAGE_CRASH_CHILD"); path != "" {
+		crashChild(path)
+		return
+	}
+	path := filepath.Join(t.TempDir(), "bot.db")
+	acked := killAfterAcks(t, "TestCrash", "STORAGE_CRASH_CHILD", path, 300)
 	s, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		t.Fatalf("reopening after the crash: %v", err)

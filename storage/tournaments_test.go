@@ -1,17 +1,14 @@
 package storage_test
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -260,35 +257,7 @@ func TestTournamentCrash(t *testing.T) {
 		return
 	}
 	path := filepath.Join(t.TempDir(), "bot.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTournamentCrash$")
-	cmd.Env = append(os.Environ(), "STORAGE_TOUR_CRASH_CHILD="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	acked := map[string]int{} // tournament id -> boards acknowledged
-	sc := bufio.NewScanner(out)
-	total := 0
-	for sc.Scan() {
-		var id string
-		var n int
-		if _, err := fmt.Sscanf(sc.Text(), "ack %s %d", &id, &n); err != nil {
-			continue
-		}
-		acked[id] = max(acked[id], n)
-		if total++; total == 200 {
-			cmd.Process.Signal(syscall.SIGKILL)
-			break
-		}
-	}
-	cmd.Wait()
-	if total < 200 {
-		t.Fatalf("the child stopped after %d acknowledgements", total)
-	}
+	acked := killAfterAcks(t, "TestTournamentCrash", "STORAGE_TOUR_CRASH_CHILD", path, 200) // tournament id -> boards acknowledged
 	s, err := storage.Open(path, storage.Options{})
 	if err != nil {
 		t.Fatalf("reopening after the crash: %v", err)
