@@ -62,26 +62,7 @@ func TestCommandMenuRealCatalogues(t *testing.T) {
 	f := newFake(t)
 	m := f.mark()
 	startWith(t, f, w)
-	menus := map[string]map[string]string{}
-	for len(menus) < 12 {
-		c, next := f.waitCall(m, method("setMyCommands"))
-		m = next
-		var list []struct{ Command, Description string }
-		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
-			t.Fatal(err)
-		}
-		menu := map[string]string{}
-		for _, cmd := range list {
-			menu[cmd.Command] = cmd.Description
-		}
-		var scope struct{ Type string }
-		json.Unmarshal([]byte(c.Params["scope"]), &scope)
-		k := scope.Type + "/" + c.Params["language_code"]
-		if _, twice := menus[k]; twice {
-			t.Fatalf("the menu %s was published twice", k)
-		}
-		menus[k] = menu
-	}
+	menus := publishedMenus(t, f, m, 12)
 	for _, scope := range []string{"default", "all_private_chats", "all_group_chats"} {
 		en := menus[scope+"/"]
 		if en["move"] != w.In("en").T("CmdShort_move") {
@@ -123,26 +104,7 @@ func TestCommandMenuPerLanguage(t *testing.T) {
 	m := f.mark()
 	startSpeaking(t, f)
 	// Three scopes (default, private chats, groups) per language.
-	menus := map[string]map[string]string{}
-	for len(menus) < 6 {
-		c, next := f.waitCall(m, method("setMyCommands"))
-		m = next
-		var list []struct{ Command, Description string }
-		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
-			t.Fatal(err)
-		}
-		menu := map[string]string{}
-		for _, cmd := range list {
-			menu[cmd.Command] = cmd.Description
-		}
-		var scope struct{ Type string }
-		json.Unmarshal([]byte(c.Params["scope"]), &scope)
-		k := scope.Type + "/" + c.Params["language_code"]
-		if _, twice := menus[k]; twice {
-			t.Fatalf("the menu %s was published twice", k)
-		}
-		menus[k] = menu
-	}
+	menus := publishedMenus(t, f, m, 6)
 	menus[""] = menus["all_private_chats/"]
 	menus["es"] = menus["all_private_chats/es"]
 	if menus["all_group_chats/es"]["move"] != "jugar una jugada, como /move c3-d4" {
@@ -263,4 +225,32 @@ func TestTelegramPseudoLanguage(t *testing.T) {
 	if checked < 20 {
 		t.Errorf("only %d lines checked", checked)
 	}
+}
+
+// publishedMenus reads the first n command menus the bot publishes after
+// mark m (setMyCommands), by "scope/language_code": command to
+// description. A menu published twice fails the test.
+func publishedMenus(t *testing.T, f *fakeAPI, m, n int) map[string]map[string]string {
+	t.Helper()
+	menus := map[string]map[string]string{}
+	for len(menus) < n {
+		c, next := f.waitCall(m, method("setMyCommands"))
+		m = next
+		var list []struct{ Command, Description string }
+		if err := json.Unmarshal([]byte(c.Params["commands"]), &list); err != nil {
+			t.Fatal(err)
+		}
+		menu := map[string]string{}
+		for _, cmd := range list {
+			menu[cmd.Command] = cmd.Description
+		}
+		var scope struct{ Type string }
+		json.Unmarshal([]byte(c.Params["scope"]), &scope)
+		k := scope.Type + "/" + c.Params["language_code"]
+		if _, twice := menus[k]; twice {
+			t.Fatalf("the menu %s was published twice", k)
+		}
+		menus[k] = menu
+	}
+	return menus
 }
