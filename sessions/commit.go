@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/boardgamebot/bot/rules"
 )
@@ -53,7 +54,7 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 	if req.ID != "" {
 		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
 		if err != nil {
-			s.storeFailed("reading request ids failed", err, "session", req.Key.String())
+			s.storeFailed("reading request ids failed", err, req.Key.LogAttr())
 			return Event{}, &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 		}
 		if seen {
@@ -109,7 +110,10 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		}
 		defer unlock()
 	}
-	if err := s.commitTour(ctx, c); err != nil {
+	began := time.Now()
+	err := s.commitTour(ctx, c)
+	s.metrics.Committed(time.Since(began), ev.Move != nil, err)
+	if err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
 		}
@@ -119,7 +123,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			e.loaded = false
 			return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 		}
-		s.storeFailed("commit failed", err, "session", e.key.String())
+		s.storeFailed("commit failed", err, e.key.LogAttr())
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 	}
 	if c.Finished != nil && c.Finished.Tour != nil && c.Tournament != nil {
@@ -188,7 +192,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 			changed, err := sh.Changed(ctx, key)
 			if err != nil {
 				s.release(e)
-				s.storeFailed("checking the session's revision failed", err, "session", key.String())
+				s.storeFailed("checking the session's revision failed", err, key.LogAttr())
 				return nil, errf(storeKind(err), err, "checking %s", key)
 			}
 			e.loaded = !changed
@@ -214,15 +218,16 @@ func (s *Service) load(ctx context.Context, e *entry) error {
 	case errors.Is(err, ErrDamaged):
 		return errf(ErrDamaged, err, "loading %s", key) // the store logged the damage
 	case err != nil:
-		s.log.Error("load failed", "session", key.String(), "err", err)
+		s.log.Error("load failed", key.LogAttr(), "err", err)
 		return errf(ErrStorage, err, "loading %s", key)
 	default:
 		l, err := s.resume(rec)
 		if err != nil {
-			s.log.Error("replay failed", "session", key.String(), "err", err)
+			s.log.Error("replay failed", key.LogAttr(), "err", err)
 			return errf(ErrBroken, err, "replaying %s", key)
 		}
 		e.cur = l
+		s.metrics.Loaded()
 	}
 	e.loaded = true
 	s.track(e)

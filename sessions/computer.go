@@ -65,7 +65,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 			}
 			next, err := st.(rules.Former).Form(p, "default")
 			if err != nil {
-				s.log.Error("computer formation failed", "session", key.String(), "err", err)
+				s.log.Error("computer formation failed", key.LogAttr(), "err", err)
 				return
 			}
 			st = next
@@ -99,12 +99,12 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 				// will do, so that the game never stalls.
 				moves := st.Moves()
 				if len(moves) == 0 {
-					s.log.Error("computer has no move", "session", key.String(), "err", errors.Join(err, perr))
+					s.log.Error("computer has no move", key.LogAttr(), "err", errors.Join(err, perr))
 					return
 				}
 				next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
 				if perr != nil {
-					s.log.Error("computer move refused", "session", key.String(), "err", perr)
+					s.log.Error("computer move refused", key.LogAttr(), "err", perr)
 					return
 				}
 			}

@@ -47,6 +47,8 @@ type Config struct {
 	// Venues opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
 	Venues VenueSet
+	// Metrics is told of commits, loads and clocks; nil counts nothing.
+	Metrics Metrics
 }
 
 // DefaultResident is Config.Resident's default.
@@ -78,6 +80,7 @@ type Service struct {
 	autoLevel    int
 	resident     int
 	venues       VenueSet
+	metrics      Metrics
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -112,7 +115,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, metrics: c.Metrics, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -138,6 +141,9 @@ func New(c Config) *Service {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.metrics == nil {
+		s.metrics = noMetrics{}
 	}
 	return s
 }

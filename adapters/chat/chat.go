@@ -89,6 +89,10 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+
+	// failed marks a refusal that is the bot's failure (the store, a
+	// damaged record, a bug), not the user's: Outcome Failed.
+	failed bool
 }
 
 // Span is a range of lines, From included, To excluded.
@@ -157,6 +161,8 @@ type Config struct {
 	Words *Words
 	// Langs keeps the users' /lang choices; nil keeps them in memory only.
 	Langs LangStore
+	// Observer is told of every command answered; nil tells nobody.
+	Observer Observer
 }
 
 // Handler turns messages into calls of the sessions service and their
@@ -168,6 +174,7 @@ type Handler struct {
 	langs     userLangs
 	games     func() []games.Info
 	log       *slog.Logger
+	observer  Observer
 	cmds      map[string]*command
 	order     []*command
 }
@@ -189,7 +196,7 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, cmds: map[string]*command{},
+	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
 		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
@@ -205,6 +212,9 @@ func New(c Config) *Handler {
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.observer == nil {
+		h.observer = noObserver{}
 	}
 	for _, c := range commandTable() {
 		h.order = append(h.order, c)
@@ -242,10 +252,15 @@ func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 // Handle answers one message. It never panics: a failure anywhere is
 // logged and answered with one line saying that nothing changed.
 func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
+	name := "" // the command's, once known
 	defer func() {
 		if p := recover(); p != nil {
-			h.log.Error("panic handling a message", "session", m.Key.String(), "panic", fmt.Sprint(p))
+			h.log.Error("panic handling a message", m.Key.LogAttr(), "panic", fmt.Sprint(p))
 			reply = fail(h.words.In(h.words.LangOf(m.Lang)).T("Panicked"))
+			reply.failed = true
+		}
+		if len(reply.Lines) > 0 || reply.Event != nil {
+			h.observer.Handled(m.Key.Platform, name, outcome(reply))
 		}
 	}()
 	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
@@ -268,14 +283,15 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		return fail(m.sp.T("NoSlash"))
 	}
 	fields := strings.Fields(text)
-	name := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
-	if at := strings.IndexByte(name, '@'); at >= 0 {
-		name = name[:at] // "/play@MyBot" in Telegram groups
+	typed := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
+	if at := strings.IndexByte(typed, '@'); at >= 0 {
+		typed = typed[:at] // "/play@MyBot" in Telegram groups
 	}
-	c, ok := h.cmds[name]
+	c, ok := h.cmds[typed]
 	if !ok {
-		return fail(m.sp.T("UnknownCommand", "Name", clip(name, 30)))
+		return fail(m.sp.T("UnknownCommand", "Name", clip(typed, 30)))
 	}
+	name = c.name
 	args := fields[1:]
 	if len(args) < c.minArgs {
 		return fail(m.sp.T("NeedsMore", "Name", c.name, "Usage", m.sp.usage(c)))

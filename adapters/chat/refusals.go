@@ -19,8 +19,8 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	}
 	var se *sessions.Error
 	if !errors.As(err, &se) {
-		h.log.Error("unexpected error", "command", cmd, "session", m.Key.String(), "err", err)
-		return fail(m.sp.T("RefusedUnexpected"))
+		h.log.Error("unexpected error", "command", cmd, m.Key.LogAttr(), "err", err)
+		return failure(m.sp.T("RefusedUnexpected"))
 	}
 	s := se.Session
 	me := m.User
@@ -151,13 +151,13 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	case sessions.ErrNoTakeback:
 		return fail(m.sp.T("RefusedNoTakeback"))
 	case sessions.ErrDamaged:
-		return fail(m.sp.T("RefusedDamaged"))
+		return failure(m.sp.T("RefusedDamaged"))
 	case sessions.ErrBroken:
-		h.log.Error("broken session", "session", m.Key.String(), "err", err)
-		return fail(m.sp.T("RefusedBroken"))
+		h.log.Error("broken session", m.Key.LogAttr(), "err", err)
+		return failure(m.sp.T("RefusedBroken"))
 	}
-	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
-	return fail(m.sp.T("RefusedStorage"))
+	h.log.Error("command failed", "command", cmd, m.Key.LogAttr(), "err", err)
+	return failure(m.sp.T("RefusedStorage"))
 }
 
 // illegalMove answers a move the rules refused with one line: their

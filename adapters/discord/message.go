@@ -305,7 +305,7 @@ func (b *Bot) kick(key sessions.Key) {
 func (b *Bot) notice(n sessions.Notice) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("discord: panic posting a notice", "session", n.Key.String(), "panic", fmt.Sprint(p))
+			b.log.Error("discord: panic posting a notice", n.Key.LogAttr(), "panic", fmt.Sprint(p))
 		}
 	}()
 	key := n.Key
@@ -320,7 +320,7 @@ func (b *Bot) notice(n sessions.Notice) {
 	}
 	o, err := b.outgoing(key, "", reply, n.Session)
 	if err != nil {
-		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
+		b.log.Error("discord: drawing the board", key.LogAttr(), "err", err)
 	}
 	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
 		o.content = mentionOf(n.To) + " " + o.content
@@ -347,7 +347,7 @@ func (b *Bot) notice(n sessions.Notice) {
 func (b *Bot) post(key sessions.Key, o outgoing) {
 	ch := b.gameChannel(key)
 	if _, err := b.c.ChannelMessageSendComplex(ch, o.send()); err != nil {
-		b.log.Warn("discord: posting a notice", "session", key.String(), "err", err)
+		b.log.Warn("discord: posting a notice", key.LogAttr(), "err", err)
 	}
 }
 

@@ -1,0 +1,65 @@
+package chat
+
+// Observer is told of every command Handle answers, for an operator's
+// metrics (package ops counts them for Prometheus). Handled is called on
+// every command: it must be quick and must not block. Config.Observer nil
+// tells nobody.
+type Observer interface {
+	// Handled: a command of platform (the session key's) was answered.
+	// command is one of CommandNames, or "" for a message that names no
+	// command of the language.
+	Handled(platform, command string, o Outcome)
+}
+
+// Outcome is what became of a command.
+type Outcome int
+
+// The outcomes.
+const (
+	// Applied: the command did what it asks (a move played, a board shown).
+	Applied Outcome = iota + 1
+	// Refused: the command was refused with its reason; nothing changed.
+	Refused
+	// RateLimited: the user sent too many commands; nothing changed.
+	RateLimited
+	// Failed: the bot failed (the store, a damaged record, a bug);
+	// nothing changed.
+	Failed
+)
+
+// Outcomes lists every Outcome.
+func Outcomes() []Outcome { return []Outcome{Applied, Refused, RateLimited, Failed} }
+
+// CommandNames lists the names of the commands of the language (not
+// their aliases), in /help's order.
+func CommandNames() []string {
+	var out []string
+	for _, c := range commandTable() {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// outcome says what became of the command that got r.
+func outcome(r Reply) Outcome {
+	switch {
+	case r.failed:
+		return Failed
+	case r.Error:
+		return Refused
+	}
+	return Applied
+}
+
+// failure is the answer to a command the bot failed: one line, as fail,
+// counted as Failed.
+func failure(line string) Reply {
+	r := fail(line)
+	r.failed = true
+	return r
+}
+
+// noObserver tells nobody.
+type noObserver struct{}
+
+func (noObserver) Handled(string, string, Outcome) {}
