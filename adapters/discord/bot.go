@@ -44,6 +44,10 @@ type Config struct {
 	// lives under another key, so that a restart keeps them; nil keeps
 	// them in memory only.
 	Routes Routes
+	// Connected, when set, is told when the gateway connection is up
+	// (READY, RESUMED: true) and when it is lost (false: discordgo
+	// reconnects), for /readyz.
+	Connected func(up bool)
 }
 
 // Routes keeps the channels whose commands go to a session under another
@@ -140,6 +144,11 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	b.seen = chat.NewRecent(4096)
 	b.where.init()
 	s.AddHandler(b.onEvent)
+	if cfg.Connected != nil {
+		s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { cfg.Connected(true) })
+		s.AddHandler(func(*discordgo.Session, *discordgo.Resumed) { cfg.Connected(true) })
+		s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) { cfg.Connected(false) })
+	}
 	return b, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/adapters/discord"
 	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
@@ -46,6 +48,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type platform struct {
 	name string
 	run  func(ctx context.Context) error
+	// state is the platform's in /readyz (nil: none): keepRunning sets it
+	// retrying while it waits to start the adapter again, stopped at the
+	// end; the adapter sets it connected.
+	state *ops.Platform
 }
 
 // runPlatforms serves Telegram and/or Discord (whichever tokens are set) on
@@ -63,17 +69,25 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	o, err := newOperations(c, store, c.storeKind())
+	if err != nil {
+		return err
+	}
+	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, log)
+	svc := newService(c, store, &notifiers, venues, log, o.sessionsMetrics())
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	o.watch(svc)
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Observer: o.observer()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
 	if c.Telegram.Token != "" {
+		state := o.platform("telegram")
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures}
+			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures,
+			HTTPClient: &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
@@ -88,27 +102,37 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		if l, ok := store.(pollLeader); ok && tc.Webhook == nil {
 			// Processes on one etcd: only the elected one polls (a
 			// webhook is served by every process).
-			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, l.leadPolling)) }
+			o.leading("telegram_poll", false)
+			lead := func(ctx context.Context, poll func(context.Context)) {
+				l.leadPolling(ctx, func(ctx context.Context) {
+					o.leading("telegram_poll", true)
+					defer o.leading("telegram_poll", false)
+					poll(ctx)
+				})
+			}
+			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, lead)) }
 		}
-		running = append(running, platform{"telegram", run})
+		running = append(running, platform{"telegram", run, state})
 	}
 	if c.Discord.Token != "" {
+		state := o.platform("discord")
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store,
+			Connected: state.Connected}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
 			return err // it says "discord: ..."
 		}
 		notifiers = append(notifiers, bot)
 		venues[discord.Platform] = bot.Venues()
-		running = append(running, platform{"discord", bot.Run})
+		running = append(running, platform{"discord", bot.Run, state})
 	}
 	// The notifiers are complete: now the games may resume and the clocks run.
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log)
+	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
 	var names []string
 	for _, p := range running {
@@ -158,6 +182,7 @@ func (r restartPause) wait(ctx context.Context, d time.Duration) bool {
 // with the failures in a row; it logs one line per restart.
 func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.Logger) {
 	d := pause.first
+	defer p.state.Set(ops.Stopped)
 	for attempt := 1; ; attempt++ {
 		began := time.Now()
 		err := runOnce(ctx, p)
@@ -173,6 +198,7 @@ func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.
 		if err == nil {
 			err = errors.New("stopped by itself")
 		}
+		p.state.Set(ops.Retrying)
 		log.Error("platform down; starting it again", "platform", p.name, "attempt", attempt, "in", d, "err", err)
 		if !pause.wait(ctx, d) {
 			return
@@ -288,17 +314,23 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	o, err := newOperations(c, store, c.storeKind())
+	if err != nil {
+		return err
+	}
+	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log)
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log, o.sessionsMetrics())
 	defer svc.Close()
+	o.watch(svc)
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log)
+	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Observer: o.observer()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
@@ -328,32 +360,44 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // newService builds the sessions service of the configuration: the
 // platforms' default clocks, the challenge expiry, the computer opponent.
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger) *sessions.Service {
+func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger, m sessions.Metrics) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues,
+		Metrics: m})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
 // while this process leads them) and answers
 // `bot backup` through the backup socket, until the returned stop is
 // called or ctx is done; stop waits for both.
-func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger) (stop func()) {
+func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger, o *operations) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		clocks := o.clocksLoop()
+		run := func(ctx context.Context) {
+			clocks.Start()
+			defer clocks.Stop()
+			svc.Run(ctx, time.Duration(c.Clocks.Tick))
+		}
 		if l, ok := store.(clockLeader); ok {
 			// Processes on one etcd: only the elected one runs the clocks.
-			l.leadClocks(ctx, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
+			o.leading("clocks", false)
+			l.leadClocks(ctx, func(ctx context.Context) {
+				o.leading("clocks", true)
+				defer o.leading("clocks", false)
+				run(ctx)
+			})
 			return
 		}
-		svc.Run(ctx, time.Duration(c.Clocks.Tick))
+		run(ctx)
 	}()
 	var closeBackups func()
 	if db, ok := store.(*storage.Store); ok { // etcd keeps its own copies (etcdctl snapshot save)

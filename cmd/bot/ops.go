@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/ops"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// probeKey is the session /readyz reads from the store: nobody plays
+// there, so the read finds nothing (an answer all the same).
+var probeKey = sessions.Key{Platform: "ops", Channel: "readyz"}
+
+// operations is what the operator sees of the running bot, served on
+// metrics.listen: the metrics and the health endpoints. A nil
+// *operations (metrics.listen empty) counts nothing and serves nothing.
+type operations struct {
+	metrics *ops.Metrics
+	health  *ops.Health
+	clocks  *ops.Loop
+	ln      net.Listener
+}
+
+// newOperations listens on metrics.listen and makes the metrics of a bot on
+// store (its kind: bbolt or etcd) and its health checks; nil when
+// metrics.listen is empty. Serve them with serve.
+func newOperations(c config, store sessions.Store, kind string) (*operations, error) {
+	if c.Metrics.Listen == "" {
+		return nil, nil
+	}
+	ln, err := net.Listen("tcp", c.Metrics.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("metrics.listen: %w", err)
+	}
+	h := ops.NewHealth(nil)
+	o := &operations{health: h, clocks: h.Loop("clocks", time.Duration(c.Clocks.Tick)), ln: ln}
+	o.metrics = ops.New(ops.Options{Store: kind, Clocks: o.clocks})
+	o.metrics.Tournaments(store.ActiveTournaments)
+	h.Ready("store", func(ctx context.Context) error {
+		_, err := store.Load(ctx, probeKey)
+		if errors.Is(err, sessions.ErrNotFound) {
+			return nil
+		}
+		return err
+	})
+	return o, nil
+}
+
+// sessionsMetrics returns what the sessions service counts into: nil when
+// metrics are off.
+func (o *operations) sessionsMetrics() sessions.Metrics {
+	if o == nil {
+		return nil
+	}
+	return o.metrics
+}
+
+// observer returns what counts the commands: nil when metrics are off.
+func (o *operations) observer() chat.Observer {
+	if o == nil {
+		return nil
+	}
+	return o.metrics
+}
+
+// watch adds the checks on the sessions service: /healthz asks it to take
+// its lock, the metrics count its sessions in memory.
+func (o *operations) watch(svc *sessions.Service) {
+	if o == nil {
+		return
+	}
+	o.metrics.Sessions(svc)
+	o.health.Alive("sessions", func(ctx context.Context) error {
+		svc.Resident()
+		return nil
+	})
+}
+
+// platform adds a configured platform to /readyz; nil when metrics are
+// off (its methods then do nothing).
+func (o *operations) platform(name string) *ops.Platform {
+	if o == nil {
+		return nil
+	}
+	return o.health.Platform(name)
+}
+
+// clocksLoop is the loop of the clocks that /healthz watches (nil when
+// metrics are off: its methods then do nothing).
+func (o *operations) clocksLoop() *ops.Loop {
+	if o == nil {
+		return nil
+	}
+	return o.clocks
+}
+
+// leading records whether this process leads an etcd election.
+func (o *operations) leading(election string, on bool) {
+	if o != nil {
+		o.metrics.Leading(election, on)
+	}
+}
+
+// serve serves /metrics, /healthz and /readyz until the returned stop is
+// called (or ctx is done); stop waits for the server to shut down.
+func (o *operations) serve(ctx context.Context, log *slog.Logger) (stop func()) {
+	if o == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if err := ops.Serve(ctx, o.ln, ops.Mux(o.metrics, o.health)); err != nil {
+			log.Error("metrics server stopped", "err", err)
+		}
+	}()
+	log.Info("metrics and health served", "address", o.ln.Addr().String())
+	return func() {
+		cancel()
+		wg.Wait()
+	}
+}
