@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/ops"
+	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
 // get answers a GET of path on h: the status and the decoded body.
@@ -31,7 +32,7 @@ func get(t *testing.T, h http.Handler, path string, body any) int {
 // not run in this process (standby), 503 once it has been silent for
 // longer than it may be, and 200 again when it turns.
 func TestHealthzLoops(t *testing.T) {
-	c := &clock{t: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)}
+	c := sessionstest.NewClock(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
 	h := ops.NewHealth(c.Now)
 	clocks := h.Loop("clocks", 5*time.Second)
 	h.Alive("sessions", func(context.Context) error { return nil })

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,29 +16,11 @@ import (
 
 var ctx = context.Background()
 
-// clock is a fake clock: time moves only when told.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // bot is a sessions service and chat handler counted by a Metrics, with
 // the metrics served by an httptest server.
 type bot struct {
 	t     *testing.T
-	clock *clock
+	clock *sessionstest.Clock
 	store *sessionstest.MemoryStore
 	svc   *sessions.Service
 	h     *chat.Handler
@@ -48,7 +29,7 @@ type bot struct {
 }
 
 func newBot(t *testing.T) *bot {
-	b := &bot{t: t, clock: &clock{t: time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)}, store: sessionstest.NewMemoryStore()}
+	b := &bot{t: t, clock: sessionstest.NewClock(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)), store: sessionstest.NewMemoryStore()}
 	health := ops.NewHealth(b.clock.Now)
 	b.m = ops.New(ops.Options{Store: "bbolt", Clocks: health.Loop("clocks", time.Second)})
 	b.svc = sessions.New(sessions.Config{Store: b.store, Games: sessionstest.Games, Rand: func(int) int { return 0 },

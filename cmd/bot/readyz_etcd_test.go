@@ -7,10 +7,12 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/ops"
+	"github.com/boardgamebot/bot/ops/opstest"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 )
 
-// TestReadyzFollowsEtcd: a console on etcd serves /readyz; when etcd stops
+// TestReadyzFollowsEtcd: a console on etcd serves /readyz (and counts
+// itself the clocks' leader in /metrics); when etcd stops
 // the store cannot answer a read and /readyz turns unready (503, saying
 // the store's error); when etcd is back, /readyz is ready again, and the
 // game goes on.
@@ -46,6 +48,19 @@ func TestReadyzFollowsEtcd(t *testing.T) {
 	}
 	if r := until(true); r.Checks["store"] != "ok" {
 		t.Fatalf("ready with the store %q", r.Checks["store"])
+	}
+	// The only process leads the clocks once the election says so.
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		f := opstest.Scrape(t, base+"/metrics")
+		if v, _ := f.Value("boardgamebot_etcd_leader", "election=clocks"); v == 1 {
+			if b, _ := f.Value("boardgamebot_build_info", "store=etcd"); b != 1 {
+				t.Fatalf("build_info store=etcd: %v", b)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("etcd_leader{election=clocks} is not 1 after a minute")
+		}
 	}
 	e.Close()
 	if r := until(false); r.Checks["store"] == "ok" {
