@@ -48,9 +48,13 @@ func (b *bot) say(k sessions.Key, name, text string) chat.Reply {
 	return b.h.Handle(ctx, chat.Message{Key: k, User: sessions.User{ID: "id-" + name, Name: name}, Text: text})
 }
 
-func (b *bot) scrape() opstest.Families {
-	f := opstest.Scrape(b.t, b.url+"/metrics")
-	opstest.CheckLabels(b.t, f)
+func (b *bot) scrape() opstest.Families { return scrape(b.t, b.url) }
+
+// scrape reads the metrics served at base and checks their labels.
+func scrape(t *testing.T, base string) opstest.Families {
+	t.Helper()
+	f := opstest.Scrape(t, base+"/metrics")
+	opstest.CheckLabels(t, f)
 	return f
 }
 

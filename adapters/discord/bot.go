@@ -44,6 +44,8 @@ type Config struct {
 	// lives under another key, so that a restart keeps them; nil keeps
 	// them in memory only.
 	Routes Routes
+	// Metrics, when set, is told of every message sent.
+	Metrics Metrics
 	// Connected, when set, is told when the gateway connection is up
 	// (READY, RESUMED: true) and when it is lost (false: discordgo
 	// reconnects), for /readyz.
@@ -140,6 +142,9 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		flushing: map[sessions.Key]bool{}}
 	if b.games == nil {
 		b.games = games.List
+	}
+	if cfg.Metrics != nil {
+		b.c = counting{client: s, m: cfg.Metrics}
 	}
 	b.seen = chat.NewRecent(4096)
 	b.where.init()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/ops/opstest"
@@ -152,5 +153,54 @@ func TestMetricsAfterGames(t *testing.T) {
 	}
 	if v, _ := f.Value("boardgamebot_moves_committed_total", "store=bbolt"); v != 0 {
 		t.Errorf("moves of this process: %v, want 0", v)
+	}
+}
+
+// TestReadyzTelegram: with a Telegram token and metrics.listen, /readyz
+// lists telegram: retrying while the bot waits to start Telegram again
+// (the Bot API refused it twice; ready all the same: every process would
+// be), then connected once it polls.
+func TestReadyzTelegram(t *testing.T) {
+	srv, calls := fakeTelegram(t, 2)
+	c := defaultConfig()
+	c.Storage.Path = filepath.Join(t.TempDir(), "bot.db")
+	c.Telegram.Token, c.Telegram.APIEndpoint = "good-token", srv.URL
+	c.Metrics.Listen = "127.0.0.1:0"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	log := newWatched()
+	base := func() string {
+		log.waitFor(t, "metrics and health served")
+		return "http://" + servedAt.FindStringSubmatch(log.String())[1]
+	}
+	var during []ops.ReadyReport
+	p := restartPause{first: time.Second, most: time.Minute, sleep: func(ctx context.Context, d time.Duration) bool {
+		var r ops.ReadyReport
+		getJSON(t, base()+"/readyz", &r)
+		during = append(during, r)
+		return true
+	}}
+	done := make(chan error, 1)
+	go func() { done <- runPlatforms(ctx, c, log, p) }()
+	for deadline := time.Now().Add(10 * time.Second); calls("getUpdates") == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the bot never polled:\n%s", log.String())
+		}
+	}
+	var r ops.ReadyReport
+	if code := getJSON(t, base()+"/readyz", &r); code != 200 || r.Platforms["telegram"] != "connected" || r.Checks["store"] != "ok" {
+		t.Errorf("/readyz while polling: %d %+v", code, r)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 2 {
+		t.Fatalf("%d pauses, want 2", len(during))
+	}
+	for i, r := range during {
+		if !r.Ready || r.Platforms["telegram"] != "retrying" {
+			t.Errorf("/readyz in pause %d: %+v, want ready with telegram retrying", i+1, r)
+		}
 	}
 }

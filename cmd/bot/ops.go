@@ -101,6 +101,22 @@ func (o *operations) clocksLoop() *ops.Loop {
 	return o.clocks
 }
 
+// messages returns the counters of a platform's messages; nil when
+// metrics are off.
+func (o *operations) messages(platform string) *ops.Messages {
+	if o == nil {
+		return nil
+	}
+	return o.metrics.Messages(platform)
+}
+
+// waiting counts the messages waiting in a platform's queue, as n says.
+func (o *operations) waiting(platform string, n func() int) {
+	if o != nil {
+		o.metrics.Waiting(platform, n)
+	}
+}
+
 // leading records whether this process leads an etcd election.
 func (o *operations) leading(election string, on bool) {
 	if o != nil {

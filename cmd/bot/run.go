@@ -119,10 +119,16 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
 			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store,
 			Connected: state.Connected}
+		if msgs := o.messages("discord"); msgs != nil {
+			// discordgo's own client, with its timeout, counting the 429s
+			// and retries it sees.
+			dc.Metrics, dc.HTTPClient = msgs, &http.Client{Timeout: 20 * time.Second, Transport: msgs.Transport(nil)}
+		}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
 			return err // it says "discord: ..."
 		}
+		o.waiting("discord", bot.Waiting)
 		notifiers = append(notifiers, bot)
 		venues[discord.Platform] = bot.Venues()
 		running = append(running, platform{"discord", bot.Run, state})
