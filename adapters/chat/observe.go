@@ -27,9 +27,6 @@ const (
 	Failed
 )
 
-// Outcomes lists every Outcome.
-func Outcomes() []Outcome { return []Outcome{Applied, Refused, RateLimited, Failed} }
-
 // CommandNames lists the names of the commands of the language (not
 // their aliases), in /help's order.
 func CommandNames() []string {

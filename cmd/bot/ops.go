@@ -16,7 +16,7 @@ import (
 
 // probeKey is the session /readyz reads from the store: nobody plays
 // there, so the read finds nothing (an answer all the same).
-var probeKey = sessions.Key{Platform: "ops", Channel: "readyz"}
+func probeKey() sessions.Key { return sessions.Key{Platform: "ops", Channel: "readyz"} }
 
 // operations is what the operator sees of the running bot, served on
 // metrics.listen: the metrics and the health endpoints. A nil
@@ -44,7 +44,7 @@ func newOperations(c config, store sessions.Store, kind string) (*operations, er
 	o.metrics = ops.New(ops.Options{Store: kind, Clocks: o.clocks})
 	o.metrics.Tournaments(store.ActiveTournaments)
 	h.Ready("store", func(ctx context.Context) error {
-		_, err := store.Load(ctx, probeKey)
+		_, err := store.Load(ctx, probeKey())
 		if errors.Is(err, sessions.ErrNotFound) {
 			return nil
 		}
@@ -117,10 +117,18 @@ func (o *operations) waiting(platform string, n func() int) {
 	}
 }
 
-// leading records whether this process leads an etcd election.
-func (o *operations) leading(election string, on bool) {
-	if o != nil {
-		o.metrics.Leading(election, on)
+// whileLeading returns run, which the metrics count as this process
+// leading the etcd election (clocks, telegram_poll) while it runs; the
+// election counts as not led until then.
+func (o *operations) whileLeading(election string, run func(context.Context)) func(context.Context) {
+	if o == nil {
+		return run
+	}
+	o.metrics.Leading(election, false)
+	return func(ctx context.Context) {
+		o.metrics.Leading(election, true)
+		defer o.metrics.Leading(election, false)
+		run(ctx)
 	}
 }
 

@@ -86,8 +86,11 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if c.Telegram.Token != "" {
 		state := o.platform("telegram")
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures,
-			HTTPClient: &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}}
+			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures}
+		if state != nil {
+			// Go's standard client, telling /readyz whether Telegram answers.
+			tc.HTTPClient = &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}
+		}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
@@ -102,13 +105,8 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		if l, ok := store.(pollLeader); ok && tc.Webhook == nil {
 			// Processes on one etcd: only the elected one polls (a
 			// webhook is served by every process).
-			o.leading("telegram_poll", false)
 			lead := func(ctx context.Context, poll func(context.Context)) {
-				l.leadPolling(ctx, func(ctx context.Context) {
-					o.leading("telegram_poll", true)
-					defer o.leading("telegram_poll", false)
-					poll(ctx)
-				})
+				l.leadPolling(ctx, o.whileLeading("telegram_poll", poll))
 			}
 			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, lead)) }
 		}
@@ -395,12 +393,7 @@ func startBackground(ctx context.Context, c config, svc *sessions.Service, store
 		}
 		if l, ok := store.(clockLeader); ok {
 			// Processes on one etcd: only the elected one runs the clocks.
-			o.leading("clocks", false)
-			l.leadClocks(ctx, func(ctx context.Context) {
-				o.leading("clocks", true)
-				defer o.leading("clocks", false)
-				run(ctx)
-			})
+			l.leadClocks(ctx, o.whileLeading("clocks", run))
 			return
 		}
 		run(ctx)
