@@ -78,9 +78,9 @@ func TestReadyz(t *testing.T) {
 		tg, dc string
 	}{
 		{"starting", func() {}, 503, "ok", "starting", "starting"},
-		{"telegram up", func() { tg.Connected(true) }, 503, "ok", "connected", "starting"},
-		{"both up", func() { dc.Connected(true) }, 200, "ok", "connected", "connected"},
-		{"discord retrying", func() { dc.Connected(false) }, 200, "ok", "connected", "retrying"},
+		{"telegram up", func() { tg.Set(ops.Connected) }, 503, "ok", "connected", "starting"},
+		{"both up", func() { dc.Set(ops.Connected) }, 200, "ok", "connected", "connected"},
+		{"discord retrying", func() { dc.Set(ops.Retrying) }, 200, "ok", "connected", "retrying"},
 		{"store fails", func() { storeErr = errors.New("etcd: no leader") }, 503, "etcd: no leader", "connected", "retrying"},
 		{"store back", func() { storeErr = nil }, 200, "ok", "connected", "retrying"},
 		{"telegram stopped", func() { tg.Set(ops.Stopped) }, 503, "ok", "stopped", "retrying"},
@@ -122,6 +122,30 @@ func TestReadyzStoreHangs(t *testing.T) {
 	}
 	if calls != 2 {
 		t.Fatalf("the store was read %d times, want 2 (the hanging read, and one after it returned)", calls)
+	}
+}
+
+// TestProbe: a platform whose adapter can say whether it is connected now
+// (Discord's gateway) is connected while it is, retrying once it was and
+// is not, starting before it ever was, and stopped once stopped.
+func TestProbe(t *testing.T) {
+	p := ops.NewHealth(nil).Platform("discord")
+	up := false
+	p.Probe(func() bool { return up })
+	for _, step := range []struct {
+		do   func()
+		want ops.PlatformState
+	}{
+		{func() {}, ops.Starting},
+		{func() { up = true }, ops.Connected},
+		{func() { up = false }, ops.Retrying},
+		{func() { up = true }, ops.Connected},
+		{func() { p.Set(ops.Stopped) }, ops.Stopped},
+	} {
+		step.do()
+		if got := p.State(); got != step.want {
+			t.Errorf("up %v: %v, want %v", up, got, step.want)
+		}
 	}
 }
 

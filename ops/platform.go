@@ -39,6 +39,23 @@ type Platform struct {
 
 	mu    sync.Mutex
 	state PlatformState
+	// up, when set, says whether the adapter is connected now (a gateway
+	// connection); seen, that it was once.
+	up   func() bool
+	seen bool
+}
+
+// Probe gives the platform a way to ask its adapter whether it is
+// connected now (Discord's gateway). State then asks it: connected when
+// it is; retrying when it was once, or when the adapter is being started
+// again; starting before; stopped once stopped.
+func (p *Platform) Probe(up func() bool) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.up = up
 }
 
 // Set sets the state.
@@ -51,16 +68,6 @@ func (p *Platform) Set(s PlatformState) {
 	p.state = s
 }
 
-// Connected is the adapters' hook: true when the platform answered,
-// false when the adapter lost it and tries again.
-func (p *Platform) Connected(ok bool) {
-	if ok {
-		p.Set(Connected)
-	} else {
-		p.Set(Retrying)
-	}
-}
-
 // State returns the state.
 func (p *Platform) State() PlatformState {
 	if p == nil {
@@ -68,5 +75,15 @@ func (p *Platform) State() PlatformState {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.state
+	if p.up == nil || p.state == Stopped {
+		return p.state
+	}
+	switch {
+	case p.up():
+		p.seen = true
+		return Connected
+	case p.seen || p.state == Retrying:
+		return Retrying
+	}
+	return Starting
 }

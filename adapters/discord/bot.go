@@ -46,10 +46,6 @@ type Config struct {
 	Routes Routes
 	// Metrics, when set, is told of every message sent.
 	Metrics Metrics
-	// Connected, when set, is told when the gateway connection is up
-	// (READY, RESUMED: true) and when it is lost (false: discordgo
-	// reconnects), for /readyz.
-	Connected func(up bool)
 }
 
 // Routes keeps the channels whose commands go to a session under another
@@ -149,11 +145,6 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	b.seen = chat.NewRecent(4096)
 	b.where.init()
 	s.AddHandler(b.onEvent)
-	if cfg.Connected != nil {
-		s.AddHandler(func(*discordgo.Session, *discordgo.Ready) { cfg.Connected(true) })
-		s.AddHandler(func(*discordgo.Session, *discordgo.Resumed) { cfg.Connected(true) })
-		s.AddHandler(func(*discordgo.Session, *discordgo.Disconnect) { cfg.Connected(false) })
-	}
 	return b, nil
 }
 

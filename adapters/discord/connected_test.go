@@ -8,33 +8,39 @@ import (
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
-// TestConnectedHook: Config.Connected hears that the gateway is up at
-// READY, down when the connection drops, and up again when the session
-// resumes (what /readyz reports as connected and retrying).
-func TestConnectedHook(t *testing.T) {
+// TestConnected: Connected says whether the gateway connection is up: not
+// before Run, up once Run connected, up again once a dropped connection
+// resumed, and down after Run returned.
+func TestConnected(t *testing.T) {
 	f := newFakeDiscord(t)
-	states := make(chan bool, 16)
-	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore()}, Config{Connected: func(up bool) { states <- up }})
+	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore()}, Config{})
+	if b.Connected() {
+		t.Fatal("connected before Run")
+	}
 	e := run(t, f, b, svc)
-	defer e.stop()
-	next := func() bool {
+	// eventually waits for Connected to report up, the first heartbeat
+	// sent (discordgo marks the session ready then).
+	eventually := func(what string) {
 		t.Helper()
-		select {
-		case up := <-states:
-			return up
-		case <-time.After(10 * time.Second):
-			t.Fatal("Connected was not called")
+		for deadline := time.Now().Add(30 * time.Second); !b.Connected(); time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("not connected %s", what)
+			}
 		}
-		return false
 	}
-	if !next() {
-		t.Fatal("first call: down, want up (READY)")
-	}
+	eventually("after Run connected")
 	f.drop()
-	if next() {
-		t.Fatal("after the connection dropped: up, want down")
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, resumes := f.counts(); resumes == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the dropped connection never resumed")
+		}
 	}
-	if !next() {
-		t.Fatal("after the session resumed: down, want up")
+	eventually("after the connection resumed")
+	e.stop()
+	if b.Connected() {
+		t.Fatal("connected after Run returned")
 	}
 }

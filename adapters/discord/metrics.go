@@ -29,6 +29,14 @@ func (b *Bot) Waiting() int {
 	return n
 }
 
+// Connected reports whether the gateway connection is up now (discordgo
+// reconnects by itself when it drops), for /readyz.
+func (b *Bot) Connected() bool {
+	b.s.RLock()
+	defer b.s.RUnlock()
+	return b.s.DataReady
+}
+
 // counting is a client that tells m of every message sent through it.
 type counting struct {
 	client

@@ -115,8 +115,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if c.Discord.Token != "" {
 		state := o.platform("discord")
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store,
-			Connected: state.Connected}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
 		if msgs := o.messages("discord"); msgs != nil {
 			// discordgo's own client, with its timeout, counting the 429s
 			// and retries it sees.
@@ -127,6 +126,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			return err // it says "discord: ..."
 		}
 		o.waiting("discord", bot.Waiting)
+		state.Probe(bot.Connected)
 		notifiers = append(notifiers, bot)
 		venues[discord.Platform] = bot.Venues()
 		running = append(running, platform{"discord", bot.Run, state})
