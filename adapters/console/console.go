@@ -253,8 +253,8 @@ type Venues struct{}
 func (Venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
 // OpenVenue implements sessions.Venues.
-func (Venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
-	return sessions.Key{Platform: Platform, Channel: t.Key.Channel, Thread: PlaceName(t.ID, round, white, black)}, nil
+func (Venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+	return sessions.Key{Platform: Platform, Channel: g.Tournament.Key.Channel, Thread: PlaceName(g.Tournament.ID, g.Round, g.White, g.Black)}, nil
 }
 
 // PlaceName is the name of the place of a tournament game:

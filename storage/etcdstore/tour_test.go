@@ -40,13 +40,13 @@ type venues struct {
 
 func (v *venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
-func (v *venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+func (v *venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.fail != nil && v.fail(round, len(v.opened)) {
+	if v.fail != nil && v.fail(g.Round, len(v.opened)) {
 		return sessions.Key{}, errors.New("the platform refused a thread")
 	}
-	k := sessions.Key{Platform: "test", Channel: t.Key.Channel, Thread: fmt.Sprintf("%s-g%d", v.name, len(v.opened)+1)}
+	k := sessions.Key{Platform: "test", Channel: g.Tournament.Key.Channel, Thread: fmt.Sprintf("%s-g%d", v.name, len(v.opened)+1)}
 	v.opened = append(v.opened, k)
 	return k, nil
 }
