@@ -282,7 +282,7 @@ func (h *Handler) tourShow(p Speaker, ev sessions.TourEvent) Reply {
 	}
 	for _, rd := range t.Played {
 		r.Lines = append(r.Lines, p.T("TourShowRound", "Round", rd.Number))
-		r.Lines = append(r.Lines, p.results(t, rd.Number)...)
+		r.Lines = append(r.Lines, p.resultsLinked(t, rd.Number, true)...)
 	}
 	p.standings(&r, t, ev.Standings, p.standingsTitle(t, ev))
 	return r
@@ -457,6 +457,13 @@ func (p Speaker) pairingsOf(t *sessions.Tournament, round int, boards []int) []s
 
 // results lists a round's games with their results and game ids.
 func (p Speaker) results(t *sessions.Tournament, round int) []string {
+	return p.resultsLinked(t, round, false)
+}
+
+// resultsLinked is results; with linked, a finished game also links its
+// place (its Discord thread or Telegram topic, closed now but still
+// there to read).
+func (p Speaker) resultsLinked(t *sessions.Tournament, round int, linked bool) []string {
 	rd := tourRound(t, round)
 	if rd == nil {
 		return nil
@@ -484,9 +491,16 @@ func (p Speaker) results(t *sessions.Tournament, round int) []string {
 			}
 		default:
 			score := map[tournament.Result]string{tournament.WhiteWins: "1-0", tournament.BlackWins: "0-1", tournament.Draw: "½-½"}[g.Result]
-			if g.GameID != "" {
+			where := ""
+			if linked && g.Key.Platform != "console" { // a console's place is no link, and over
+				where = p.place(g.Key)
+			}
+			switch {
+			case g.GameID != "" && where != "":
+				out = append(out, p.T("TourResultGameAt", "Board", i+1, "White", white, "Black", black, "Score", score, "Game", g.GameID, "Where", where))
+			case g.GameID != "":
 				out = append(out, p.T("TourResultGame", "Board", i+1, "White", white, "Black", black, "Score", score, "Game", g.GameID))
-			} else {
+			default:
 				out = append(out, p.T("TourResult", "Board", i+1, "White", white, "Black", black, "Score", score))
 			}
 		}
