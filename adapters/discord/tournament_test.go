@@ -241,7 +241,7 @@ func TestTournamentVenues(t *testing.T) {
 
 	tour := &sessions.Tournament{ID: "1", Key: key}
 	from = f.mark()
-	gk, err := v.OpenVenue(ctx, tour, 2, sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"})
+	gk, err := v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: alice.id, Name: "alice"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestTournamentVenues(t *testing.T) {
 	f.mu.Lock()
 	f.failThread = true
 	f.mu.Unlock()
-	_, err = v.OpenVenue(ctx, tour, 2, sessions.User{ID: carol.id, Name: "carol"}, sessions.User{ID: bob.id, Name: "bob"})
+	_, err = v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: carol.id, Name: "carol"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
 	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
 		t.Errorf("OpenVenue refused by Discord: %v, want ErrNoVenues, no rights", err)
 	}
@@ -279,7 +279,7 @@ func TestTourGameNotice(t *testing.T) {
 	f.answer(t, from, f.slash(t, fakeChan, alice, "board")) // the bot learns it may open threads here
 	tour := &sessions.Tournament{ID: "1", Key: sessions.Key{Platform: Platform, Channel: fakeChan}}
 	a, b := sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"}
-	gk, err := e.bot.Venues().OpenVenue(ctx, tour, 1, a, b)
+	gk, err := e.bot.Venues().OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 1, White: a, Black: b})
 	if err != nil {
 		t.Fatal(err)
 	}
