@@ -301,8 +301,8 @@ type places struct {
 	mu     sync.Mutex
 	parent map[string]string                // thread -> parent channel
 	plain  map[string]discordgo.ChannelType // channels known not to be threads, with their type
-	routes map[string]sessions.Key // channel -> the key its commands go to
-	perms  map[string]int64        // channel -> the bot's permissions there, from its last interaction
+	routes map[string]sessions.Key          // channel -> the key its commands go to
+	perms  map[string]int64                 // channel -> the bot's permissions there, from its last interaction
 }
 
 func (p *places) init() {
