@@ -221,6 +221,9 @@ func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, fil
 		return
 	}
 	r := c.Handler.NoticeReply(n)
+	if len(r.Lines) == 0 && r.Picture == nil && r.Standings == nil {
+		return // nothing to say (a tournament game's place done)
+	}
 	switch words := c.speaker(r.Lang); {
 	case n.Key == key:
 	case n.Key.Thread == "":
