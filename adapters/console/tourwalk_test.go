@@ -13,13 +13,15 @@ import (
 	"github.com/boardgamebot/bot/adapters/chat/chattest"
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/sessions/tournament"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
+	"github.com/boardgamebot/bot/sessions/tournament"
 )
 
 // relay passes the notices to the console once it runs; before (while a
 // test builds a tournament's state) they are dropped.
-type relay struct{ to atomic.Pointer[console.Notifier] }
+type relay struct {
+	to atomic.Pointer[console.Notifier]
+}
 
 func (r *relay) Notify(ctx context.Context, n sessions.Notice) {
 	if to := r.to.Load(); to != nil {

@@ -415,3 +415,59 @@ func TestTournamentInForumItself(t *testing.T) {
 		t.Errorf("the final standings: %q", content(final))
 	}
 }
+
+// TestTournamentCommandsWordedOnDiscord walks the /tournament
+// subcommands on Discord, in the pseudo-language, from a tournament in
+// sign-up and one under way, for a member not joined, one joined, one who
+// left, the organiser and a member with Manage Server: every command is
+// answered (a refusal privately), each line from the catalogue, none
+// saying the command failed.
+func TestTournamentCommandsWordedOnDiscord(t *testing.T) {
+	f := newFakeDiscord(t)
+	f.members = map[string]int64{dave.id: 1<<5 | 1<<10 | 1<<11} // Manage Server
+	startPseudoTour(t, f)
+	players := []struct {
+		state string
+		p     person
+	}{{"not joined", frank}, {"joined", bob}, {"left", erin}, {"organiser", alice}, {"administrator", dave}}
+	type cmd struct {
+		sub  string
+		opts []opt
+	}
+	commands := []cmd{{"join", nil}, {"standings", nil}, {"show", []opt{str("id", "1")}}, {"show", []opt{str("id", "x")}},
+		{"new", []opt{str("game", "spanish"), str("format", "knockout")}}, {"new", []opt{str("game", "spanish")}},
+		{"leave", nil}, {"start", nil}, {"cancel", nil}, {"join", nil}}
+	ch := 760
+	for _, running := range []bool{false, true} {
+		for _, pl := range players {
+			ch++
+			c := strconv.Itoa(ch)
+			f.mu.Lock()
+			f.channels[c] = &fakeChannel{typ: 0, name: "club-" + c}
+			f.mu.Unlock()
+			f.answer(t, f.mark(), f.tour(t, c, alice, "new", str("game", "spanish"), integer("rounds", 2)))
+			for _, p := range []person{alice, bob, carol, erin} {
+				f.answer(t, f.mark(), f.tour(t, c, p, "join"))
+			}
+			if running {
+				f.answer(t, f.mark(), f.tour(t, c, alice, "start"))
+			}
+			f.answer(t, f.mark(), f.tour(t, c, erin, "leave"))
+			for _, k := range commands {
+				what := pl.state + ", running " + strconv.FormatBool(running) + ": " + k.sub
+				from := f.mark()
+				i := f.tour(t, c, pl.p, k.sub, k.opts...)
+				q := f.answer(t, from, i)
+				if got := content(q); strings.Contains(got, "went wrong") || strings.Contains(got, "not possible now") {
+					t.Errorf("%s: %q", what, got)
+				}
+				if followup(i)(q) && flags(q)&ephemeral == 0 {
+					t.Errorf("%s: a refusal posted for everyone: %q", what, content(q))
+				}
+				if n := fromCatalogue(t, []*fakeReq{q}); n == 0 {
+					t.Errorf("%s: nothing said", what)
+				}
+			}
+		}
+	}
+}

@@ -264,3 +264,63 @@ func TestTournamentTopicRightsLost(t *testing.T) {
 		f.waitCall(m, sentIn(forum, topicOf(t, g.Key), "sendPhoto"))
 	}
 }
+
+// TestTournamentCommandsWordedOnTelegram walks the /tournament
+// subcommands on Telegram, in the pseudo-language, from a tournament in
+// sign-up and one under way, for a player not joined, one joined, one who
+// left, the organiser and a chat administrator (getChatMember): every
+// command is answered, a refusal as a reply to it, each line from the
+// catalogue, none saying the command failed.
+func TestTournamentCommandsWordedOnTelegram(t *testing.T) {
+	f := newFake(t)
+	startPseudoBot(t, f)
+	players := []struct {
+		state string
+		u     tgUser
+	}{{"not joined", frank}, {"joined", bob}, {"left", erin}, {"organiser", alice}, {"administrator", gina}}
+	commands := []string{"/tournament join", "/tournament join now", "/tournament standings", "/tournament show 1",
+		"/tournament show x", "/tournament new spanish format=knockout", "/tournament new spanish", "/tournament leave",
+		"/tournament start", "/tournament cancel", "/tournament join"}
+	forum := int64(-1006200)
+	for _, running := range []bool{false, true} {
+		for _, p := range players {
+			forum--
+			f.setForum(forum, true)
+			f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
+			f.setMember(forum, gina.id, "administrator", "can_manage_chat")
+			build := []struct {
+				u    tgUser
+				text string
+			}{{alice, "/tournament new spanish rounds=2"}, {bob, "/tournament join"}, {carol, "/tournament join"}, {erin, "/tournament join"},
+				{dave, "/tournament join"}}
+			if running {
+				build = append(build, struct {
+					u    tgUser
+					text string
+				}{alice, "/tournament start"})
+			}
+			build = append(build, struct {
+				u    tgUser
+				text string
+			}{erin, "/tournament leave"})
+			for _, s := range build {
+				m := f.mark()
+				f.push(inTopic(forum, 0, s.u, s.text))
+				f.waitCall(m, sentIn(forum, 0, "sendMessage", "sendPhoto"))
+			}
+			for _, cmd := range commands {
+				what := p.state + ", running " + strconv.FormatBool(running) + ": " + cmd
+				m := f.mark()
+				f.push(inTopic(forum, 0, p.u, cmd))
+				c, _ := f.waitCall(m, sentIn(forum, 0, "sendMessage", "sendPhoto"))
+				got := c.Params["text"] + c.Params["caption"]
+				if strings.Contains(got, "went wrong") || strings.Contains(got, "not possible now") {
+					t.Errorf("%s: %q", what, got)
+				}
+				if n := fromCatalogue(t, []*call{c}); n == 0 {
+					t.Errorf("%s: nothing said", what)
+				}
+			}
+		}
+	}
+}
