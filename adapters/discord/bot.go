@@ -103,7 +103,7 @@ type Bot struct {
 	posted   map[sessions.Key]string            // the position version of the last post per session
 	flushing map[sessions.Key]bool
 	starters map[string]bool         // forum posts that started with their game's board
-	tags     map[string]roundTag     // forum -> its tag for the round last opened there
+	tags     map[string]forumRound   // forum -> its tag for the round last opened there
 	closed   map[sessions.Key]string // tournament games' places archived, with their game's id
 }
 
@@ -138,7 +138,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	}
 	b := &Bot{cfg: cfg, s: s, c: s, h: h, svc: svc, r: r, log: log, games: cfg.Games,
 		busy: map[sessions.Key]int{}, queue: map[sessions.Key][]sessions.Notice{}, posted: map[sessions.Key]string{},
-		flushing: map[sessions.Key]bool{}, starters: map[string]bool{}, tags: map[string]roundTag{}, closed: map[sessions.Key]string{}}
+		flushing: map[sessions.Key]bool{}, starters: map[string]bool{}, tags: map[string]forumRound{}, closed: map[sessions.Key]string{}}
 	if b.games == nil {
 		b.games = games.List
 	}

@@ -246,13 +246,13 @@ func (b *Bot) roundTag(ctx context.Context, forum string, n int) string {
 	if len(b.tags) >= maxPlaces {
 		clear(b.tags)
 	}
-	b.tags[forum] = roundTag{round: n, tag: tag}
+	b.tags[forum] = forumRound{round: n, tag: tag}
 	b.mu.Unlock()
 	return tag
 }
 
-// roundTag is the tag of a forum for a round, as last asked.
-type roundTag struct {
+// forumRound is a forum's tag for a round, as last asked.
+type forumRound struct {
 	round int
 	tag   string
 }
