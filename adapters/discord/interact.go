@@ -96,8 +96,8 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
 	}
-	if !reply.Error && d.Name == "tournament" && !thread && isForum(b.channelType(ctx, key.Channel)) && reply.Tour != nil &&
-		reply.Tour.Kind == sessions.TourOpened {
+	if !reply.Error && d.Name == "tournament" && !thread && reply.Tour != nil && reply.Tour.Kind == sessions.TourOpened &&
+		isForum(b.channelType(ctx, key.Channel)) {
 		// Opened in a forum itself, where nothing is posted: the
 		// tournament gets a post of its own.
 		reply = b.tournamentPost(ctx, key, reply)
