@@ -61,6 +61,12 @@
 // the next one (NoticeTournament) or by the end. Resume opens the games a
 // restart left unopened and pairs a round left unpaired. The store keeps a
 // channel to one active tournament, so that two processes cannot open two.
+// A game's place refused for want of a right waits (TourGame.Wait): the
+// organiser and its players are told once (TourPlaceMissing), Tick tries
+// again, and the place is posted when it opens (TourPlaceOpened). The end
+// of a tournament game is followed by NoticePlaceDone, for the platform to
+// close its place; TourPlaceEnded names such a place afterwards. Standings
+// count the complete rounds only (TourEvent.Counted).
 //
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into

@@ -71,7 +71,8 @@ var (
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
 	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
-	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues}
+	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues,
+	ErrWithdrawn, ErrNoRoundLeft}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's

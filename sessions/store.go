@@ -210,6 +210,11 @@ const (
 	// board there, mentioning both players; with a To, a ping for that
 	// player.
 	NoticeTourGame
+	// NoticePlaceDone: the tournament game played at Key (Session, its
+	// Record.Tour set) has ended, after every notice of its end: the
+	// platform closes its place (a Telegram topic, a Discord thread), and
+	// nothing more is posted there. Adapters that close nothing ignore it.
+	NoticePlaceDone
 )
 
 // Notice is one message for one user, or for the channel (To is zero).

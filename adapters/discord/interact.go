@@ -37,13 +37,6 @@ func (b *Bot) interaction(i *discordgo.Interaction) {
 	}
 }
 
-// canThread reports whether the bot may open public threads and talk in
-// them, from the permissions an interaction carries.
-func canThread(perms int64) bool {
-	need := int64(discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads)
-	return perms&need == need
-}
-
 // manager reports whether the member behind an interaction manages the
 // server (Manage Server, or Administrator): they may start and cancel any
 // tournament there.
@@ -55,7 +48,13 @@ func manager(i *discordgo.Interaction) bool {
 // the deferred answer (or, for a refusal, replace it by an ephemeral one).
 func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	d := i.ApplicationCommandData()
+	if b.refuseClosed(ctx, i, b.threadKey(i.ChannelID)) {
+		return
+	}
 	eph := private[d.Name]
+	if t, ok := b.where.kind(i.ChannelID); ok && isForum(t) {
+		eph = true // nothing is posted in a forum itself, only in its posts
+	}
 	var flags discordgo.MessageFlags
 	if eph {
 		flags = discordgo.MessageFlagsEphemeral
@@ -96,6 +95,12 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
+	}
+	if !reply.Error && d.Name == "tournament" && !thread && reply.Tour != nil && reply.Tour.Kind == sessions.TourOpened &&
+		isForum(b.channelType(ctx, key.Channel)) {
+		// Opened in a forum itself, where nothing is posted: the
+		// tournament gets a post of its own.
+		reply = b.tournamentPost(ctx, key, reply)
 	}
 	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
 }
@@ -248,6 +253,9 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	kind, key, more, ok := parseCustomID(d.CustomID)
 	if !ok || (i.ChannelID != key.Channel && i.ChannelID != key.Thread) {
 		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale))).T("DiscordNotHere")}, true)
+		return
+	}
+	if b.refuseClosed(ctx, i, key) {
 		return
 	}
 	u := user(i)

@@ -115,6 +115,10 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		case !private:
 			return // groups: only commands and moves are for the bot
 		}
+		if game, closed := b.topicClosed(ctx, w); closed {
+			b.refuseClosed(w, m.From, game)
+			return
+		}
 		b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
 		return
 	}
@@ -131,6 +135,10 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		name = name[:at]
 	}
 	name = strings.ToLower(name)
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.refuseClosed(w, m.From, game)
+		return
+	}
 	msg.Text = "/" + name + rest
 	args := strings.Fields(rest)
 	if !private && managerCommand(name, args) {
@@ -158,8 +166,14 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 // replyMove reports whether text, typed as a reply to one of the bot's
 // messages, is a move: one word with a digit in it (every notation names
 // squares by digits), so that chatter in reply to a board is left alone.
+// In a forum topic every message answers the topic's first message (the
+// bot's, in a tournament game's topic) unless it answers another: that is
+// no reply to the bot, and a "2nd" typed there no move.
 func (b *Bot) replyMove(m *message, text string) bool {
 	if m.ReplyTo == nil || m.ReplyTo.From == nil || m.ReplyTo.From.ID != b.selfID || b.selfID == 0 {
+		return false
+	}
+	if m.ReplyTo.ForumTopicCreated != nil || m.IsTopic && m.ReplyTo.MessageID == m.ThreadID {
 		return false
 	}
 	return !strings.ContainsFunc(text, unicode.IsSpace) && strings.ContainsFunc(text, unicode.IsDigit)
@@ -367,6 +381,10 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
 	msgID := q.Message.MessageID
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.answer(q.ID, words.T("TourPlaceClosed", "Game", game), true)
+		return
+	}
 	if ver != version(snap) {
 		b.answer(q.ID, words.T("KeyboardOutOfDate"), true)
 		b.editMarkup(w.chat, msgID, nil)

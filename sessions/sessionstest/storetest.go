@@ -655,14 +655,17 @@ func storeTourCommit(t *testing.T, s sessions.Store) {
 	// its key in the same change.
 	paired(tour, "")
 	tour.Played[0].Games[0].Key = sessions.Key{}
+	// The platform refused its place at first: it waits, and says why.
+	tour.Played[0].Games[0].Wait = &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}
 	tour.Rev = 2
 	putTour(t, s, tour)
+	sameTour(t, "a game waiting for its place", getTour(t, s, tour.ID), tour)
 	r := storeRecord(skey("tc1"), 0)
 	r.Seats = []sessions.User{sAnn, sBen}
 	r.Tour = &sessions.TourRef{ID: tour.ID, Round: 1, Board: 0}
 	opened := tour.Clone()
 	opened.Rev = 3
-	opened.Played[0].Games[0].Key = r.Key
+	opened.Played[0].Games[0].Key, opened.Played[0].Games[0].Wait = r.Key, nil
 	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone(), Tournament: opened})
 	sameTour(t, "the tournament after its game opened", getTour(t, s, tour.ID), opened)
 	same(t, "the tournament game", load(t, s, r.Key), r)
