@@ -3,7 +3,6 @@ package chat_test
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,31 +11,13 @@ import (
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
-// fakeClock is the rate limit's clock in the tests.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // newLimited is a fixture whose handler has the bot's default rate limit
 // (8 commands in 10 s in a chat, 30 a minute across chats) and caps, on a
 // fake clock.
-func newLimited(t *testing.T) (*fixture, *fakeClock) {
+func newLimited(t *testing.T) (*fixture, *clock) {
 	store := sessionstest.NewMemoryStore()
 	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }, Caps: sessions.DefaultCaps()})
-	clk := &fakeClock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	clk := &clock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
 	return &fixture{t: t, store: store, h: chat.New(chat.Config{Sessions: svc, Rate: chat.DefaultRate(), Now: clk.Now})}, clk
 }
 
