@@ -45,20 +45,24 @@ func TestFloodedThread(t *testing.T) {
 	}
 	// Every interaction is answered: a component by its callback, a slash
 	// command by its deferral and then the deferred answer's edit or
-	// deletion.
-	answered, notices, silent := 0, 0, 0
+	// deletion (with, for the notice to a public command, an ephemeral
+	// follow-up: waited for below).
+	ends := map[string][]*fakeReq{}
 	for _, i := range flood {
 		cb := f.waitFor(t, from, "the callback of each interaction", callback(i))
-		reqs := []*fakeReq{cb}
+		ends[i["id"].(string)] = []*fakeReq{cb}
 		if i["type"] == 2 { // a slash command
 			done := f.waitFor(t, from, "the end of each command", func(q *fakeReq) bool {
 				return onOriginal("PATCH", i)(q) || onOriginal("DELETE", i)(q)
 			})
-			reqs = append(reqs, done)
-			if done.method == "DELETE" {
-				reqs = append(reqs, f.since(from, followup(i))...)
-			}
+			ends[i["id"].(string)] = append(ends[i["id"].(string)], done)
 		}
+	}
+	f.waitFor(t, from, "the slow-down notice", func(q *fakeReq) bool { return strings.Contains(content(q), "Slow down") })
+	answered, notices, silent := 0, 0, 0
+	for _, i := range flood {
+		reqs := append(ends[i["id"].(string)], f.since(from, followup(i))...)
+		cb := reqs[0]
 		var texts []string
 		eph := true
 		for _, q := range reqs {
