@@ -56,9 +56,6 @@ func limitUser(m Message) string {
 	return m.Key.Platform + "\x00" + id
 }
 
-// turnCommands are the commands by which a player takes their turn.
-var turnCommands = []string{"move", "huff", "setup"}
-
 // playersTurn reports whether m is a player's move in their own game at
 // their turn (or their formation while it is due), and names that turn
 // ("session key # actions"): the rate limit lets it through once per turn.
@@ -68,8 +65,10 @@ func (h *Handler) playersTurn(ctx context.Context, m Message) (string, bool) {
 		head = head[:i]
 	}
 	name, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(head, "/")), "@")
-	c := h.cmds[name]
-	if c == nil || !slices.Contains(turnCommands, c.name) {
+	switch c := h.cmds[name]; {
+	case c == nil:
+		return "", false
+	case c.name != "move" && c.name != "huff" && c.name != "setup": // the commands that take a turn
 		return "", false
 	}
 	s, err := h.svc.Look(ctx, m.Key)
