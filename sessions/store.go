@@ -33,6 +33,13 @@ type Store interface {
 	// the computer plays in it. It skips the sessions it finds damaged
 	// and returns the others with an error wrapping ErrDamaged.
 	LiveIndex(ctx context.Context) ([]LiveEntry, error)
+	// LiveOf returns the live sessions in which the user of a platform
+	// with this id holds a seat (the challenges they opened or joined, the
+	// games they play), from an index of live sessions by user, as their
+	// heads: records without their actions. Config.Caps counts them. An
+	// empty userID holds none. When some records are damaged it returns
+	// the others with an error wrapping ErrDamaged.
+	LiveOf(ctx context.Context, platform, userID string) ([]*Record, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.
 	Finished(ctx context.Context, id string) (*Record, error)

@@ -133,6 +133,11 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	}
 	play.Time = max(play.Time, 0)
 
+	release, err := s.capTournaments(ctx, req) // Config.Caps.Tournaments
+	if err != nil {
+		return TourEvent{}, err
+	}
+	defer release()
 	unlock, err := s.lockTour(ctx, "at\x00"+req.Key.Platform+"\x00"+req.Key.Channel)
 	if err != nil {
 		return TourEvent{}, err

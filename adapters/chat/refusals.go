@@ -159,6 +159,8 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.T("RefusedNoSuchGame"))
 	case sessions.ErrNoTakeback:
 		return fail(m.sp.T("RefusedNoTakeback"))
+	case sessions.ErrCapped:
+		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
 		return fail(m.sp.T("RefusedDamaged"))
 	case sessions.ErrBroken:

@@ -115,8 +115,9 @@ const (
 
 // deliver sends the reply to a command.
 func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key sessions.Key, cmd string, reply chat.Reply, how answer, eph bool) {
-	if reply.Duplicate {
-		// Applied already, by an earlier delivery: say nothing more.
+	if reply.Duplicate || reply.Dropped {
+		// Applied already, by an earlier delivery, or dropped by the
+		// user's rate limit: say nothing more.
 		if how == answerSlash {
 			if err := b.c.InteractionResponseDelete(i); err != nil {
 				b.log.Warn("discord: deleting a deferred answer", "err", err)
@@ -275,6 +276,9 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		snap, err := b.svc.Look(ctx, key)
 		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
 			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale)})
+			if b.limited(i, reply) {
+				return
+			}
 			text := words.T("OnlyPlayerResigns")
 			if err != nil || snap.Phase() != sessions.PhasePlaying {
 				text = firstLine(reply)
@@ -293,6 +297,9 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	case idYes:
 		b.deferUpdate(i)
 		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale)})
+		if reply.Dropped {
+			return
+		}
 		if reply.Error {
 			b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 			return
@@ -304,6 +311,19 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	case idPiece, idTarget:
 		b.pick(ctx, i, words, key, u, kind, more, d.Values)
 	}
+}
+
+// limited answers a component, not yet acknowledged, whose command the
+// user's rate limit refused: the notice, only to them, or (dropped)
+// nothing; it reports whether the reply was the rate limit's.
+func (b *Bot) limited(i *discordgo.Interaction, r chat.Reply) bool {
+	switch {
+	case r.Dropped:
+		b.deferUpdate(i)
+	case r.Limited:
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: r.Text()}, true)
+	}
+	return r.Limited
 }
 
 // commandName is the command of a command text: "/accept" -> "accept".
@@ -321,6 +341,9 @@ func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, words cha
 	snap, err := b.svc.Look(ctx, key)
 	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
 		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale)})
+		if b.limited(i, reply) {
+			return
+		}
 		text := reply.Text()
 		if err == nil && snap.Turn() >= 0 && !snap.Player(snap.Turn()).Is(u) && len(snap.Record.SeatsOf(u)) > 0 {
 			text = words.T("DiscordNotYourTurn", "Name", snap.Player(snap.Turn()).Name) + "\n" + text
@@ -426,6 +449,9 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 	}
 	b.deferUpdate(i)
 	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale)})
+	if reply.Dropped {
+		return
+	}
 	if reply.Error {
 		b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 		return

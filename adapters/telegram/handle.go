@@ -144,18 +144,34 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	if !private && managerCommand(name, args) {
 		msg.Manager = b.manages(ctx, m.Chat.ID, m.From.ID)
 	}
+	// admitted applies the user's rate limit to a command answered here
+	// rather than by the chat handler; when it is refused, its notice (or
+	// nothing) is sent instead.
+	admitted := func() bool {
+		r, ok := b.h.Admit(ctx, msg)
+		if !ok {
+			b.deliver(ctx, w, r, m.MessageID, nil)
+		}
+		return ok
+	}
 	switch name {
 	case "start":
-		b.start(w, m, args)
+		if admitted() {
+			b.start(w, m, args)
+		}
 		return
 	case "notify":
-		b.notifyCommand(w, m, args)
+		if admitted() {
+			b.notifyCommand(w, m, args)
+		}
 		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())
 		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
 		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
-			b.sendText(w, esc(why), nil, m.MessageID)
+			if admitted() {
+				b.sendText(w, esc(why), nil, m.MessageID)
+			}
 			return
 		}
 		msg.User = unclash(snap, m.From)
@@ -190,7 +206,7 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 // deliverLead is deliver with a first line of HTML (mentions) put under
 // the board's title, or before the text; "" for none.
 func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot, lead string) {
-	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate {
+	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate || r.Dropped {
 		return
 	}
 	if r.Error {
@@ -392,7 +408,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	run := func(text string) {
 		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
-		if r.Duplicate {
+		if r.Duplicate || r.Dropped {
 			b.answer(q.ID, "", false)
 			return
 		}

@@ -168,6 +168,14 @@ func startMemoryBotOn(t *testing.T, f *fakeAPI, store sessions.Store, now func()
 func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
 	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time) *harness {
 	t.Helper()
+	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, chat.Config{})
+}
+
+// runBotChat is runBot with a configuration of the chat handler (its
+// Sessions and Log are the bot's).
+func runBotChat(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), cc chat.Config) *harness {
+	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	n := &notifier{}
@@ -183,7 +191,8 @@ func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
+	cc.Sessions, cc.Log = svc, log
+	bot, err := telegram.New(cfg, chat.New(cc), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

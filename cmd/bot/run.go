@@ -67,7 +67,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	venues := sessions.VenueSet{}
 	svc := newService(c, store, &notifiers, venues, log)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
@@ -298,7 +298,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
@@ -335,7 +335,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
