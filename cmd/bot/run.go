@@ -298,7 +298,10 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate()})
+	// The console is one terminal, typed at or fed by a script of its
+	// owner's: it has no other users to protect, so its commands pass no
+	// rate limit (the caps still hold).
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
