@@ -153,6 +153,10 @@ func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
 				s.notify.Notify(ctx, Notice{Kind: NoticeGameOver, Key: snap.Record.Key, To: u, Session: snap})
 			}
 		}
+		if snap.Record.Tour != nil {
+			// Last: the place closes after the game's end was told there.
+			s.notify.Notify(ctx, Notice{Kind: NoticePlaceDone, Key: snap.Record.Key, Session: snap})
+		}
 		return
 	}
 	if ev.Kind == EvResigned && !ev.passed {

@@ -49,6 +49,10 @@ type Config struct {
 	Venues VenueSet
 	// Metrics is told of commits, loads and clocks; nil counts nothing.
 	Metrics Metrics
+	// Caps bound the open challenges, games against the computer and
+	// tournaments one user may hold at once; the zero value sets none
+	// (the bot sets DefaultCaps, or its configuration's).
+	Caps Caps
 }
 
 // DefaultResident is Config.Resident's default.
@@ -81,6 +85,7 @@ type Service struct {
 	resident     int
 	venues       VenueSet
 	metrics      Metrics
+	caps         Caps
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -115,7 +120,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, metrics: c.Metrics, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident

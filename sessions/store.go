@@ -33,6 +33,13 @@ type Store interface {
 	// the computer plays in it. It skips the sessions it finds damaged
 	// and returns the others with an error wrapping ErrDamaged.
 	LiveIndex(ctx context.Context) ([]LiveEntry, error)
+	// LiveOf returns the live sessions in which the user of a platform
+	// with this id holds a seat (the challenges they opened or joined, the
+	// games they play), from an index of live sessions by user, as their
+	// heads: records without their actions. Config.Caps counts them. An
+	// empty userID holds none. When some records are damaged it returns
+	// the others with an error wrapping ErrDamaged.
+	LiveOf(ctx context.Context, platform, userID string) ([]*Record, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.
 	Finished(ctx context.Context, id string) (*Record, error)
@@ -210,6 +217,11 @@ const (
 	// board there, mentioning both players; with a To, a ping for that
 	// player.
 	NoticeTourGame
+	// NoticePlaceDone: the tournament game played at Key (Session, its
+	// Record.Tour set) has ended, after every notice of its end: the
+	// platform closes its place (a Telegram topic, a Discord thread), and
+	// nothing more is posted there. Adapters that close nothing ignore it.
+	NoticePlaceDone
 )
 
 // Notice is one message for one user, or for the channel (To is zero).

@@ -579,21 +579,41 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 	return nil
 }
 
-// LiveOf returns the keys of the live sessions a user plays in.
-func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]sessions.Key, error) {
+// LiveOf implements sessions.Store: it reads the index of live sessions
+// by user, then each one's head (no move log). A head that does not decode
+// is skipped (and logged, once) and the others are returned, with an error
+// wrapping sessions.ErrDamaged.
+func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
 	prefix := join(platform, userID)
-	var out []sessions.Key
+	var out []*sessions.Record
+	var damaged []error
 	err := s.view("live sessions of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
+		live := tx.Bucket(bLive)
 		c := tx.Bucket(bLiveUser).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			parts := strings.Split(string(k[len(prefix):]), "\x00")
-			if len(parts) != 3 {
+			if _, ok := parseKey(k[len(prefix):]); !ok {
 				return fmt.Errorf("storage: bad index key %q: %w", k, sessions.ErrDamaged)
 			}
-			out = append(out, sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})
+			v := live.Get(k[len(prefix):])
+			if v == nil {
+				continue
+			}
+			rec, _, err := decodeHead(v)
+			if err != nil {
+				what := "session " + keyString(k[len(prefix):])
+				damaged = append(damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))
+				continue
+			}
+			out = append(out, rec)
 		}
 		return nil
 	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
 	return out, err
 }
 

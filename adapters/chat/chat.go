@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -73,6 +74,14 @@ type Reply struct {
 	// was applied already (Message.ID seen before): an adapter may send
 	// nothing at all.
 	Duplicate bool
+	// Limited marks the rate limit's answer to a command it refused (its
+	// user sends commands faster than Config.Rate lets through): the one
+	// notice (Lines, with Error), or nothing (Dropped).
+	Limited bool
+	// Dropped marks a command dropped unanswered: the rate limit refused
+	// it after its one notice. An adapter sends nothing (an interaction or
+	// a button press is acknowledged with nothing).
+	Dropped bool
 	// Replay, when set, asks for an animated GIF of a finished game
 	// (render.Renderer.Replay(Replay.Frames, Replay.Moves, ...)), sent as a
 	// file named Replay.Name.
@@ -163,6 +172,11 @@ type Config struct {
 	Langs LangStore
 	// Observer is told of every command answered; nil tells nobody.
 	Observer Observer
+	// Rate is the per-user rate limit of commands; the zero value limits
+	// nothing (the bot sets DefaultRate, or its configuration's).
+	Rate Rate
+	// Now is the rate limit's clock; nil means time.Now.
+	Now func() time.Time
 }
 
 // Handler turns messages into calls of the sessions service and their
@@ -177,6 +191,8 @@ type Handler struct {
 	observer  Observer
 	cmds      map[string]*command
 	order     []*command
+	limit     *limiter // nil: no rate limit
+	now       func() time.Time
 }
 
 // command is one command of the language.
@@ -197,7 +213,13 @@ type command struct {
 // New returns a Handler.
 func New(c Config) *Handler {
 	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
-		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
+		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if r := c.Rate; on(r.PerChat, r.PerChatWindow) || on(r.Overall, r.OverallWindow) {
+		h.limit = newLimiter(r)
+	}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
 		if err != nil {
@@ -250,7 +272,9 @@ func (p Speaker) usage(c *command) string { return p.T("CmdUsage_" + c.name) }
 func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 
 // Handle answers one message. It never panics: a failure anywhere is
-// logged and answered with one line saying that nothing changed.
+// logged and answered with one line saying that nothing changed. A user
+// past the rate limit (Config.Rate) gets one notice, then nothing
+// (Reply.Dropped) until the limit lets their commands through again.
 func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	name := "" // the command's, once known
 	defer func() {
@@ -265,6 +289,12 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	}()
 	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
 	defer func() { reply.Lang = m.sp.Lang }()
+	if strings.TrimSpace(m.Text) == "" {
+		return Reply{}
+	}
+	if r, ok := h.admit(ctx, m, m.sp); !ok {
+		return r
+	}
 	text := m.Text
 	switch {
 	case len(text) > MaxText:

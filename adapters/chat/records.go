@@ -155,6 +155,8 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	}
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	switch {
+	case n.Kind == sessions.NoticePlaceDone:
+		return r // nothing to say: the platform closes the game's place
 	case n.Kind == sessions.NoticeTournament && n.Tour != nil:
 		return h.tourReply(p, *n.Tour)
 	case n.Kind == sessions.NoticeTourGame && n.Tour != nil && s != nil:

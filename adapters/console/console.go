@@ -221,6 +221,9 @@ func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, fil
 		return
 	}
 	r := c.Handler.NoticeReply(n)
+	if len(r.Lines) == 0 && r.Picture == nil && r.Standings == nil {
+		return // nothing to say (a tournament game's place done)
+	}
 	switch words := c.speaker(r.Lang); {
 	case n.Key == key:
 	case n.Key.Thread == "":
@@ -253,8 +256,8 @@ type Venues struct{}
 func (Venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
 // OpenVenue implements sessions.Venues.
-func (Venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
-	return sessions.Key{Platform: Platform, Channel: t.Key.Channel, Thread: PlaceName(t.ID, round, white, black)}, nil
+func (Venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+	return sessions.Key{Platform: Platform, Channel: g.Tournament.Key.Channel, Thread: PlaceName(g.Tournament.ID, g.Round, g.White, g.Black)}, nil
 }
 
 // PlaceName is the name of the place of a tournament game:

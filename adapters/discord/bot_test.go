@@ -59,12 +59,20 @@ func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *
 // build makes a bot of f on a sessions service of sc.
 func build(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config) (*Bot, *sessions.Service) {
 	t.Helper()
+	return buildChat(t, f, sc, cfg, chat.Config{})
+}
+
+// buildChat is build with a configuration of the chat handler (its
+// Sessions is the service built here).
+func buildChat(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config, cc chat.Config) (*Bot, *sessions.Service) {
+	t.Helper()
 	rl := &relay{}
 	sc.Notifier = rl
 	sc.Rand = func(n int) int { return 0 }
 	svc := sessions.New(sc)
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc})
+	cc.Sessions = svc
+	h := chat.New(cc)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Token, cfg.HTTPClient = "test-token", f.client()
 	b, err := New(cfg, h, svc, render.New(), log)

@@ -115,6 +115,10 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		case !private:
 			return // groups: only commands and moves are for the bot
 		}
+		if game, closed := b.topicClosed(ctx, w); closed {
+			b.refuseClosed(w, m.From, game)
+			return
+		}
 		b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
 		return
 	}
@@ -131,23 +135,43 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		name = name[:at]
 	}
 	name = strings.ToLower(name)
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.refuseClosed(w, m.From, game)
+		return
+	}
 	msg.Text = "/" + name + rest
 	args := strings.Fields(rest)
 	if !private && managerCommand(name, args) {
 		msg.Manager = b.manages(ctx, m.Chat.ID, m.From.ID)
 	}
+	// admitted applies the user's rate limit to a command answered here
+	// rather than by the chat handler; when it is refused, its notice (or
+	// nothing) is sent instead.
+	admitted := func() bool {
+		r, ok := b.h.Admit(ctx, msg)
+		if !ok {
+			b.deliver(ctx, w, r, m.MessageID, nil)
+		}
+		return ok
+	}
 	switch name {
 	case "start":
-		b.start(w, m, args)
+		if admitted() {
+			b.start(w, m, args)
+		}
 		return
 	case "notify":
-		b.notifyCommand(w, m, args)
+		if admitted() {
+			b.notifyCommand(w, m, args)
+		}
 		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())
 		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
 		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
-			b.sendText(w, esc(why), nil, m.MessageID)
+			if admitted() {
+				b.sendText(w, esc(why), nil, m.MessageID)
+			}
 			return
 		}
 		msg.User = unclash(snap, m.From)
@@ -158,8 +182,14 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 // replyMove reports whether text, typed as a reply to one of the bot's
 // messages, is a move: one word with a digit in it (every notation names
 // squares by digits), so that chatter in reply to a board is left alone.
+// In a forum topic every message answers the topic's first message (the
+// bot's, in a tournament game's topic) unless it answers another: that is
+// no reply to the bot, and a "2nd" typed there no move.
 func (b *Bot) replyMove(m *message, text string) bool {
 	if m.ReplyTo == nil || m.ReplyTo.From == nil || m.ReplyTo.From.ID != b.selfID || b.selfID == 0 {
+		return false
+	}
+	if m.ReplyTo.ForumTopicCreated != nil || m.IsTopic && m.ReplyTo.MessageID == m.ThreadID {
 		return false
 	}
 	return !strings.ContainsFunc(text, unicode.IsSpace) && strings.ContainsFunc(text, unicode.IsDigit)
@@ -176,7 +206,7 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 // deliverLead is deliver with a first line of HTML (mentions) put under
 // the board's title, or before the text; "" for none.
 func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot, lead string) {
-	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate {
+	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate || r.Dropped {
 		return
 	}
 	if r.Error {
@@ -367,6 +397,10 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
 	msgID := q.Message.MessageID
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.answer(q.ID, words.T("TourPlaceClosed", "Game", game), true)
+		return
+	}
 	if ver != version(snap) {
 		b.answer(q.ID, words.T("KeyboardOutOfDate"), true)
 		b.editMarkup(w.chat, msgID, nil)
@@ -374,7 +408,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	run := func(text string) {
 		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
-		if r.Duplicate {
+		if r.Duplicate || r.Dropped {
 			b.answer(q.ID, "", false)
 			return
 		}

@@ -79,7 +79,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	svc := newService(c, store, &notifiers, venues, log, o.sessionsMetrics())
 	defer svc.Close()
 	o.watch(svc)
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Observer: o.observer()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Observer: o.observer()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
@@ -334,6 +334,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
+	// The console is one terminal, typed at or fed by a script of its
+	// owner's: it has no other users to protect, so its commands pass no
+	// rate limit (the caps still hold).
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Observer: o.observer()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
@@ -371,7 +374,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues,
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
 		Metrics: m})
 }
 

@@ -253,6 +253,23 @@ func (m *MemoryStore) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, erro
 	return out, err
 }
 
+// LiveOf implements sessions.Store (reading every live session: a test
+// store has few).
+func (m *MemoryStore) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
+	live, err := m.Live(ctx)
+	var out []*sessions.Record
+	for _, r := range live {
+		if r.Key.Platform == platform && slices.ContainsFunc(r.Seats, func(u sessions.User) bool { return u.ID == userID }) {
+			r.Actions = nil
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
 // Finished implements sessions.Store.
 func (m *MemoryStore) Finished(ctx context.Context, id string) (*sessions.Record, error) {
 	m.mu.Lock()

@@ -7,6 +7,7 @@
 //	h/<session>                  a live session's head: the record without its actions
 //	m/<session> 0 <chunk>        its actions, 32 to a chunk (a move rewrites the last one)
 //	d/<due> 0 <session>          the live sessions by when their clock is due
+//	lu/<platform 0 user> 0 <session>   the live sessions a user holds a seat in
 //	g/<id>                       a finished game (ids from meta/next-game)
 //	u/<platform 0 user> 0 <id>   the finished games of a user
 //	c/<session> 0 <id>           the finished games of a channel
@@ -48,6 +49,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -88,11 +90,27 @@ type Store struct {
 }
 
 // seen is what a Store knows of a live session's stored state: the head's
-// revision, how many actions are stored and its due-index key.
+// revision, how many actions are stored, its due-index key, and the ids
+// of its seats' users, with whether this Store wrote their entries of the
+// index by user (indexed: a session loaded from an older store may lack
+// them; its next commit writes them).
 type seen struct {
-	rev int64
-	n   int
-	due string
+	rev     int64
+	n       int
+	due     string
+	users   []string
+	indexed bool
+}
+
+// seatIDs returns the ids of the users holding r's seats, each once.
+func seatIDs(r *sessions.Record) []string {
+	var ids []string
+	for _, u := range r.Seats {
+		if u.ID != "" && !slices.Contains(ids, u.ID) {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids
 }
 
 // New returns a Store on the client cli (which the caller closes).
@@ -148,6 +166,12 @@ func (s *Store) dueKey(k sessions.Key, due time.Time) string {
 }
 func (s *Store) gameKey(id uint64) string { return fmt.Sprintf("%sg/%016d", s.prefix, id) }
 func (s *Store) nextKey() string          { return s.prefix + "meta/next-game" }
+func (s *Store) liveUserKey(platform, user string, k sessions.Key) string {
+	return s.liveUserPrefix(platform, user) + sessionKey(k)
+}
+func (s *Store) liveUserPrefix(platform, user string) string {
+	return s.prefix + "lu/" + platform + "\x00" + user + "\x00"
+}
 func (s *Store) userPrefix(platform, user string) string {
 	return s.prefix + "u/" + platform + "\x00" + user + "\x00"
 }
@@ -218,7 +242,7 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 		return nil, s.damage("moves of "+key.String(), fmt.Errorf("%d actions, the head says %d", len(rec.Actions), h.N))
 	}
 	s.mu.Lock()
-	s.known[key] = seen{rev: hs[0].ModRevision, n: h.N, due: s.dueKey(key, h.Due)}
+	s.known[key] = seen{rev: hs[0].ModRevision, n: h.N, due: s.dueKey(key, h.Due), users: seatIDs(rec)}
 	s.mu.Unlock()
 	return rec, nil
 }
@@ -298,7 +322,7 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 		}
 		s.mu.Lock()
 		if c.Live != nil {
-			s.known[c.Key] = seen{rev: rev, n: len(c.Live.Actions), due: s.dueKey(c.Key, c.Live.Due())}
+			s.known[c.Key] = seen{rev: rev, n: len(c.Live.Actions), due: s.dueKey(c.Key, c.Live.Due()), users: seatIDs(c.Live), indexed: true}
 		} else {
 			delete(s.known, c.Key)
 		}
@@ -353,6 +377,9 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 		ops = append(ops, o...)
 	} else {
 		ops = append(ops, clientv3.OpDelete(hk), clientv3.OpDelete(s.movesKey(c.Key), clientv3.WithPrefix()))
+		for _, id := range was.users {
+			ops = append(ops, clientv3.OpDelete(s.liveUserKey(c.Key.Platform, id, c.Key)))
+		}
 	}
 	if c.Finished != nil {
 		fc, fo, r, err := s.finishOps(ctx, c)
@@ -400,8 +427,9 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	return false, 0, res, nil
 }
 
-// liveOps writes a live session's head, its due index and the chunks of
-// its move log that changed since was.
+// liveOps writes a live session's head, its due index, the chunks of its
+// move log that changed since was, and its entries of the index by user
+// when its seats' users changed (or this Store has not written them).
 func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 	r := c.Live
 	bare := *r
@@ -416,6 +444,16 @@ func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 		return nil, err
 	}
 	ops := []clientv3.Op{clientv3.OpPut(s.headKey(c.Key), string(hb))}
+	if users := seatIDs(r); !was.indexed || !slices.Equal(users, was.users) {
+		for _, id := range was.users {
+			if !slices.Contains(users, id) {
+				ops = append(ops, clientv3.OpDelete(s.liveUserKey(c.Key.Platform, id, c.Key)))
+			}
+		}
+		for _, id := range users {
+			ops = append(ops, clientv3.OpPut(s.liveUserKey(c.Key.Platform, id, c.Key), ""))
+		}
+	}
 	if dk := s.dueKey(c.Key, e.Due); dk != "" && dk != was.due {
 		ops = append(ops, clientv3.OpPut(dk, ""))
 	}
@@ -701,6 +739,58 @@ func (s *Store) heads(ctx context.Context) ([]sessions.Key, []head, error) {
 		heads = append(heads, h)
 	}
 	return keys, heads, bad
+}
+
+// LiveOf implements sessions.Store: one read of the index by user, then
+// the heads it names (no move log), 64 to a transaction.
+func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
+	p := s.liveUserPrefix(platform, userID)
+	resp, err := s.cli.Get(ctx, p, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("etcdstore: reading the live sessions of %s user %s: %w", platform, userID, err)
+	}
+	var gets []clientv3.Op
+	var bad error
+	for _, kv := range resp.Kvs {
+		parts := strings.Split(string(kv.Key[len(p):]), "\x00")
+		if len(parts) != 3 {
+			bad = s.damage("index key "+strconv.Quote(string(kv.Key)), errors.New("not platform, channel and thread"))
+			continue
+		}
+		gets = append(gets, clientv3.OpGet(s.headKey(sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})))
+	}
+	var out []*sessions.Record
+	for len(gets) > 0 {
+		n := min(len(gets), 64)
+		tr, err := s.cli.Txn(ctx).Then(gets[:n]...).Commit()
+		if err != nil {
+			return nil, fmt.Errorf("etcdstore: reading the live sessions of %s user %s: %w", platform, userID, err)
+		}
+		gets = gets[n:]
+		for _, r := range tr.Responses {
+			for _, kv := range r.GetResponseRange().Kvs {
+				rec, err := headRecord(kv.Value)
+				if err != nil {
+					bad = s.damage("session "+strconv.Quote(string(kv.Key)), err)
+					continue
+				}
+				out = append(out, rec)
+			}
+		}
+	}
+	return out, bad
+}
+
+// headRecord decodes the record of a stored head (without its actions).
+func headRecord(v []byte) (*sessions.Record, error) {
+	var h head
+	if err := json.Unmarshal(v, &h); err != nil {
+		return nil, err
+	}
+	return decodeRecord(h.Rec)
 }
 
 // Live implements sessions.Store.
