@@ -66,6 +66,7 @@ type Metrics struct {
 	ticks        prometheus.Counter
 	leader       *prometheus.GaugeVec
 	msgs         messages
+	search       computerMetrics
 }
 
 // New returns the metrics of a bot on the store o.Store, with the
@@ -101,6 +102,7 @@ func New(o Options) *Metrics {
 	}
 	m.ticks = f.counter("clock_ticks_total", "Passes of the clocks over the games due (in the process that runs them).")
 	m.msgs = newMessages(f)
+	m.search = newComputerMetrics(f)
 	m.leader = f.gaugeVec("etcd_leader", "1 while this process leads an etcd election (clocks: it runs the clocks; telegram_poll: it polls Telegram), else 0.",
 		"election")
 	return m

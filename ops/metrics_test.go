@@ -37,7 +37,7 @@ func newBot(t *testing.T) *bot {
 	t.Cleanup(b.svc.Close)
 	b.m.Sessions(b.svc)
 	b.m.Tournaments(b.store.ActiveTournaments)
-	b.h = chat.New(chat.Config{Sessions: b.svc, Observer: b.m})
+	b.h = chat.New(chat.Config{Sessions: b.svc, Observer: b.m, Rate: chat.DefaultRate(), Now: b.clock.Now})
 	srv := httptest.NewServer(ops.Mux(b.m, health))
 	t.Cleanup(srv.Close)
 	b.url = srv.URL
@@ -99,8 +99,9 @@ func TestClockMetrics(t *testing.T) {
 }
 
 // TestCommandOutcomes: a command the user gets wrong is refused; one the
-// store fails is an error; a conflict with another process and a failure
-// of the store count apart. A command or a platform the bot does not know
+// store fails is an error; one past the rate limit is rate_limited (its
+// notice, and the one dropped after it); a conflict with another process
+// and a failure of the store count apart. A command or a platform the bot does not know
 // counts as "other", never under what was typed.
 func TestCommandOutcomes(t *testing.T) {
 	b := newBot(t)
@@ -115,6 +116,9 @@ func TestCommandOutcomes(t *testing.T) {
 	b.store.Fail = nil
 	b.say(k, "alice", "/m 1")
 	b.say(sessions.Key{Platform: "irc", Channel: "#x"}, "eve", "/xyzzy")
+	for range 10 { // past the rate limit: 8 answered, a notice, one dropped
+		b.say(k, "mallory", "/board")
+	}
 
 	f := b.scrape()
 	want(t, f, 1, "boardgamebot_commands_total", "platform=console", "command=move", "outcome=refused")
@@ -128,4 +132,6 @@ func TestCommandOutcomes(t *testing.T) {
 	want(t, f, 1, "boardgamebot_sessions_resident")
 	want(t, f, 0, "boardgamebot_tournaments", "status=running")
 	want(t, f, 1, "boardgamebot_commands_total", "platform=other", "command=other", "outcome=refused")
+	want(t, f, 8, "boardgamebot_commands_total", "platform=console", "command=board", "outcome=applied")
+	want(t, f, 2, "boardgamebot_commands_total", "platform=console", "command=board", "outcome=rate_limited")
 }

@@ -19,6 +19,10 @@ type Metrics interface {
 	Fired(d Deadline)
 	// Ticked is called after every pass of the clocks (Tick).
 	Ticked()
+	// Searched is called after each search of the computer at level:
+	// waited is how long it waited for its turn among the searches
+	// (Config.Computer runs a few at a time), took how long it searched.
+	Searched(level int, waited, took time.Duration)
 }
 
 // Deadline says what a clock coming due did.
@@ -37,7 +41,8 @@ func Deadlines() []Deadline { return []Deadline{DeadlineReminder, DeadlineAutoMo
 // noMetrics counts nothing.
 type noMetrics struct{}
 
-func (noMetrics) Committed(time.Duration, bool, error) {}
-func (noMetrics) Loaded()                              {}
-func (noMetrics) Fired(Deadline)                       {}
-func (noMetrics) Ticked()                              {}
+func (noMetrics) Committed(time.Duration, bool, error)       {}
+func (noMetrics) Loaded()                                    {}
+func (noMetrics) Fired(Deadline)                             {}
+func (noMetrics) Ticked()                                    {}
+func (noMetrics) Searched(int, time.Duration, time.Duration) {}

@@ -283,7 +283,10 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 			reply = fail(h.words.In(h.words.LangOf(m.Lang)).T("Panicked"))
 			reply.failed = true
 		}
-		if len(reply.Lines) > 0 || reply.Event != nil {
+		if reply.Limited && name == "" {
+			name = h.commandName(m.Text) // refused before it was read
+		}
+		if len(reply.Lines) > 0 || reply.Event != nil || reply.Dropped {
 			h.observer.Handled(m.Key.Platform, name, outcome(reply))
 		}
 	}()
@@ -313,12 +316,8 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		return fail(m.sp.T("NoSlash"))
 	}
 	fields := strings.Fields(text)
-	typed := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
-	if at := strings.IndexByte(typed, '@'); at >= 0 {
-		typed = typed[:at] // "/play@MyBot" in Telegram groups
-	}
-	c, ok := h.cmds[typed]
-	if !ok {
+	c, typed := h.find(fields[0])
+	if c == nil {
 		return fail(m.sp.T("UnknownCommand", "Name", clip(typed, 30)))
 	}
 	name = c.name

@@ -1,5 +1,7 @@
 package chat
 
+import "strings"
+
 // Observer is told of every command Handle answers, for an operator's
 // metrics (package ops counts them for Prometheus). Handled is called on
 // every command: it must be quick and must not block. Config.Observer nil
@@ -40,12 +42,35 @@ func CommandNames() []string {
 // outcome says what became of the command that got r.
 func outcome(r Reply) Outcome {
 	switch {
+	case r.Limited:
+		return RateLimited
 	case r.failed:
 		return Failed
 	case r.Error:
 		return Refused
 	}
 	return Applied
+}
+
+// commandName is the name of the command text names ("/m@MyBot c3-d4"
+// names move), "" for none of the language's.
+func (h *Handler) commandName(text string) string {
+	fields := strings.Fields(text)
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "/") {
+		return ""
+	}
+	if c, _ := h.find(fields[0]); c != nil {
+		return c.name
+	}
+	return ""
+}
+
+// find returns the command that the first word of a message names, nil
+// for none, and the name as typed (lower case, without the slash and a
+// bot's @name: "/play@MyBot" in Telegram groups is play).
+func (h *Handler) find(word string) (*command, string) {
+	typed, _, _ := strings.Cut(strings.ToLower(strings.TrimPrefix(word, "/")), "@")
+	return h.cmds[typed], typed
 }
 
 // failure is the answer to a command the bot failed: one line, as fail,

@@ -118,6 +118,12 @@ func TestMetricsAfterGames(t *testing.T) {
 		{"boardgamebot_sessions_resident", nil, 1}, // the game against the computer
 		{"boardgamebot_sessions_loaded_total", nil, 0},
 		{"boardgamebot_build_info", []string{"store=bbolt"}, 1},
+		// the computer's reply: one search at level 1, over
+		{"boardgamebot_computer_search_duration_seconds", []string{"level=1"}, 1},
+		{"boardgamebot_computer_search_wait_seconds", []string{"level=1"}, 1},
+		{"boardgamebot_computer_search_duration_seconds", []string{"level=5"}, 0},
+		{"boardgamebot_computer_searches_running", nil, 0},
+		{"boardgamebot_computer_searches_waiting", nil, 0},
 	} {
 		if got, ok := f.Value(tc.name, tc.labels...); got != tc.want || (!ok && tc.want != 0) {
 			t.Errorf("%s%v = %v (found: %v), want %v", tc.name, tc.labels, got, ok, tc.want)

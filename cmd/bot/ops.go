@@ -11,6 +11,7 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/ops"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 )
 
@@ -81,6 +82,13 @@ func (o *operations) watch(svc *sessions.Service) {
 		svc.Resident()
 		return nil
 	})
+}
+
+// computer counts the computer's searches running and waiting.
+func (o *operations) computer(c *ai.Player) {
+	if o != nil {
+		o.metrics.Computer(c)
+	}
 }
 
 // platform adds a configured platform to /readyz; nil when metrics are

@@ -76,7 +76,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, log, o.sessionsMetrics())
+	svc := newService(c, store, &notifiers, venues, log, o)
 	defer svc.Close()
 	o.watch(svc)
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Observer: o.observer()})
@@ -324,7 +324,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	}
 	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log, o.sessionsMetrics())
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log, o)
 	defer svc.Close()
 	o.watch(svc)
 	n, err := svc.Resume(ctx)
@@ -365,17 +365,19 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 }
 
 // newService builds the sessions service of the configuration: the
-// platforms' default clocks, the challenge expiry, the computer opponent.
+// platforms' default clocks, the challenge expiry, the computer opponent,
+// counted by o's metrics (nil: none).
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger, m sessions.Metrics) *sessions.Service {
+func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger, o *operations) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
+	o.computer(comp)
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		Metrics: m})
+		Metrics: o.sessionsMetrics()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
