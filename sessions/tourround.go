@@ -247,7 +247,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 			return nil, false
 		}
 		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: key, Game: game.ID(), Options: game.Options(), Play: cur.Play,
+		rec := &Record{V: RecordVersion, Key: key, Community: cur.Community, Game: game.ID(), Options: game.Options(), Play: cur.Play,
 			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
 			Tour: &TourRef{ID: cur.ID, Round: n, Board: b}}
 		l := &live{rec: rec, game: game}

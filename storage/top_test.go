@@ -42,7 +42,7 @@ func fillSome(s *Store, rng *rand.Rand, ratings map[string]int, from, to int) er
 				st := old
 				st.Rating = 1000 + int(rng.NormFloat64()*150)
 				st.Games++
-				if err := putStanding(tx, old, had, st); err != nil {
+				if err := putStanding(tx, old, had, st, ""); err != nil {
 					return err
 				}
 				ratings[u.ID] = st.Rating

@@ -38,6 +38,9 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"TournamentsAt", storeTournamentsAt},
 		{"TourCommit", storeTourCommit},
 		{"OneActivePerChannel", storeOneActivePerChannel},
+		{"RatingHistory", storeRatingHistory},
+		{"CommunityLadders", storeCommunityLadders},
+		{"HistoryWith", storeHistoryWith},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -55,7 +58,7 @@ func skey(ch string) sessions.Key { return sessions.Key{Platform: "test", Channe
 // storeRecord is a game in play at key with every field set and n moves.
 func storeRecord(key sessions.Key, n int) *sessions.Record {
 	r := &sessions.Record{
-		V: sessions.RecordVersion, Key: key, Game: "count", Options: map[string]string{"target": "1000"},
+		V: sessions.RecordVersion, Key: key, Community: "guild1", Game: "count", Options: map[string]string{"target": "1000"},
 		Play:       sessions.PlayOptions{Time: sessions.Duration(24 * time.Hour), Color: sessions.ColorBlack, Rated: true, Level: 3},
 		Challenger: sAnn, Invited: []sessions.User{{Name: "ben"}}, Seats: []sessions.User{sBen, sAnn},
 		First: 1, Start: "5", DrawOffer: []int{1},
@@ -403,7 +406,7 @@ func storeConcurrent(t *testing.T, s sessions.Store) {
 func storeTour(ch string) *sessions.Tournament {
 	return &sessions.Tournament{
 		V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: ch, Thread: "th"},
-		Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
+		Community: "guild1", Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
 		Play:   sessions.PlayOptions{Time: sessions.Duration(time.Hour), Rated: true},
 		Format: sessions.FormatSwiss, Rounds: 3, Status: sessions.StatusSignup,
 		Players: []sessions.Entrant{{User: sAnn, Rating: 1500}, {User: sBen, Rating: 1600, Joined: 1}, {User: sCleo, Rating: 1400, Left: 2}},

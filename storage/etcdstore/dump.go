@@ -198,6 +198,41 @@ func (s *Store) exporters() []exporter {
 				return emit(storage.Item{Kind: storage.KindTournament, ID: id, Value: v})
 			})
 		}},
+		records(storage.KindRated, "rh/", func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != 5 {
+				return "", fmt.Errorf("%d parts, want 5", len(p))
+			}
+			at, err := strconv.ParseInt(p[3], 10, 64)
+			if err != nil {
+				return "", err
+			}
+			id, err := strconv.ParseUint(p[4], 10, 64)
+			if err != nil {
+				return "", err
+			}
+			p[3], p[4] = strconv.FormatInt(at, 10), strconv.FormatUint(id, 10)
+			return storage.JoinID(p...), nil
+		}, func(v []byte) ([]byte, error) {
+			var r ratedRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return nil, err
+			}
+			return json.Marshal(r.RatedGame)
+		}),
+		records(storage.KindMember, "cm/", parts(5), nil),
+		records(storage.KindCommunityLadder, "cl/", func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != 6 {
+				return "", fmt.Errorf("%d parts, want 6", len(p))
+			}
+			inv, err := strconv.ParseUint(p[4], 16, 32)
+			if err != nil {
+				return "", err
+			}
+			p[4] = strconv.Itoa(uninverted(uint32(inv)))
+			return storage.JoinID(p...), nil
+		}, standing),
 	}
 }
 
@@ -422,6 +457,52 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
 		}
 		return ops, len(v) + 512, nil
+	case storage.KindRated:
+		p, err := storage.SplitID(it, 5)
+		if err != nil {
+			return nil, 0, err
+		}
+		at, err := strconv.ParseInt(p[3], 10, 64)
+		if err != nil {
+			return nil, 0, errors.New("bad time")
+		}
+		id, err := strconv.ParseUint(p[4], 10, 64)
+		if err != nil || id == 0 {
+			return nil, 0, errors.New("bad game id")
+		}
+		var g sessions.RatedGame
+		if err := json.Unmarshal(it.Value, &g); err != nil {
+			return nil, 0, err
+		}
+		v, err := json.Marshal(ratedRecord{V: 1, RatedGame: g})
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(p[0], p[1], p[2]), at, id), v)
+	case storage.KindMember:
+		p, err := storage.SplitID(it, 5)
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(s.memberPrefix(p[0], p[1], p[2], p[3])+p[4], nil)
+	case storage.KindCommunityLadder:
+		p, err := storage.SplitID(it, 6)
+		if err != nil {
+			return nil, 0, err
+		}
+		rating, err := strconv.Atoi(p[4])
+		if err != nil {
+			return nil, 0, errors.New("bad rating")
+		}
+		var st sessions.Standing
+		if err := json.Unmarshal(it.Value, &st); err != nil {
+			return nil, 0, err
+		}
+		v, err := json.Marshal(standingRecord{V: 1, Standing: st})
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(s.cladderPrefix(p[0], p[1], p[2], p[3])+inverted(rating)+"\x00"+p[5], v)
 	}
 	return nil, 0, errors.New("unknown kind")
 }
