@@ -93,6 +93,9 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+	// Figure, when set, asks the adapter to draw a rating chart or a
+	// player's card (Figure.PNG) and send it with the lines.
+	Figure *Figure
 }
 
 // Span is a range of lines, From included, To excluded.

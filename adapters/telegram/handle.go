@@ -206,6 +206,8 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	switch {
 	case r.Standings != nil:
 		b.sendStandings(w, r.Standings, text, kb)
+	case r.Figure != nil:
+		b.sendFigure(w, r.Figure, text, kb)
 	case r.Picture != nil:
 		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {

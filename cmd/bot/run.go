@@ -321,6 +321,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		cc.DrawStandings = func(p *chat.StandingsPicture) ([]byte, error) {
 			return r.Standings(p.Table, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
+		cc.DrawFigure = func(f *chat.Figure) ([]byte, error) {
+			return f.PNG(r, render.Options{Theme: render.Theme(c.Render.Theme)})
+		}
 	}
 	if interactive {
 		fmt.Fprintf(stdout, "Board-game bot on %s. You are %s; /as NAME changes who speaks, /help lists the commands, Ctrl-D ends.\n",
