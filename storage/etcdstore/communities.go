@@ -37,10 +37,6 @@ func (s *Store) cladderPrefix(platform, community, game, period string) string {
 	return s.prefix + "cl/" + platform + "\x00" + community + "\x00" + game + "\x00" + period + "\x00"
 }
 
-func (s *Store) cladderKey(community string, st sessions.Standing) string {
-	return s.cladderPrefix(st.Platform, community, st.Game, st.Period) + inverted(st.Rating) + "\x00" + st.User.ID
-}
-
 func (s *Store) ratedKey(g *sessions.RatedGame, id uint64) string {
 	return fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(g.Platform, g.User.ID, g.Game), g.At.UnixNano(), id)
 }
@@ -59,25 +55,96 @@ func (s *Store) ratedOp(g *sessions.RatedGame, id uint64) (clientv3.Op, error) {
 	return clientv3.OpPut(s.ratedKey(g, id), string(v)), nil
 }
 
-// communityOps move the row of st (old before it; v its stored value) on
-// each community ladder of communities (those the player is on), and put
-// the player on the ladder of r's community when the game joins it
-// (RateRequest.Joins) and they are not on it yet.
-func (s *Store) communityOps(r *sessions.RateRequest, old, st sessions.Standing, v []byte, communities []string) []clientv3.Op {
-	var ops []clientv3.Op
+// membership is a community ladder a player is on, and the rating their
+// row on it is indexed at (the value of its cm/ key; empty when not
+// known: the row is then only written).
+type membership struct {
+	community, rating string
+}
+
+// communityBudget is how many writes of community ladder rows a game's
+// transaction takes (each row moved is 3: the old row's delete, the new
+// row, the membership's rating); the rows of a player on more ladders
+// than that move right after it (moveRows), so that the transaction
+// stays within etcd's --max-txn-ops (128 by default).
+const communityBudget = 60
+
+func (s *Store) cladderRow(platform, community, game, period string, rating int, user string) string {
+	return s.cladderPrefix(platform, community, game, period) + inverted(rating) + "\x00" + user
+}
+
+// communityOps move the row of st (v its stored value) on each community
+// ladder of communities (those the player is on) while budget lasts (the
+// keys of the others are returned, for moveRows), and put the player on
+// the ladder of r's community when the game joins it (RateRequest.Joins)
+// and they are not on it yet.
+func (s *Store) communityOps(r *sessions.RateRequest, st sessions.Standing, v []byte, communities []membership, budget *int) (ops []clientv3.Op, later []string) {
 	joined := !r.Joins() || !goodCommunity(r.Community)
-	for _, c := range communities {
-		joined = joined || c == r.Community
-		if k := s.cladderKey(c, old); k != s.cladderKey(c, st) {
-			ops = append(ops, clientv3.OpDelete(k))
+	prefix := s.memberPrefix(st.Platform, st.User.ID, st.Game, st.Period)
+	for _, m := range communities {
+		joined = joined || m.community == r.Community
+		if *budget < 3 {
+			later = append(later, prefix+m.community)
+			continue
 		}
-		ops = append(ops, clientv3.OpPut(s.cladderKey(c, st), string(v)))
+		*budget -= 3
+		ops = append(ops, s.rowOps(st, v, m)...)
 	}
 	if !joined {
-		ops = append(ops, clientv3.OpPut(s.memberPrefix(st.Platform, st.User.ID, st.Game, st.Period)+r.Community, ""),
-			clientv3.OpPut(s.cladderKey(r.Community, st), string(v)))
+		ops = append(ops, s.rowOps(st, v, membership{community: r.Community})...)
 	}
-	return ops
+	return ops, later
+}
+
+// rowOps move the player's row of st on m's ladder from the rating m
+// names to st's, and record st's rating in m.
+func (s *Store) rowOps(st sessions.Standing, v []byte, m membership) []clientv3.Op {
+	var ops []clientv3.Op
+	if old, err := strconv.Atoi(m.rating); err == nil && old != st.Rating {
+		ops = append(ops, clientv3.OpDelete(s.cladderRow(st.Platform, m.community, st.Game, st.Period, old, st.User.ID)))
+	}
+	return append(ops, clientv3.OpPut(s.cladderRow(st.Platform, m.community, st.Game, st.Period, st.Rating, st.User.ID), string(v)),
+		clientv3.OpPut(s.memberPrefix(st.Platform, st.User.ID, st.Game, st.Period)+m.community, strconv.Itoa(st.Rating)))
+}
+
+// moveRows moves the rows a game's transaction left out (communityBudget)
+// to the players' standings, each in a transaction of its own that
+// compares the membership and the standing it read (another game of the
+// player in between moves the row itself; then this one finds it
+// done). A failure is logged: the row moves with the player's next game.
+func (s *Store) moveRows(ctx context.Context, keys []string) {
+	for _, k := range keys {
+		p := strings.Split(strings.TrimPrefix(k, s.prefix+"cm/"), "\x00")
+		if len(p) != 5 {
+			continue
+		}
+		rk := s.ratingKey(p[0], p[1], p[2], p[3])
+		var err error
+		for try := 0; try < 8; try++ {
+			var resp *clientv3.TxnResponse
+			if resp, err = s.cli.Txn(ctx).Then(clientv3.OpGet(k), clientv3.OpGet(rk)).Commit(); err != nil {
+				break
+			}
+			ms, ss := resp.Responses[0].GetResponseRange().Kvs, resp.Responses[1].GetResponseRange().Kvs
+			if len(ms) == 0 || len(ss) == 0 {
+				break
+			}
+			var sr standingRecord
+			if err = json.Unmarshal(ss[0].Value, &sr); err != nil {
+				break
+			}
+			var r *clientv3.TxnResponse
+			r, err = s.cli.Txn(ctx).If(clientv3.Compare(clientv3.ModRevision(k), "=", ms[0].ModRevision),
+				clientv3.Compare(clientv3.ModRevision(rk), "=", ss[0].ModRevision)).
+				Then(s.rowOps(sr.Standing, ss[0].Value, membership{community: p[4], rating: string(ms[0].Value)})...).Commit()
+			if err != nil || r.Succeeded {
+				break
+			}
+		}
+		if err != nil {
+			s.log.Warn("etcdstore: moving a community ladder row after a game", "key", strconv.Quote(k), "err", err)
+		}
+	}
 }
 
 // RatingHistory implements sessions.Store: a range read of the player's
@@ -190,7 +257,7 @@ func (s *Store) buildRatingLog(ctx context.Context) (done bool, err error) {
 		if err != nil {
 			return false, err
 		}
-		ops = append(ops, clientv3.OpPut(m.key, ""), clientv3.OpPut(s.cladderKey(m.community, sr.Standing), string(v)))
+		ops = append(ops, s.rowOps(sr.Standing, v, membership{community: m.community})...)
 	}
 	ops = append(ops, clientv3.OpPut(s.markerKey(), "1"))
 	// In transactions of at most 100 writes (etcd takes 128 by default),

@@ -502,7 +502,9 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		return put(s.cladderPrefix(p[0], p[1], p[2], p[3])+inverted(rating)+"\x00"+p[5], v)
+		// The row, and the rating it is at in its membership (cm/).
+		k := s.cladderRow(p[0], p[1], p[2], p[3], rating, p[5])
+		return []clientv3.Op{clientv3.OpPut(k, string(v)), clientv3.OpPut(s.memberPrefix(p[0], p[5], p[2], p[3])+p[1], p[4])}, len(k) + len(v) + 64, nil
 	}
 	return nil, 0, errors.New("unknown kind")
 }

@@ -19,7 +19,7 @@
 //	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
 //	to/<platform 0 channel>      the id of the channel's active tournament (at most one)
 //	rh/<platform 0 user 0 game> 0 <ended> 0 <id>  a player's rating history entry
-//	cm/<platform 0 user 0 game 0 period> 0 <community>  the community ladders a player is on
+//	cm/<platform 0 user 0 game 0 period> 0 <community>  a community ladder a player is on: the rating of their row
 //	cl/<platform 0 community 0 game 0 period> 0 <inverted rating> 0 <user>  a community's ladder
 //	meta/rating-log              set once the rating history and community ladders are built
 //
@@ -321,6 +321,7 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 		if res.tour != nil {
 			*c.Tournament = *res.tour
 		}
+		s.moveRows(ctx, res.later)
 		return nil
 	}
 	return fmt.Errorf("etcdstore: committing %s: too much contention on the game counter or ratings", c.Key)
@@ -330,6 +331,7 @@ type result struct {
 	id      string
 	ratings []sessions.RatingChange
 	tour    *sessions.Tournament // the tournament as written
+	later   []string             // community ladder rows to move after the transaction (communityBudget)
 }
 
 // try runs one transaction of c. It reports done=false when only the game
@@ -470,7 +472,7 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 			for _, period := range []string{sessions.AllTime, c.Rate.Month} {
 				p := s.memberPrefix(c.Rate.Platform, u.ID, c.Rate.Game, period)
 				members = append(members, p)
-				gets = append(gets, clientv3.OpGet(p, clientv3.WithPrefix(), clientv3.WithKeysOnly()))
+				gets = append(gets, clientv3.OpGet(p, clientv3.WithPrefix()))
 			}
 		}
 	}
@@ -489,10 +491,10 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		}
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(keys[i]), "=", vals[i].rev))
 	}
-	communities := make([][]string, len(members))
+	communities := make([][]membership, len(members))
 	for i, p := range members {
 		for _, kv := range resp.Responses[len(keys)+i].GetResponseRange().Kvs {
-			communities[i] = append(communities[i], string(kv.Key[len(p):]))
+			communities[i] = append(communities[i], membership{community: string(kv.Key[len(p):]), rating: string(kv.Value)})
 		}
 		// No player joined another community ladder since the read.
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(p), "<", resp.Header.Revision+1).WithPrefix())
@@ -529,6 +531,7 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		next, changes := sessions.ApplyRating(r, cur)
 		res.ratings = changes
 		rec.Ratings = changes
+		budget := communityBudget
 		for seat := range 2 {
 			if !r.Rated && r.Penalty[seat] == 0 {
 				continue // an unrated game leaves the winner of an abandoned game as they were
@@ -544,7 +547,8 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 				}
 				ops = append(ops, clientv3.OpPut(s.ratingKey(st.Platform, st.User.ID, st.Game, st.Period), string(v)),
 					clientv3.OpPut(s.ladderKey(st), string(v)))
-				ops = append(ops, s.communityOps(r, cur[seat][p], st, v, communities[2*seat+p])...)
+				o, later := s.communityOps(r, st, v, communities[2*seat+p], &budget)
+				ops, res.later = append(ops, o...), append(res.later, later...)
 			}
 		}
 		for _, g := range sessions.RatedGamesOf(rec) {
