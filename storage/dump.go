@@ -574,19 +574,7 @@ func importItem(tx *bbolt.Tx, it Item) error {
 		if err != nil {
 			return err
 		}
-		rating, err := strconv.Atoi(p[3])
-		if err != nil {
-			return errors.New("bad rating")
-		}
-		v, err := standingRecordValue(it.Value)
-		if err != nil {
-			return err
-		}
-		k := append(ladderPrefix(p[0], p[1], p[2]), inverted(rating)...)
-		if err := tx.Bucket(bLadder).Put(append(bytes.Clone(k), p[4]...), v); err != nil {
-			return err
-		}
-		return addCount(tx.Bucket(bCounts), k, 1)
+		return importRow(tx, bLadder, bCounts, ladderPrefix(p[0], p[1], p[2]), p[3], p[4], it.Value)
 	case KindName:
 		if _, err := SplitID(it, 2); err != nil {
 			return err
@@ -628,19 +616,7 @@ func importItem(tx *bbolt.Tx, it Item) error {
 		if err != nil {
 			return err
 		}
-		rating, err := strconv.Atoi(p[4])
-		if err != nil {
-			return errors.New("bad rating")
-		}
-		v, err := standingRecordValue(it.Value)
-		if err != nil {
-			return err
-		}
-		k := append(communityPrefix(p[0], p[1], p[2], p[3]), inverted(rating)...)
-		if err := tx.Bucket(bCLadder).Put(append(bytes.Clone(k), p[5]...), v); err != nil {
-			return err
-		}
-		return addCount(tx.Bucket(bCCounts), k, 1)
+		return importRow(tx, bCLadder, bCCounts, communityPrefix(p[0], p[1], p[2], p[3]), p[4], p[5], it.Value)
 	}
 	return errors.New("unknown kind")
 }
@@ -665,6 +641,25 @@ func importTournament(tx *bbolt.Tx, it Item) error {
 		}
 	}
 	return writeTournament(tx, id, ch, t)
+}
+
+// importRow writes a ladder's row (of the platform's ladders or a
+// community's: ladder and counts) under prefix: the user's standing
+// value at rating (decimal), and counts it.
+func importRow(tx *bbolt.Tx, ladder, counts []byte, prefix []byte, rating, user string, value []byte) error {
+	r, err := strconv.Atoi(rating)
+	if err != nil {
+		return errors.New("bad rating")
+	}
+	v, err := standingRecordValue(value)
+	if err != nil {
+		return err
+	}
+	k := append(prefix, inverted(r)...)
+	if err := tx.Bucket(ladder).Put(append(bytes.Clone(k), user...), v); err != nil {
+		return err
+	}
+	return addCount(tx.Bucket(counts), k, 1)
 }
 
 // importRated writes a rating history entry under the key its ID names.

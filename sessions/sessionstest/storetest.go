@@ -40,7 +40,6 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"OneActivePerChannel", storeOneActivePerChannel},
 		{"RatingHistory", storeRatingHistory},
 		{"CommunityLadders", storeCommunityLadders},
-		{"HistoryWith", storeHistoryWith},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -321,6 +320,14 @@ func storeHistory(t *testing.T, s sessions.Store) {
 	check("ben's other", sessions.HistoryQuery{Platform: "test", User: "2", Game: "other"}, 5, 2)
 	check("channel h0", sessions.HistoryQuery{Key: skey("h0")}, 4, 2, 0)
 	check("channel h1, 1", sessions.HistoryQuery{Key: skey("h1"), Limit: 1}, 5)
+	// With: the games another user played in too.
+	check("ann's with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2"}, 5, 3, 2, 1, 0)
+	check("ben's with ann", sessions.HistoryQuery{Platform: "test", User: "2", With: "1"}, 5, 3, 2, 1, 0)
+	check("ann's with cleo", sessions.HistoryQuery{Platform: "test", User: "1", With: "3"}, 4)
+	check("ben's with cleo", sessions.HistoryQuery{Platform: "test", User: "2", With: "3"})
+	check("ann's other with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Game: "other"}, 5, 2)
+	check("ann's with ben, 2", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Limit: 2}, 5, 3)
+	check("ann's with ben elsewhere", sessions.HistoryQuery{Platform: "other", User: "1", With: "2"})
 }
 
 func storeRequests(t *testing.T, s sessions.Store) {

@@ -88,6 +88,23 @@ func (s *Store) exporters() []exporter {
 		}
 		return json.Marshal(sr.Standing)
 	}
+	// ladderRow makes the ID of a ladder's row of n parts, the rating
+	// (inverted, in hex) second to last: the platform's ladders and the
+	// communities'.
+	ladderRow := func(n int) func(rest string) (string, error) {
+		return func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != n {
+				return "", fmt.Errorf("%d parts, want %d", len(p), n)
+			}
+			inv, err := strconv.ParseUint(p[n-2], 16, 32)
+			if err != nil {
+				return "", err
+			}
+			p[n-2] = strconv.Itoa(uninverted(uint32(inv)))
+			return storage.JoinID(p...), nil
+		}
+	}
 	history := func(what string, n int) func(rest string) (string, error) {
 		return func(rest string) (string, error) {
 			p := strings.Split(rest, "\x00")
@@ -151,18 +168,7 @@ func (s *Store) exporters() []exporter {
 		records(storage.KindHistory, "u/", history("user", 3), nil),
 		records(storage.KindHistory, "c/", history("channel", 4), nil),
 		records(storage.KindStanding, "r/", parts(4), standing),
-		records(storage.KindLadder, "l/", func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != 5 {
-				return "", fmt.Errorf("%d parts, want 5", len(p))
-			}
-			inv, err := strconv.ParseUint(p[3], 16, 32)
-			if err != nil {
-				return "", err
-			}
-			p[3] = strconv.Itoa(uninverted(uint32(inv)))
-			return storage.JoinID(p...), nil
-		}, standing),
+		records(storage.KindLadder, "l/", ladderRow(5), standing),
 		records(storage.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
 			var u sessions.User
 			if err := json.Unmarshal(v, &u); err != nil {
@@ -221,18 +227,7 @@ func (s *Store) exporters() []exporter {
 			return json.Marshal(r.RatedGame)
 		}),
 		records(storage.KindMember, "cm/", parts(5), nil),
-		records(storage.KindCommunityLadder, "cl/", func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != 6 {
-				return "", fmt.Errorf("%d parts, want 6", len(p))
-			}
-			inv, err := strconv.ParseUint(p[4], 16, 32)
-			if err != nil {
-				return "", err
-			}
-			p[4] = strconv.Itoa(uninverted(uint32(inv)))
-			return storage.JoinID(p...), nil
-		}, standing),
+		records(storage.KindCommunityLadder, "cl/", ladderRow(6), standing),
 	}
 }
 
