@@ -13,7 +13,8 @@ type Card struct {
 	Name     string
 	Subtitle string
 	// Headings name the table's columns: the game, the rating, the place
-	// in this community, the place on the platform.
+	// in this community (none, and no column, when empty), the place on
+	// the platform.
 	Headings [4]string
 	Rows     []CardRow
 	Lines    []string
@@ -93,6 +94,9 @@ func (r *Renderer) ProfileCard(c Card, o Options) ([]byte, error) {
 	inner := float64(CardWidth - 2*m - 6)
 	x0 := float64(m + 6)
 	cols := [4]float64{0.46, 0.16, 0.19, 0.19}
+	if c.Headings[2] == "" { // no community: no column of places in it
+		cols = [4]float64{0.5, 0.2, 0, 0.3}
+	}
 	cell := func(texts [4]string) {
 		x := x0
 		for i, s := range texts {
