@@ -80,7 +80,7 @@ func (s *Service) newChallenge(req Request, spec ChallengeSpec) (*live, Event, e
 			play.Time = 0
 		}
 		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: req.Key, Game: game.ID(), Options: game.Options(), Play: play,
+		rec := &Record{V: RecordVersion, Key: req.Key, Community: req.Community, Game: game.ID(), Options: game.Options(), Play: play,
 			Challenger: req.User, Invited: slices.Clone(spec.Invited), Seats: make([]User, n),
 			Created: now, Updated: now}
 		rec.Seats[seat] = req.User

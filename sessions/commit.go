@@ -70,6 +70,9 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 		return Event{}, err
 	}
 	ev.By = req.User
+	if next != nil && next != e.cur && next.rec.Community == "" {
+		next.rec.Community = req.Community // a game an older bot started
+	}
 	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
 		return Event{}, err
 	}

@@ -162,6 +162,13 @@ type Request struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Community is the community the request comes from, whose ladders
+	// (TopQuery.Community) the games played from it join: the Discord
+	// server (its guild id), the Telegram group or supergroup (its chat
+	// id, whatever the topic); empty in private chats and the console,
+	// where only the platform's ladders are shown. Each adapter sets it
+	// in one place.
+	Community string
 }
 
 // EventKind says what a change did.

@@ -50,7 +50,10 @@ type Tournament struct {
 	Rev int64 `json:"rev"`
 	// Key is where the tournament was opened (its channel; Thread is the
 	// thread or forum topic the command came from, where standings go).
-	Key       Key               `json:"key"`
+	Key Key `json:"key"`
+	// Community is the Request.Community of /tournament new: its games
+	// are played there (Record.Community).
+	Community string            `json:"community,omitempty"`
 	Organiser User              `json:"organiser"`
 	Game      string            `json:"game"`
 	Options   map[string]string `json:"options,omitempty"`

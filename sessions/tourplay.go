@@ -148,7 +148,7 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	} else if cur != nil && cur.Status.Active() {
 		return TourEvent{Tournament: cur}, errf(ErrTournamentOpen, nil, "tournament %s is %s", cur.ID, cur.Status)
 	}
-	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Organiser: req.User, Game: game.ID(),
+	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Community: req.Community, Organiser: req.User, Game: game.ID(),
 		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
 		Status: StatusSignup, Created: s.now().UTC()}
 	if err := s.store.PutTournament(ctx, t); errors.Is(err, ErrTournamentOpen) {

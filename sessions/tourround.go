@@ -273,7 +273,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 	white, black := t.userOf(g.White), t.userOf(g.Black)
 	newGame := func(key Key, tr *Tournament) (*live, error) {
 		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: key, Game: game.ID(), Options: game.Options(), Play: tr.Play,
+		rec := &Record{V: RecordVersion, Key: key, Community: tr.Community, Game: game.ID(), Options: game.Options(), Play: tr.Play,
 			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
 			Tour: &TourRef{ID: tr.ID, Round: n, Board: b}}
 		l := &live{rec: rec, game: game}

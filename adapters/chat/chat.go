@@ -37,6 +37,10 @@ type Message struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Community is the community the message comes from
+	// (sessions.Request.Community: a Discord server, a Telegram group);
+	// empty in private chats and the console.
+	Community string
 
 	sp Speaker // the reply's language, set by Handle
 }
@@ -98,6 +102,9 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+	// Figure, when set, asks the adapter to draw a rating chart or a
+	// player's card (Figure.PNG) and send it with the lines.
+	Figure *Figure
 
 	// failed marks a refusal that is the bot's failure (the store, a
 	// damaged record, a bug), not the user's: Outcome Failed.
@@ -337,7 +344,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community}
 }
 
 func clip(s string, n int) string {

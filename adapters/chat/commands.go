@@ -34,7 +34,9 @@ func commandTable() []*command {
 		{name: "replay", minArgs: 1, maxArgs: 1, run: (*Handler).replay},
 		{name: "export", minArgs: 1, maxArgs: 1, run: (*Handler).export},
 		{name: "rating", maxArgs: 2, run: (*Handler).rating},
-		{name: "top", maxArgs: 2, run: (*Handler).top},
+		{name: "top", maxArgs: 3, run: (*Handler).top},
+		{name: "profile", maxArgs: 1, run: (*Handler).profile},
+		{name: "vs", minArgs: 1, maxArgs: 2, run: (*Handler).vs},
 		{name: "tournament", minArgs: 1, maxArgs: -1, run: (*Handler).tournament},
 	}
 }

@@ -48,6 +48,9 @@ type Config struct {
 	// DrawStandings, when set, draws a tournament's standings as PNG
 	// (render.Renderer.Standings), written to PictureDir.
 	DrawStandings func(p *chat.StandingsPicture) ([]byte, error)
+	// DrawFigure, when set, draws a rating chart or a player's card as PNG
+	// (chat.Figure.PNG), written to PictureDir.
+	DrawFigure func(f *chat.Figure) ([]byte, error)
 	// Notices, when set, are the notices of the sessions service (a
 	// Notifier's): the console prints those of its channel (the computer's
 	// moves, the clock's, reminders, lapsed challenges) after each command,
@@ -301,6 +304,9 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 	}
 	if r.Standings != nil && c.DrawStandings != nil && c.PictureDir != "" {
 		writeFile(c, w, r.Lang, "Picture", r.Standings.Name, func() ([]byte, error) { return c.DrawStandings(r.Standings) })
+	}
+	if r.Figure != nil && c.DrawFigure != nil && c.PictureDir != "" {
+		writeFile(c, w, r.Lang, "Picture", r.Figure.Name, func() ([]byte, error) { return c.DrawFigure(r.Figure) })
 	}
 	if r.Document != nil {
 		if c.PictureDir == "" {

@@ -473,7 +473,7 @@ func TestCommandsRegistered(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
-		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"} {
+		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help"} {
 		if byName[n] == nil {
 			t.Errorf("no /%s among %v", n, names)
 		}
@@ -796,6 +796,10 @@ func TestCommandText(t *testing.T) {
 		{"board", nil, "/board"},
 		{"top", []any{map[string]any{"name": "month", "type": 3, "value": "2026-10"}, map[string]any{"name": "game", "type": 3, "value": "dame"}}, "/top dame 2026-10"},
 		{"history", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/history @u102 halma"},
+		{"top", []any{map[string]any{"name": "ladder", "type": 3, "value": "global"}, map[string]any{"name": "game", "type": 3, "value": "dame"}}, "/top global dame"},
+		{"top", []any{map[string]any{"name": "ladder", "type": 3, "value": "here"}}, "/top"},
+		{"vs", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/vs @u102 halma"},
+		{"profile", []any{map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/profile @u102"},
 		{"help", []any{map[string]any{"name": "command", "type": 3, "value": "play"}}, "/help play"},
 	} {
 		d := decodeCommand(t, c.name, c.opts)

@@ -100,11 +100,12 @@ type fakeDiscord struct {
 	channels   map[string]*fakeChannel
 	sent       map[string]time.Time // interaction id -> dispatched
 	failThread bool
-	omitChan   bool             // interactions without the "channel" object
-	perms      int64            // the bot's permissions in interactions; 0: allPerms
-	members    map[string]int64 // a user's permissions in interactions (member.permissions)
-	refuse     int              // gateway connections to refuse (503) before accepting
-	refused    int              // gateway connections refused
+	omitChan   bool              // interactions without the "channel" object
+	perms      int64             // the bot's permissions in interactions; 0: allPerms
+	members    map[string]int64  // a user's permissions in interactions (member.permissions)
+	refuse     int               // gateway connections to refuse (503) before accepting
+	refused    int               // gateway connections refused
+	guilds     map[string]string // a channel's server, when not fakeGuild (its threads' too)
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
@@ -716,8 +717,16 @@ func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]
 	if member == 0 {
 		member = int64(1<<10 | 1<<11) // view the channel, send messages
 	}
+	f.mu.Lock()
+	guild := fakeGuild
+	if g := f.guilds[ch]; g != "" {
+		guild = g
+	} else if c := f.channels[ch]; c != nil && f.guilds[c.parent] != "" {
+		guild = f.guilds[c.parent]
+	}
+	f.mu.Unlock()
 	d := map[string]any{"id": id, "application_id": fakeApp, "type": typ, "token": "tok" + id, "version": 1,
-		"guild_id": fakeGuild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
+		"guild_id": guild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
 		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name}, "roles": []any{},
 			"permissions": strconv.FormatInt(member, 10)},
 		"data": data, "locale": "en-US"}
@@ -733,6 +742,17 @@ func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]
 		d["channel"] = obj
 	}
 	return d
+}
+
+// addChannel adds a text channel ch of the server guild.
+func (f *fakeDiscord) addChannel(ch, guild string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.channels[ch] = &fakeChannel{typ: 0, name: "games-" + ch}
+	if f.guilds == nil {
+		f.guilds = map[string]string{}
+	}
+	f.guilds[ch] = guild
 }
 
 // opt is an option of a slash command.

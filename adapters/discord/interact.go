@@ -91,7 +91,7 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	b.enter(key)
 	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i)}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i), Community: community(i)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
@@ -104,6 +104,12 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	}
 	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
 }
+
+// community is the community of an interaction (chat.Message.Community):
+// its server. The session key names the channel, not the server, so every
+// message from an interaction carries it; the bot's commands are offered
+// in servers only.
+func community(i *discordgo.Interaction) string { return i.GuildID }
 
 // answer says how an interaction was deferred, hence where its reply goes.
 type answer int
@@ -270,12 +276,12 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		}
 		b.deferUpdate(i)
 		text := more[0]
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale), Community: community(i)})
 		b.deliver(ctx, i, key, commandName(text), reply, answerComponent, false)
 	case idResign:
 		snap, err := b.svc.Look(ctx, key)
 		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
-			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale)})
+			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale), Community: community(i)})
 			if b.limited(i, reply) {
 				return
 			}
@@ -296,7 +302,7 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: words.T("DiscordPlayOn"), components: []discordgo.MessageComponent{}}, true)
 	case idYes:
 		b.deferUpdate(i)
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale), Community: community(i)})
 		if reply.Dropped {
 			return
 		}
@@ -340,7 +346,7 @@ func commandName(text string) string {
 func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, words chat.Speaker, key sessions.Key, u sessions.User) {
 	snap, err := b.svc.Look(ctx, key)
 	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale), Community: community(i)})
 		if b.limited(i, reply) {
 			return
 		}
@@ -448,7 +454,7 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 		return
 	}
 	b.deferUpdate(i)
-	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale)})
+	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale), Community: community(i)})
 	if reply.Dropped {
 		return
 	}

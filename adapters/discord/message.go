@@ -24,13 +24,20 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	if p := reply.Picture; p != nil {
 		o.picture, err = b.draw(p)
 	}
-	if st := reply.Standings; st != nil {
-		png, serr := b.r.Standings(st.Table, render.Options{Theme: b.cfg.Picture.Theme})
-		if serr != nil {
-			err = errors.Join(err, serr)
-		} else {
-			o.attach = append(o.attach, attachment{name: fileName(st.Name, "standings.png"), mime: "image/png", data: png})
+	// A picture drawn apart from the board: attached as a PNG file.
+	attachPNG := func(name, def string, draw func(render.Options) ([]byte, error)) {
+		png, perr := draw(render.Options{Theme: b.cfg.Picture.Theme})
+		if perr != nil {
+			err = errors.Join(err, perr)
+			return
 		}
+		o.attach = append(o.attach, attachment{name: fileName(name, def), mime: "image/png", data: png})
+	}
+	if st := reply.Standings; st != nil {
+		attachPNG(st.Name, "standings.png", func(op render.Options) ([]byte, error) { return b.r.Standings(st.Table, op) })
+	}
+	if f := reply.Figure; f != nil {
+		attachPNG(f.Name, "picture.png", func(op render.Options) ([]byte, error) { return f.PNG(b.r, op) })
 	}
 	if r := reply.Replay; r != nil {
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})

@@ -38,6 +38,18 @@ func (w where) key() sessions.Key {
 	return k
 }
 
+// Community is the community of a Telegram session (chat.Message.Community,
+// the ladders of /top): a group or supergroup, named by its chat id,
+// whatever the topic; "" in a private chat. Telegram gives groups
+// negative ids and users (hence private chats) positive ones, so the key
+// alone says it, also for the games of an older bot (storage.Options.Community).
+func Community(k sessions.Key) string {
+	if k.Platform == Platform && strings.HasPrefix(k.Channel, "-") {
+		return k.Channel
+	}
+	return ""
+}
+
 // userOf is the sessions user of a Telegram user: the id, and the username
 // as the name (so that a challenge to @bob, which Telegram gives no id for,
 // matches bob), or the first and last names when there is no username.
@@ -105,7 +117,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	}
 	w := placeOf(m)
 	user := userOf(m.From)
-	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
+	msg := chat.Message{Key: w.key(), Community: Community(w.key()), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
 		Mentions: b.mentions(text), Lang: m.From.LanguageCode}
 	if !strings.HasPrefix(text, "/") {
 		switch {
@@ -224,6 +236,8 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	switch {
 	case r.Standings != nil:
 		b.sendStandings(w, r.Standings, text, kb)
+	case r.Figure != nil:
+		b.sendFigure(w, r.Figure, text, kb)
 	case r.Picture != nil:
 		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {
@@ -407,7 +421,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 		return
 	}
 	run := func(text string) {
-		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
+		r := b.h.Handle(ctx, chat.Message{Key: w.key(), Community: Community(w.key()), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
 		if r.Duplicate || r.Dropped {
 			b.answer(q.ID, "", false)
 			return

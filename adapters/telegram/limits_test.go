@@ -21,7 +21,7 @@ import (
 func TestRateLimitInAGroup(t *testing.T) {
 	f := newFake(t)
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC) // the rate limit's clock stands still
-	h := runBotChat(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil }, nil, nil,
+	h := runBotChat(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil }, nil, nil, nil,
 		chat.Config{Rate: chat.DefaultRate(), Now: func() time.Time { return now }})
 	h.challenge(group, "spanish")
 	from := f.mark()

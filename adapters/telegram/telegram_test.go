@@ -168,13 +168,13 @@ func startMemoryBotOn(t *testing.T, f *fakeAPI, store sessions.Store, now func()
 func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
 	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time) *harness {
 	t.Helper()
-	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, chat.Config{})
+	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, now, chat.Config{})
 }
 
 // runBotChat is runBot with a configuration of the chat handler (its
 // Sessions and Log are the bot's).
 func runBotChat(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
-	tweak func(c *telegram.Config), setup func(b *telegram.Bot), cc chat.Config) *harness {
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time, cc chat.Config) *harness {
 	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

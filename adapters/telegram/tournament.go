@@ -162,35 +162,11 @@ func splitHTML(s string, n int) []string {
 }
 
 // sendStandings sends the standings picture with the reply's text as its
-// caption, or after the text when that is too long for a caption; a
-// picture that cannot be drawn leaves the text alone.
+// caption (sendPicture).
 func (b *Bot) sendStandings(w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
-	caption := htmlText
-	if len([]rune(caption)) > maxCaption {
-		b.sendText(w, htmlText, nil, 0)
-		caption = ""
+	name := sp.Name
+	if name == "" {
+		name = "standings.png"
 	}
-	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
-		p := w.params()
-		addMarkup(p, kb)
-		png, err := b.r.Standings(sp.Table, b.cfg.Picture)
-		if err != nil {
-			b.log.Error("telegram: drawing the standings", "err", err)
-			if caption == "" {
-				return nil
-			}
-			p["text"], p["parse_mode"] = caption, "HTML"
-			_, err := b.c.call(ctx, "sendMessage", p, nil)
-			return err
-		}
-		if caption != "" {
-			p["caption"], p["parse_mode"] = caption, "HTML"
-		}
-		name := sp.Name
-		if name == "" {
-			name = "standings.png"
-		}
-		_, err = b.c.call(ctx, "sendPhoto", p, []tgbotapi.RequestFile{{Name: "photo", Data: tgbotapi.FileBytes{Name: name, Bytes: png}}})
-		return err
-	})
+	b.sendPicture(w, name, func() ([]byte, error) { return b.r.Standings(sp.Table, b.cfg.Picture) }, htmlText, kb)
 }

@@ -295,6 +295,9 @@ type pollLeader interface {
 // openStore opens the database; to a file that storage.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
 func openStore(path string, o storage.Options) (*storage.Store, error) {
+	if o.Community == nil {
+		o.Community = legacyCommunity
+	}
 	s, err := storage.Open(path, o)
 	switch {
 	case errors.Is(err, sessions.ErrDamaged):
@@ -304,6 +307,11 @@ func openStore(path string, o storage.Options) (*storage.Store, error) {
 	}
 	return s, err
 }
+
+// legacyCommunity names the community of a finished game of an older bot
+// (storage.Options.Community): a Telegram group's, which its key says;
+// an older Discord game's server is not known.
+func legacyCommunity(k sessions.Key) string { return telegram.Community(k) }
 
 // runConsole opens the database, resumes its games and runs the console
 // until the end of input or until ctx is done.
@@ -351,6 +359,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		}
 		cc.DrawStandings = func(p *chat.StandingsPicture) ([]byte, error) {
 			return r.Standings(p.Table, render.Options{Theme: render.Theme(c.Render.Theme)})
+		}
+		cc.DrawFigure = func(f *chat.Figure) ([]byte, error) {
+			return f.PNG(r, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
 	}
 	if interactive {

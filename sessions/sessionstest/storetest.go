@@ -39,6 +39,8 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"TournamentsAt", storeTournamentsAt},
 		{"TourCommit", storeTourCommit},
 		{"OneActivePerChannel", storeOneActivePerChannel},
+		{"RatingHistory", storeRatingHistory},
+		{"CommunityLadders", storeCommunityLadders},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -56,7 +58,7 @@ func skey(ch string) sessions.Key { return sessions.Key{Platform: "test", Channe
 // storeRecord is a game in play at key with every field set and n moves.
 func storeRecord(key sessions.Key, n int) *sessions.Record {
 	r := &sessions.Record{
-		V: sessions.RecordVersion, Key: key, Game: "count", Options: map[string]string{"target": "1000"},
+		V: sessions.RecordVersion, Key: key, Community: "guild1", Game: "count", Options: map[string]string{"target": "1000"},
 		Play:       sessions.PlayOptions{Time: sessions.Duration(24 * time.Hour), Color: sessions.ColorBlack, Rated: true, Level: 3},
 		Challenger: sAnn, Invited: []sessions.User{{Name: "ben"}}, Seats: []sessions.User{sBen, sAnn},
 		First: 1, Start: "5", DrawOffer: []int{1},
@@ -384,6 +386,14 @@ func storeHistory(t *testing.T, s sessions.Store) {
 	check("ben's other", sessions.HistoryQuery{Platform: "test", User: "2", Game: "other"}, 5, 2)
 	check("channel h0", sessions.HistoryQuery{Key: skey("h0")}, 4, 2, 0)
 	check("channel h1, 1", sessions.HistoryQuery{Key: skey("h1"), Limit: 1}, 5)
+	// With: the games another user played in too.
+	check("ann's with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2"}, 5, 3, 2, 1, 0)
+	check("ben's with ann", sessions.HistoryQuery{Platform: "test", User: "2", With: "1"}, 5, 3, 2, 1, 0)
+	check("ann's with cleo", sessions.HistoryQuery{Platform: "test", User: "1", With: "3"}, 4)
+	check("ben's with cleo", sessions.HistoryQuery{Platform: "test", User: "2", With: "3"})
+	check("ann's other with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Game: "other"}, 5, 2)
+	check("ann's with ben, 2", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Limit: 2}, 5, 3)
+	check("ann's with ben elsewhere", sessions.HistoryQuery{Platform: "other", User: "1", With: "2"})
 }
 
 func storeRequests(t *testing.T, s sessions.Store) {
@@ -469,7 +479,7 @@ func storeConcurrent(t *testing.T, s sessions.Store) {
 func storeTour(ch string) *sessions.Tournament {
 	return &sessions.Tournament{
 		V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: ch, Thread: "th"},
-		Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
+		Community: "guild1", Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
 		Play:   sessions.PlayOptions{Time: sessions.Duration(time.Hour), Rated: true},
 		Format: sessions.FormatSwiss, Rounds: 3, Status: sessions.StatusSignup,
 		Players: []sessions.Entrant{{User: sAnn, Rating: 1500}, {User: sBen, Rating: 1600, Joined: 1}, {User: sCleo, Rating: 1400, Left: 2}},

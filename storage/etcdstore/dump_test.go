@@ -99,11 +99,12 @@ func fill(t testing.TB, store bot, finished int) {
 	ctx := context.Background()
 	svc := clockService(store)
 	defer svc.Close()
+	community := "" // of the games start starts
 	start := func(key sessions.Key, game string, opts map[string]string, a, b sessions.User, clock sessions.Duration) {
 		t.Helper()
 		p := sessions.DefaultPlayOptions()
 		p.Color, p.Time = sessions.ColorWhite, clock
-		if _, err := svc.Challenge(ctx, sessions.Request{Key: key, User: a}, sessions.ChallengeSpec{Game: game, Options: opts, Invited: []sessions.User{b}, Play: p}); err != nil {
+		if _, err := svc.Challenge(ctx, sessions.Request{Key: key, User: a, Community: community}, sessions.ChallengeSpec{Game: game, Options: opts, Invited: []sessions.User{b}, Play: p}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := svc.Accept(ctx, sessions.Request{Key: key, User: b}); err != nil {
@@ -113,8 +114,10 @@ func fill(t testing.TB, store bot, finished int) {
 	players := []sessions.User{alice, bob, carol}
 	for i := range finished {
 		key := sessions.Key{Platform: "console", Channel: fmt.Sprint("done", i%7)}
+		community = map[bool]string{true: "club"}[i%7 < 2] // community ladders
 		if i%5 == 4 {
 			key = sessions.Key{Platform: "discord", Channel: "chan1", Thread: fmt.Sprint("t", i)}
+			community = "guild1"
 		}
 		a, b := players[i%3], players[(i+1)%3]
 		start(key, "spanish", nil, a, b, 0)
@@ -123,6 +126,7 @@ func fill(t testing.TB, store bot, finished int) {
 			t.Fatal(err)
 		}
 	}
+	community = ""
 	start(sessions.Key{Platform: "console", Channel: "mid"}, "spanish", nil, alice, bob, sessions.Duration(24*time.Hour))
 	playRandom(t, svc, sessions.Key{Platform: "console", Channel: "mid"}, 40, 99) // more than a chunk of the move logs
 	start(sessions.Key{Platform: "console", Channel: "halma"}, "halma", map[string]string{"size": "10"}, bob, carol, 0)
@@ -207,9 +211,15 @@ func answers(t *testing.T, s bot) map[string]string {
 			st, err := s.Standings(ctx, p, u, "")
 			put("standings of "+p+" "+u, st, err)
 			for _, period := range []string{sessions.AllTime, "2026-11"} {
-				l, err := s.Top(ctx, sessions.TopQuery{Platform: p, Game: "spanish", Period: period, User: u, Limit: 10})
-				put("top "+p+" "+period+" for "+u, l, err)
+				for _, c := range []string{"", "club", "guild1"} {
+					l, err := s.Top(ctx, sessions.TopQuery{Platform: p, Community: c, Game: "spanish", Period: period, User: u, Limit: 10})
+					put("top "+p+" "+c+" "+period+" for "+u, l, err)
+				}
 			}
+			rh, err := s.RatingHistory(ctx, p, u, "")
+			put("rating history of "+p+" "+u, rh, err)
+			with, err := s.History(ctx, sessions.HistoryQuery{Platform: p, User: u, With: "b", Limit: 4})
+			put("history of "+p+" "+u+" with b", with, err)
 		}
 		np, err := s.NotifyPrefs(ctx, p)
 		put("pings of "+p, np, err)

@@ -19,6 +19,10 @@
 //	ta/<id>                      the tournaments in sign-up or running
 //	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
 //	to/<platform 0 channel>      the id of the channel's active tournament (at most one)
+//	rh/<platform 0 user 0 game> 0 <ended> 0 <id>  a player's rating history entry
+//	cm/<platform 0 user 0 game 0 period> 0 <community>  a community ladder a player is on: the rating of their row
+//	cl/<platform 0 community 0 game 0 period> 0 <inverted rating> 0 <user>  a community's ladder
+//	meta/rating-log              set once the rating history and community ladders are built
 //
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
@@ -74,6 +78,10 @@ type Options struct {
 	Prefix string
 	// Log receives damaged records (once per key); nil discards.
 	Log *slog.Logger
+	// Community names the community of a finished game of an older bot
+	// when Open builds the rating history and community ladders of a
+	// store written before them (see storage.Options.Community).
+	Community func(sessions.Key) string
 }
 
 // Store is a sessions.Store on etcd.
@@ -82,6 +90,7 @@ type Store struct {
 	own    bool // Close closes cli
 	prefix string
 	log    *slog.Logger
+	legacy func(sessions.Key) string // Options.Community
 
 	mu     sync.Mutex
 	known  map[sessions.Key]seen // what this Store last saw of each live session
@@ -121,7 +130,7 @@ func New(cli *clientv3.Client, o Options) *Store {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, known: map[sessions.Key]seen{}}
+	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, legacy: o.Community, known: map[sessions.Key]seen{}}
 }
 
 // Close closes the client when the Store made it (Open).
@@ -336,6 +345,7 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 		if res.tour != nil {
 			*c.Tournament = *res.tour
 		}
+		s.moveRows(ctx, res.later)
 		return nil
 	}
 	return fmt.Errorf("etcdstore: committing %s: too much contention on the game counter or ratings", c.Key)
@@ -345,6 +355,7 @@ type result struct {
 	id      string
 	ratings []sessions.RatingChange
 	tour    *sessions.Tournament // the tournament as written
+	later   []string             // community ladder rows to move after the transaction (communityBudget)
 }
 
 // try runs one transaction of c. It reports done=false when only the game
@@ -493,6 +504,16 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 	for i, k := range keys {
 		gets[i] = clientv3.OpGet(k)
 	}
+	var members []string // the prefixes of the players' community ladders, as the standings
+	if c.Rate != nil {
+		for _, u := range c.Rate.Players {
+			for _, period := range []string{sessions.AllTime, c.Rate.Month} {
+				p := s.memberPrefix(c.Rate.Platform, u.ID, c.Rate.Game, period)
+				members = append(members, p)
+				gets = append(gets, clientv3.OpGet(p, clientv3.WithPrefix()))
+			}
+		}
+	}
 	resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
 	if err != nil {
 		return nil, nil, res, fmt.Errorf("etcdstore: reading the game counter and ratings: %w", err)
@@ -502,11 +523,19 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		rev int64
 	}
 	vals := make([]got, len(keys))
-	for i, r := range resp.Responses {
+	for i, r := range resp.Responses[:len(keys)] {
 		if kvs := r.GetResponseRange().Kvs; len(kvs) > 0 {
 			vals[i] = got{kvs[0].Value, kvs[0].ModRevision}
 		}
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(keys[i]), "=", vals[i].rev))
+	}
+	communities := make([][]membership, len(members))
+	for i, p := range members {
+		for _, kv := range resp.Responses[len(keys)+i].GetResponseRange().Kvs {
+			communities[i] = append(communities[i], membership{community: string(kv.Key[len(p):]), rating: string(kv.Value)})
+		}
+		// No player joined another community ladder since the read.
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(p), "<", resp.Header.Revision+1).WithPrefix())
 	}
 	id := uint64(1)
 	if vals[0].v != nil {
@@ -540,6 +569,7 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		next, changes := sessions.ApplyRating(r, cur)
 		res.ratings = changes
 		rec.Ratings = changes
+		budget := communityBudget
 		for seat := range 2 {
 			if !r.Rated && r.Penalty[seat] == 0 {
 				continue // an unrated game leaves the winner of an abandoned game as they were
@@ -555,7 +585,16 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 				}
 				ops = append(ops, clientv3.OpPut(s.ratingKey(st.Platform, st.User.ID, st.Game, st.Period), string(v)),
 					clientv3.OpPut(s.ladderKey(st), string(v)))
+				o, later := s.communityOps(r, st, v, communities[2*seat+p], &budget)
+				ops, res.later = append(ops, o...), append(res.later, later...)
 			}
+		}
+		for _, g := range sessions.RatedGamesOf(rec) {
+			o, err := s.ratedOp(&g, id)
+			if err != nil {
+				return nil, nil, res, err
+			}
+			ops = append(ops, o)
 		}
 	}
 	names := map[string]bool{} // a transaction puts a key once
@@ -657,6 +696,9 @@ func (s *Store) Standings(ctx context.Context, platform, userID, game string) ([
 // rows, a count of its players and one of those rated higher than q.User.
 func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, error) {
 	p := s.ladderPrefix(q.Platform, q.Game, q.Period)
+	if q.Community != "" {
+		p = s.cladderPrefix(q.Platform, q.Community, q.Game, q.Period)
+	}
 	end := clientv3.GetPrefixRangeEnd(p)
 	ops := []clientv3.Op{
 		clientv3.OpGet(p, clientv3.WithRange(end), clientv3.WithLimit(int64(max(q.Limit, 0))), clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend)),
@@ -664,6 +706,9 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 	}
 	if q.User != "" {
 		ops = append(ops, clientv3.OpGet(s.ratingKey(q.Platform, q.User, q.Game, q.Period)))
+		if q.Community != "" {
+			ops = append(ops, clientv3.OpGet(s.memberPrefix(q.Platform, q.User, q.Game, q.Period)+q.Community, clientv3.WithCountOnly()))
+		}
 	}
 	resp, err := s.cli.Txn(ctx).Then(ops...).Commit()
 	if err != nil {
@@ -682,7 +727,7 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 		return l, nil
 	}
 	kvs := resp.Responses[2].GetResponseRange().Kvs
-	if len(kvs) == 0 {
+	if len(kvs) == 0 || q.Community != "" && resp.Responses[3].GetResponseRange().Count == 0 {
 		return l, nil
 	}
 	var sr standingRecord
@@ -855,8 +900,20 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 		p = s.userPrefix(q.Platform, q.User)
 	}
 	opts := []clientv3.OpOption{clientv3.WithPrefix(), clientv3.WithKeysOnly(), clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend)}
-	if q.Limit > 0 && q.Game == "" {
+	if q.Limit > 0 && q.Game == "" && q.With == "" { // else the limit applies after the filter
 		opts = append(opts, clientv3.WithLimit(int64(q.Limit)))
+	}
+	var with map[string]bool // the games of q.With, from the index alone
+	if q.User != "" && q.With != "" {
+		wp := s.userPrefix(q.Platform, q.With)
+		resp, err := s.cli.Get(ctx, wp, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		if err != nil {
+			return nil, fmt.Errorf("etcdstore: reading history: %w", err)
+		}
+		with = map[string]bool{}
+		for _, kv := range resp.Kvs {
+			with[string(kv.Key[len(wp):])] = true
+		}
 	}
 	resp, err := s.cli.Get(ctx, p, opts...)
 	if err != nil {
@@ -866,6 +923,9 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 	for _, kv := range resp.Kvs {
 		if q.Limit > 0 && len(out) >= q.Limit {
 			break
+		}
+		if with != nil && !with[string(kv.Key[len(p):])] {
+			continue
 		}
 		n, err := strconv.ParseUint(string(kv.Key[len(p):]), 10, 64)
 		if err != nil {
