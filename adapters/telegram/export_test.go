@@ -10,7 +10,7 @@ import (
 // SetSleep replaces the wait between the attempts of a call that keeps
 // failing, so that a test sees the pauses without waiting them out. It is
 // called before Run.
-func SetSleep(b *Bot, sleep func(ctx context.Context, d time.Duration) error) { b.sleep = sleep }
+func SetSleep(b *Bot, sleep func(ctx context.Context, d time.Duration) error) { b.c.sleep = sleep }
 
 // Deliver sends a reply of the chat handler into a chat's topic (thread
 // 0: none), as the bot does after a command or for a notice.

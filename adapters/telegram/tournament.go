@@ -89,18 +89,19 @@ func splitHTML(s string, n int) []string {
 	return parts
 }
 
-// sendStandings sends the standings picture with the reply's text as its
-// caption, or after the text when that is too long for a caption; a
-// picture that cannot be drawn leaves the text alone.
-func (b *Bot) sendStandings(w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+// addStandings adds the standings picture to a parcel, with the reply's
+// text as its caption, or after the text when that is too long for a
+// caption; a picture that cannot be drawn leaves the text alone.
+func (b *Bot) addStandings(pc *parcel, w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
 	caption := htmlText
 	if len([]rune(caption)) > maxCaption {
-		b.sendText(w, htmlText, nil, 0)
+		b.addText(pc, w, htmlText, nil, 0)
 		caption = ""
 	}
-	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
-		p := w.params()
-		addMarkup(p, kb)
+	p := w.params()
+	addMarkup(p, kb)
+	pc.note("sendPhoto", w, sp.Name+"|"+caption, p)
+	pc.add("sendPhoto", func(ctx context.Context) error {
 		png, err := b.r.Standings(sp.Table, b.cfg.Picture)
 		if err != nil {
 			b.log.Error("telegram: drawing the standings", "err", err)
