@@ -17,3 +17,16 @@ func SetSleep(b *Bot, sleep func(ctx context.Context, d time.Duration) error) { 
 func Deliver(b *Bot, chatID int64, thread int, r chat.Reply) {
 	b.deliver(b.sending(), where{chat: chatID, thread: thread}, r, 0, nil)
 }
+
+// Pending returns how many messages wait in the bot's send queues, plus
+// one for each chat whose queue still runs (a message in flight): 0 when
+// every queue has ended.
+func Pending(b *Bot) int {
+	b.out.mu.Lock()
+	defer b.out.mu.Unlock()
+	n := 0
+	for _, q := range b.out.queues {
+		n += 1 + q.waiting()
+	}
+	return n
+}

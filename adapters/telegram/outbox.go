@@ -74,6 +74,17 @@ func (q *queue) head() *parcel {
 	return nil
 }
 
+// waiting is the number of messages waiting in q.
+func (q *queue) waiting() int {
+	n := 0
+	for _, ps := range [][]*parcel{q.news, q.lookups} {
+		for _, p := range ps {
+			n += len(p.sends)
+		}
+	}
+	return n
+}
+
 // push queues p for the chat.
 func (o *outbox) push(chatID int64, p *parcel) {
 	if len(p.sends) == 0 {
@@ -217,9 +228,7 @@ func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
 	dropped := 0
 	if chatGone(err) {
 		o.mu.Lock()
-		for _, p := range append(q.news, q.lookups...) {
-			dropped += len(p.sends)
-		}
+		dropped = q.waiting()
 		q.news, q.lookups = nil, nil
 		o.mu.Unlock()
 	}
@@ -230,11 +239,7 @@ func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
 // left is dropped, in one log line). The chat's limits are kept while
 // they remember a message. o.mu is held.
 func (o *outbox) close(chatID int64, q *queue, ctx context.Context) {
-	left := 0
-	for _, p := range append(q.news, q.lookups...) {
-		left += len(p.sends)
-	}
-	if left > 0 {
+	if left := q.waiting(); left > 0 {
 		o.log.Warn("telegram: messages still queued at shutdown are not sent", "chat", chatID, "count", left, "err", ctx.Err())
 	}
 	delete(o.queues, chatID)

@@ -1,0 +1,194 @@
+package telegram_test
+
+import (
+	"context"
+	"html"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/adapters/telegram/telegramtest"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// epoch is where the tests' clocks start.
+var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// limitedBot runs a bot whose sends keep Telegram's limits (20 a minute
+// into a group, about one a second into a chat after a burst of 3, 30 a
+// second in all) on a clock the test moves, against a fake that answers
+// 429 at those limits on the same clock.
+func limitedBot(t testing.TB, tweak func(c *telegram.Config)) (*harness, *fakeAPI, *telegramtest.Clock) {
+	t.Helper()
+	f := newFake(t)
+	clock := telegramtest.NewClock(epoch)
+	f.enforce(clock.Now)
+	h := startBot(t, f, "", func(c *telegram.Config) {
+		c.Clock = clock
+		c.GroupLimit, c.ChatEvery = 0, 0 // the defaults: Telegram's limits
+		if tweak != nil {
+			tweak(c)
+		}
+	})
+	return h, f, clock
+}
+
+// until waits (in real time) until done reports true, checking at every
+// change of the fake or the clock; it fails the test when nothing
+// changes for 10 s.
+func until(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool) {
+	t.Helper()
+	step(t, f, clock, what, done, false)
+}
+
+// drive moves the clock from one sleeper's deadline to the next until
+// done reports true: the minutes that Telegram's limits take pass in no
+// time. It fails the test when nothing moves for 10 s.
+func drive(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool) {
+	t.Helper()
+	step(t, f, clock, what, done, true)
+}
+
+func step(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool, move bool) {
+	t.Helper()
+	last, lastCalls := time.Now(), -1
+	for !done() {
+		n, changed := clock.Sleepers()
+		if move && n > 0 {
+			clock.Next()
+			last = time.Now()
+			continue
+		}
+		f.mu.Lock()
+		fch, calls := f.changed, len(f.calls)
+		f.mu.Unlock()
+		if calls != lastCalls {
+			last, lastCalls = time.Now(), calls
+		}
+		if time.Since(last) > 10*time.Second {
+			t.Fatalf("%s: nothing happened for 10s; calls:\n%s", what, f.dump(0))
+		}
+		select {
+		case <-changed:
+		case <-fch:
+		case <-time.After(time.Millisecond): // a queue ending changes neither
+		}
+	}
+}
+
+// callsOf returns the calls from index from on that match.
+func (f *fakeAPI) callsOf(from int, match func(c *call) bool) []*call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []*call
+	for _, c := range f.calls[from:] {
+		if match(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// index returns the index of a recorded call, -1 when not recorded.
+func (f *fakeAPI) index(c *call) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i, x := range f.calls {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// spam are the read-only commands of the flood, one of each kind of
+// answer; their answers are lookups.
+var spam = []string{"/board", "/moves", "/help", "/games", "/history", "/top", "/rating", "/xyzzy"}
+
+// TestFloodedGroup: carol, who does not play, sends 500 read-only
+// commands into the group where alice and bob play; then alice moves.
+// The move's board is the next message into the group, and bob's turn
+// ping the next one into his chat, linking that board; carol's answers
+// come after, none lost: a /board answer that a newer board made useless
+// is dropped, the same answer waiting twice goes once.
+func TestFloodedGroup(t *testing.T) {
+	h, f, clock := limitedBot(t, nil)
+	h.say(int64(bob.id), bob, "/start notify")
+	h.challenge(group, "spanish")
+	clock.Advance(time.Minute) // the set-up's messages are out of every limit's memory
+
+	var ups []map[string]any
+	for i := range 500 {
+		ups = append(ups, text(group, carol, spam[i%len(spam)]))
+	}
+	ids := f.push(ups...)
+	until(t, f, clock, "the flood handled", func() bool { return f.confirmed() > ids[len(ids)-1] })
+	until(t, f, clock, "the group's queue waiting for its limits", func() bool { n, _ := clock.Sleepers(); return n > 0 })
+
+	// What carol is owed, worded by the chat handler as the bot words it.
+	words := chat.New(chat.Config{Sessions: h.svc})
+	owed := map[string]string{}
+	for _, cmd := range spam[1:] {
+		r := words.Handle(context.Background(), chat.Message{Key: sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10)},
+			User: carol.sessionUser(), Text: cmd})
+		owed[html.EscapeString(r.Text())] = cmd
+	}
+
+	s := h.look(group)
+	m := f.mark()
+	f.push(text(group, alice, "/move "+s.State.Moves()[0].Text))
+	board, _ := f.waitCall(m, sent(group, "sendPhoto", "sendMessage"))
+	if !strings.Contains(board.Params["caption"], "alice (White) played") {
+		t.Fatalf("after the move, the group's next message is %s %v, not the move's board", board.Method, board.Params)
+	}
+	ping, _ := f.waitCall(m, sent(int64(bob.id), "sendMessage"))
+	link := "https://t.me/c/1234/" + strconv.Itoa(board.MsgID)
+	if kb := keyboard(t, ping); len(kb) != 1 || kb[0][0].URL == nil || *kb[0][0].URL != link {
+		t.Errorf("bob's ping has the buttons %s, want a link to the move's board %s", ping.Params["reply_markup"], link)
+	}
+	// Nothing went into the group between the board and the ping.
+	for _, c := range f.callsOf(f.index(board)+1, sent(group, "sendPhoto", "sendMessage", "sendAnimation", "sendDocument")) {
+		if f.index(c) < f.index(ping) {
+			t.Errorf("carol's answer %v went between the board and the ping", c.Params)
+		}
+	}
+
+	// carol's answers come after, as fast as the group's limits allow.
+	drive(t, f, clock, "carol's answers", func() bool { return telegram.Pending(h.bot) == 0 })
+	h.stop()
+
+	answered, after := map[string]int{}, map[string]int{}
+	boards := 0
+	for _, c := range f.callsOf(0, sent(group, "sendMessage", "sendPhoto")) {
+		if cmd, ok := owed[c.Params["text"]]; ok {
+			answered[cmd]++
+			if f.index(c) > f.index(board) {
+				if after[cmd]++; after[cmd] > 1 {
+					t.Errorf("%s answered twice after the move: the same answer waiting was not merged", cmd)
+				}
+			}
+		}
+		if strings.Contains(c.Params["caption"], "FEN: ") {
+			boards++
+			if f.index(c) > f.index(board) {
+				t.Errorf("a /board answer of the position before the move was sent after the move's board")
+			}
+		}
+	}
+	for _, cmd := range spam[1:] {
+		if answered[cmd] == 0 {
+			t.Errorf("%s was never answered", cmd)
+		}
+	}
+	if boards == 0 {
+		t.Error("/board was never answered")
+	}
+	// Part B (per-user limits) adds here: carol got one slow-down notice.
+	if n := len(f.callsOf(0, func(c *call) bool { return c.Status == http.StatusTooManyRequests })); n != 0 {
+		t.Errorf("Telegram answered %d times 429: the bot did not keep its limits", n)
+	}
+}
