@@ -30,3 +30,10 @@ func Pending(b *Bot) int {
 	}
 	return n
 }
+
+// InLine returns how many chats wait in line for the overall pace.
+func InLine(b *Bot) int {
+	b.out.pace.mu.Lock()
+	defer b.out.pace.mu.Unlock()
+	return len(b.out.pace.line)
+}

@@ -49,6 +49,9 @@ type fakeAPI struct {
 	// markup is the keyboard of each message sent ("chat/id" -> its
 	// reply_markup, normalised), for refusing the edits that change nothing.
 	markup map[string]string
+	// now is the time of the calls (call.Clock): time.Now, or a test's
+	// clock (useClock, enforce).
+	now func() time.Time
 	// limits, when set, are Telegram's limits, which the fake enforces
 	// with 429 answers (enforce).
 	limits *fakeLimits
@@ -88,7 +91,7 @@ type call struct {
 	Status  int
 	MsgID   int
 	Refusal string
-	// Clock is the fake's clock at the call: the limits' (enforce), else
+	// Clock is the time of the call on the fake's clock (useClock), else
 	// At.
 	Clock time.Time
 }
@@ -100,7 +103,7 @@ func newFake(t testing.TB) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
 		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{},
 		forums: map[int64]bool{}, topics: map[int64][]topic{}, nextTopic: 7000, members: map[[2]int64]map[string]any{},
-		markup: map[string]string{}}
+		markup: map[string]string{}, now: time.Now}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(func() {
 		f.srv.Close()
@@ -134,7 +137,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.reply(w, http.StatusUnauthorized, map[string]any{"ok": false, "error_code": 401, "description": "Unauthorized"})
 		return
 	}
-	c := &call{Method: method, Params: map[string]string{}, Files: map[string][]byte{}, At: at, Clock: at, Status: http.StatusOK}
+	c := &call{Method: method, Params: map[string]string{}, Files: map[string][]byte{}, At: at, Status: http.StatusOK}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "multipart/form-data" {
 		if err := r.ParseMultipartForm(32 << 20); err != nil {
@@ -158,6 +161,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Lock()
+	c.Clock = f.now()
 	if q := f.broken[method]; len(q) > 0 {
 		f.broken[method] = q[1:]
 		c.Status = q[0]
@@ -634,7 +638,6 @@ func markupOf(s string) string {
 // second after a short burst (3). A message over a limit is answered 429
 // with the retry_after that would let it through, and not counted.
 type fakeLimits struct {
-	now    func() time.Time
 	all    []time.Time
 	groups map[string][]time.Time
 	chats  map[string]*fakeBucket
@@ -651,12 +654,20 @@ const (
 	fakeChatBurst   = 3
 )
 
-// enforce makes the fake answer 429 at Telegram's limits, on the time of
-// now (a test's clock, or time.Now).
-func (f *fakeAPI) enforce(now func() time.Time) {
+// useClock times the calls (call.Clock) by now, a test's clock.
+func (f *fakeAPI) useClock(now func() time.Time) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.limits = &fakeLimits{now: now, groups: map[string][]time.Time{}, chats: map[string]*fakeBucket{}}
+	f.now = now
+}
+
+// enforce makes the fake answer 429 at Telegram's limits, on the time of
+// now (a test's clock), which also times the calls.
+func (f *fakeAPI) enforce(now func() time.Time) {
+	f.useClock(now)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.limits = &fakeLimits{groups: map[string][]time.Time{}, chats: map[string]*fakeBucket{}}
 }
 
 // admit counts a send that the limits let through, and returns 0; or
@@ -665,8 +676,7 @@ func (l *fakeLimits) admit(method string, c *call) int {
 	if l == nil {
 		return 0
 	}
-	now := l.now()
-	c.Clock = now
+	now := c.Clock
 	switch method {
 	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
 	default:
