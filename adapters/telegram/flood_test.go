@@ -192,3 +192,49 @@ func TestFloodedGroup(t *testing.T) {
 		t.Errorf("Telegram answered %d times 429: the bot did not keep its limits", n)
 	}
 }
+
+// BenchmarkFloodedGroup: carol floods the group where alice and bob play
+// with 500 read-only commands, then alice moves, against a fake Bot API
+// that answers 429 at Telegram's limits. It reports msgs-before-board,
+// the messages sent into the group between the move's arrival and its
+// board (the goal is at most 1: one answer may be on its way), and
+// board-delay-ms, the wall time from the fake handing the move to the bot
+// to the board's sendPhoto reaching it. The bot's waits (the group's 20 a
+// minute, a chat's burst, the overall pace) run on a test clock that
+// stands still while the move is measured: a board that had to wait for a
+// limit would never come, and the benchmark would fail; the delay is the
+// handling, the commit, the drawing and the upload.
+func BenchmarkFloodedGroup(b *testing.B) {
+	var before, delay float64
+	for range b.N {
+		b.StopTimer()
+		// carol's answers still queued are not waited for at the end.
+		h, f, clock := limitedBot(b, func(c *telegram.Config) { c.ShutdownGrace = time.Millisecond })
+		h.say(int64(bob.id), bob, "/start notify")
+		h.challenge(group, "spanish")
+		clock.Advance(time.Minute)
+		var ups []map[string]any
+		for i := range 500 {
+			ups = append(ups, text(group, carol, spam[i%len(spam)]))
+		}
+		b.StartTimer()
+		ids := f.push(ups...)
+		until(b, f, clock, "the flood handled", func() bool { return f.confirmed() > ids[len(ids)-1] })
+		until(b, f, clock, "the group's queue waiting for its limits", func() bool { n, _ := clock.Sleepers(); return n > 0 })
+		m := f.mark()
+		id := f.push(text(group, alice, "/move "+h.look(group).State.Moves()[0].Text))[0]
+		board, _ := f.waitCall(m, func(c *call) bool {
+			return sent(group, "sendPhoto")(c) && strings.Contains(c.Params["caption"], "alice (White) played")
+		})
+		b.StopTimer()
+		for _, c := range f.callsOf(m, sent(group, "sendPhoto", "sendMessage", "sendAnimation", "sendDocument")) {
+			if f.index(c) < f.index(board) {
+				before++
+			}
+		}
+		delay += float64(board.At.Sub(f.deliveredAt(id))) / float64(time.Millisecond)
+		h.stop()
+	}
+	b.ReportMetric(before/float64(b.N), "msgs-before-board")
+	b.ReportMetric(delay/float64(b.N), "board-delay-ms")
+}
