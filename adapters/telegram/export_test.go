@@ -37,3 +37,7 @@ func InLine(b *Bot) int {
 	defer b.out.pace.mu.Unlock()
 	return len(b.out.pace.line)
 }
+
+// Working returns how many sends are being made, not counting those
+// waiting to try again: a test moves its clock when none is.
+func Working(b *Bot) int { return int(b.out.working.Load()) }

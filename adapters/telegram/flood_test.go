@@ -37,28 +37,31 @@ func limitedBot(t testing.TB, tweak func(c *telegram.Config)) (*harness, *fakeAP
 	return h, f, clock
 }
 
+// drive moves the clock from one sleeper's deadline to the next, each
+// time the bot is making no send, until done reports true: the minutes
+// that Telegram's limits take pass in no time. It fails the test when
+// nothing moves for 10 s.
+func drive(t testing.TB, h *harness, clock *telegramtest.Clock, what string, done func() bool) {
+	t.Helper()
+	step(t, h.f, clock, what, done, func() bool { return telegram.Working(h.bot) == 0 })
+}
+
 // until waits (in real time) until done reports true, checking at every
 // change of the fake or the clock; it fails the test when nothing
 // changes for 10 s.
 func until(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool) {
 	t.Helper()
-	step(t, f, clock, what, done, false)
+	step(t, f, clock, what, done, nil)
 }
 
-// drive moves the clock from one sleeper's deadline to the next until
-// done reports true: the minutes that Telegram's limits take pass in no
-// time. It fails the test when nothing moves for 10 s.
-func drive(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool) {
-	t.Helper()
-	step(t, f, clock, what, done, true)
-}
-
-func step(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool, move bool) {
+// step waits until done, moving the clock when idle says the bot waits
+// for nothing but time (nil: never).
+func step(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool, idle func() bool) {
 	t.Helper()
 	last, lastCalls := time.Now(), -1
 	for !done() {
 		n, changed := clock.Sleepers()
-		if move && n > 0 {
+		if idle != nil && n > 0 && idle() {
 			clock.Next()
 			last = time.Now()
 			continue
@@ -158,7 +161,7 @@ func TestFloodedGroup(t *testing.T) {
 	}
 
 	// carol's answers come after, as fast as the group's limits allow.
-	drive(t, f, clock, "carol's answers", func() bool { return telegram.Pending(h.bot) == 0 })
+	drive(t, h, clock, "carol's answers", func() bool { return telegram.Pending(h.bot) == 0 })
 	h.stop()
 
 	answered, after := map[string]int{}, map[string]int{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -121,8 +122,9 @@ type pacer struct {
 	line []chan struct{} // the chats waiting, in order: the first waits for the window
 }
 
-// take waits for the turn of one message and counts it.
-func (p *pacer) take(ctx context.Context, clock Clock) error {
+// take waits for the turn of one message and counts it. working counts
+// the sends being made: one less while this one waits.
+func (p *pacer) take(ctx context.Context, clock Clock, working *atomic.Int64) error {
 	if p.n <= 0 {
 		return nil
 	}
@@ -133,9 +135,12 @@ func (p *pacer) take(ctx context.Context, clock Clock) error {
 		close(turn)
 	}
 	p.mu.Unlock()
+	working.Add(-1)
 	select {
 	case <-turn:
+		working.Add(1)
 	case <-ctx.Done():
+		working.Add(1)
 		p.leave(turn)
 		return ctx.Err()
 	}
@@ -155,7 +160,10 @@ func (p *pacer) take(ctx context.Context, clock Clock) error {
 		}
 		d := p.sent[0].Add(p.per).Sub(now)
 		p.mu.Unlock()
-		if err := clock.Sleep(ctx, d); err != nil {
+		working.Add(-1)
+		err := clock.Sleep(ctx, d)
+		working.Add(1)
+		if err != nil {
 			p.leave(turn)
 			return err
 		}

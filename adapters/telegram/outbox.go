@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 )
 
 // parcel is one reply in its chat's queue: the messages it takes, sent in
@@ -46,6 +48,11 @@ type outbox struct {
 	clock Clock
 	log   *slog.Logger
 	ctx   func() context.Context // the context of the sends
+
+	// working counts the sends being made, less those waiting to try
+	// again (a 429, a network failure): what tests wait for before moving
+	// their clock.
+	working atomic.Int64
 
 	mu     sync.Mutex
 	queues map[int64]*queue
@@ -162,6 +169,7 @@ func (o *outbox) run(chatID int64, q *queue) {
 		if s := p.sends[0]; s.quiet {
 			o.pop(q, p)
 			o.mu.Unlock()
+			o.working.Add(1)
 			o.do(ctx, chatID, q, s)
 			continue
 		}
@@ -182,7 +190,9 @@ func (o *outbox) run(chatID int64, q *queue) {
 			continue
 		}
 		o.mu.Unlock()
-		if o.pace.take(ctx, o.clock) != nil {
+		o.working.Add(1)
+		if o.pace.take(ctx, o.clock, &o.working) != nil {
+			o.working.Add(-1)
 			continue
 		}
 		o.mu.Lock()
@@ -221,7 +231,8 @@ func (o *outbox) pop(q *queue, p *parcel) {
 // When the chat is gone for the bot (it was blocked, removed from the
 // group, the chat deleted), what waits for it goes too, in the same line.
 func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
-	err := s.run(ctx)
+	err := s.run(context.WithValue(ctx, sendKey{}, o))
+	o.working.Add(-1) // counted by the caller, from the send's turn on
 	if err == nil || notModified(err) {
 		return
 	}
@@ -233,6 +244,21 @@ func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
 		o.mu.Unlock()
 	}
 	o.log.Warn("telegram: a message was not sent", "what", s.what, "chat", chatID, "err", err, "dropped_with_it", dropped)
+}
+
+// sendKey marks the context of a send with its outbox.
+type sendKey struct{}
+
+// rest is the clock's Sleep, with a send that waits to try again not
+// counted as working.
+func rest(clock Clock) func(ctx context.Context, d time.Duration) error {
+	return func(ctx context.Context, d time.Duration) error {
+		if o, ok := ctx.Value(sendKey{}).(*outbox); ok {
+			o.working.Add(-1)
+			defer o.working.Add(1)
+		}
+		return clock.Sleep(ctx, d)
+	}
 }
 
 // close ends the chat's queue: empty, or the bot stopping (then what is

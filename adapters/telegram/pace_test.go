@@ -23,7 +23,7 @@ func TestChatPace(t *testing.T) {
 	for _, c := range cmds {
 		f.push(text(me, carol, c))
 	}
-	drive(t, f, clock, "the answers", func() bool {
+	drive(t, h, clock, "the answers", func() bool {
 		return len(f.callsOf(m, sent(me, "sendMessage"))) == len(cmds) && telegram.Pending(h.bot) == 0
 	})
 	got := f.callsOf(m, sent(me, "sendMessage"))
@@ -67,7 +67,7 @@ func TestChatsInTurn(t *testing.T) {
 	if len(order) > 2 {
 		t.Errorf("bob's answer went after %d of the group's: the chats did not take turns", len(order)-1)
 	}
-	drive(t, f, clock, "the backlog", func() bool { return telegram.Pending(h.bot) == 0 })
+	drive(t, h, clock, "the backlog", func() bool { return telegram.Pending(h.bot) == 0 })
 	all := f.callsOf(0, func(c *call) bool { return strings.HasPrefix(c.Method, "send") })
 	for i := 1; i < len(all); i++ {
 		if d := all[i].Clock.Sub(all[i-1].Clock); d < time.Second {
@@ -90,7 +90,7 @@ func TestSendRetries(t *testing.T) {
 	f.breakNext("sendMessage", fails...)
 	m := f.mark()
 	f.push(text(group, alice, "/games"))
-	drive(t, f, clock, "the answer", func() bool { return len(f.callsOf(m, sent(group, "sendMessage"))) == 1 })
+	drive(t, h, clock, "the answer", func() bool { return len(f.callsOf(m, sent(group, "sendMessage"))) == 1 })
 	tries := f.callsOf(m, func(c *call) bool { return c.Method == "sendMessage" })
 	if len(tries) != len(fails)+1 {
 		t.Fatalf("%d tries, want %d", len(tries), len(fails)+1)
@@ -121,7 +121,7 @@ func TestChatGone(t *testing.T) {
 	m := f.mark()
 	ids := f.push(text(me, carol, "/help"), text(me, carol, "/help move"), text(me, carol, "/top"), text(me, carol, "/rating"))
 	until(t, f, clock, "the answers waiting", func() bool { return f.confirmed() > ids[len(ids)-1] })
-	drive(t, f, clock, "the chat's queue", func() bool { return telegram.Pending(h.bot) == 0 })
+	drive(t, h, clock, "the chat's queue", func() bool { return telegram.Pending(h.bot) == 0 })
 	if n := len(f.callsOf(m, func(c *call) bool { return c.Params["chat_id"] == strconv.FormatInt(me, 10) })); n != 1 {
 		t.Errorf("%d calls into the chat that is gone, want 1", n)
 	}

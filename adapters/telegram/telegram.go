@@ -240,7 +240,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	api.SetAPIEndpoint(endpoint)
 	b := &Bot{
 		cfg: cfg, h: h, svc: svc, r: r, log: log,
-		c:       &client{api: api, http: hc, token: cfg.Token, log: log, pause: cfg.RetryPause, sleep: clock.Sleep},
+		c:       &client{api: api, http: hc, token: cfg.Token, log: log, pause: cfg.RetryPause, sleep: rest(clock)},
 		dedupe:  chat.NewRecent(8192),
 		photos:  map[string]string{},
 		bare:    map[msgRef]bool{},
