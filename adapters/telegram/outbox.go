@@ -290,16 +290,7 @@ func (o *outbox) sweep() {
 }
 
 // wait waits until every queue is empty, or until ctx is done.
-func (o *outbox) wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() { o.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (o *outbox) wait(ctx context.Context) error { return waitFor(ctx, &o.wg) }
 
 // chatGone reports whether err says that the bot may no longer write in
 // the chat: 403 (blocked by the user, removed from the group) or 400

@@ -53,9 +53,12 @@ func (l *lanes) run(key int64, ln *lane) {
 }
 
 // wait waits until every lane is empty, or until ctx is done.
-func (l *lanes) wait(ctx context.Context) error {
+func (l *lanes) wait(ctx context.Context) error { return waitFor(ctx, &l.wg) }
+
+// waitFor waits for wg, or until ctx is done.
+func waitFor(ctx context.Context, wg *sync.WaitGroup) error {
 	done := make(chan struct{})
-	go func() { l.wg.Wait(); close(done) }()
+	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil
