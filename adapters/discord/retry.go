@@ -64,6 +64,7 @@ func temporary(err error) bool {
 	return errors.As(err, &rl) || errors.As(err, &ne) || strings.HasPrefix(err.Error(), "Exceeded Max retries")
 }
 
+// InteractionRespond answers an interaction, until it goes.
 func (p patient) InteractionRespond(i *discordgo.Interaction, r *discordgo.InteractionResponse, o ...discordgo.RequestOption) error {
 	var files []*discordgo.File
 	if r.Data != nil {
@@ -72,6 +73,7 @@ func (p patient) InteractionRespond(i *discordgo.Interaction, r *discordgo.Inter
 	return p.retry("answering an interaction", files, func() error { return p.client.InteractionRespond(i, r, o...) })
 }
 
+// InteractionResponseEdit edits the answer to an interaction, until it goes.
 func (p patient) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, o ...discordgo.RequestOption) (m *discordgo.Message, err error) {
 	err = p.retry("editing an answer", e.Files, func() error {
 		m, err = p.client.InteractionResponseEdit(i, e, o...)
@@ -80,10 +82,12 @@ func (p patient) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.
 	return m, err
 }
 
+// InteractionResponseDelete deletes the answer to an interaction, until it goes.
 func (p patient) InteractionResponseDelete(i *discordgo.Interaction, o ...discordgo.RequestOption) error {
 	return p.retry("deleting an answer", nil, func() error { return p.client.InteractionResponseDelete(i, o...) })
 }
 
+// FollowupMessageCreate sends a follow-up of an interaction, until it goes.
 func (p patient) FollowupMessageCreate(i *discordgo.Interaction, wait bool, w *discordgo.WebhookParams, o ...discordgo.RequestOption) (m *discordgo.Message, err error) {
 	err = p.retry("sending a follow-up", w.Files, func() error {
 		m, err = p.client.FollowupMessageCreate(i, wait, w, o...)
@@ -92,6 +96,7 @@ func (p patient) FollowupMessageCreate(i *discordgo.Interaction, wait bool, w *d
 	return m, err
 }
 
+// ChannelMessageSendComplex posts a message in a channel, until it goes.
 func (p patient) ChannelMessageSendComplex(channelID string, s *discordgo.MessageSend, o ...discordgo.RequestOption) (m *discordgo.Message, err error) {
 	err = p.retry("posting a message", s.Files, func() error {
 		m, err = p.client.ChannelMessageSendComplex(channelID, s, o...)
@@ -100,6 +105,7 @@ func (p patient) ChannelMessageSendComplex(channelID string, s *discordgo.Messag
 	return m, err
 }
 
+// ChannelMessageEditComplex edits a message of a channel, until it goes.
 func (p patient) ChannelMessageEditComplex(e *discordgo.MessageEdit, o ...discordgo.RequestOption) (m *discordgo.Message, err error) {
 	err = p.retry("editing a message", e.Files, func() error {
 		m, err = p.client.ChannelMessageEditComplex(e, o...)
@@ -116,10 +122,12 @@ func (p patient) ChannelMessageEditComplex(e *discordgo.MessageEdit, o ...discor
 // would hold back the answer to a move.
 type session struct{ *discordgo.Session }
 
+// InteractionResponse reads the answer to an interaction.
 func (s session) InteractionResponse(i *discordgo.Interaction, o ...discordgo.RequestOption) (*discordgo.Message, error) {
 	return s.original("GET", i, nil, o)
 }
 
+// InteractionResponseEdit edits the answer to an interaction.
 func (s session) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.WebhookEdit, o ...discordgo.RequestOption) (*discordgo.Message, error) {
 	if len(e.Files) > 0 {
 		return s.Session.InteractionResponseEdit(i, e, o...) // a bucket of its own already
@@ -127,6 +135,7 @@ func (s session) InteractionResponseEdit(i *discordgo.Interaction, e *discordgo.
 	return s.original("PATCH", i, e, o)
 }
 
+// InteractionResponseDelete deletes the answer to an interaction.
 func (s session) InteractionResponseDelete(i *discordgo.Interaction, o ...discordgo.RequestOption) error {
 	_, err := s.original("DELETE", i, nil, o)
 	return err
