@@ -40,7 +40,7 @@ func limitedBot(t testing.TB, tweak func(c *telegram.Config)) (*harness, *fakeAP
 // drive moves the clock from one sleeper's deadline to the next, each
 // time the bot is making no send, until done reports true: the minutes
 // that Telegram's limits take pass in no time. It fails the test when
-// nothing moves for 10 s.
+// nothing moves for 30 s.
 func drive(t testing.TB, h *harness, clock *telegramtest.Clock, what string, done func() bool) {
 	t.Helper()
 	step(t, h.f, clock, what, done, func() bool { return telegram.Working(h.bot) == 0 })
@@ -48,7 +48,7 @@ func drive(t testing.TB, h *harness, clock *telegramtest.Clock, what string, don
 
 // until waits (in real time) until done reports true, checking at every
 // change of the fake or the clock; it fails the test when nothing
-// changes for 10 s.
+// changes for 30 s.
 func until(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done func() bool) {
 	t.Helper()
 	step(t, f, clock, what, done, nil)
@@ -72,8 +72,8 @@ func step(t testing.TB, f *fakeAPI, clock *telegramtest.Clock, what string, done
 		if calls != lastCalls {
 			last, lastCalls = time.Now(), calls
 		}
-		if time.Since(last) > 10*time.Second {
-			t.Fatalf("%s: nothing happened for 10s; calls:\n%s", what, f.dump(0))
+		if time.Since(last) > 30*time.Second {
+			t.Fatalf("%s: nothing happened for 30s; calls:\n%s", what, f.dump(0))
 		}
 		select {
 		case <-changed:
