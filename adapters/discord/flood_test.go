@@ -26,12 +26,12 @@ func computerGame(t *testing.T, f *fakeDiscord) (string, sessions.Key) {
 // readOnly are the read-only commands of a flood.
 var readOnly = []string{"board", "moves", "help", "games", "history", "top", "rating"}
 
-// TestFloodedThread: carol floods the thread where alice plays the
-// computer with 500 read-only commands, whose answers are all still on
-// their way when alice moves: her answer and the computer's move, posted
-// mentioning her, go at once, not after carol's answers; then carol's
-// answers all arrive.
-func TestFloodedThread(t *testing.T) {
+// TestGamePostsThroughAFlood: carol floods the thread where alice plays
+// the computer with 500 read-only commands, whose answers are all still
+// on their way when alice moves: her answer and the computer's move,
+// posted mentioning her, go at once, not after carol's answers; then
+// carol's answers all arrive.
+func TestGamePostsThroughAFlood(t *testing.T) {
 	f := newFakeDiscord(t)
 	e := start(t, f, sessionstest.NewMemoryStore(), "")
 	thread, key := computerGame(t, f)
