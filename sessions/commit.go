@@ -69,6 +69,9 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 		return Event{}, err
 	}
 	ev.By = req.User
+	if next != nil && next != e.cur && next.rec.Community == "" {
+		next.rec.Community = req.Community // a game an older bot started
+	}
 	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
 		return Event{}, err
 	}
@@ -148,6 +151,10 @@ func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
 			if !u.Is(actor) && !u.Computer {
 				s.notify.Notify(ctx, Notice{Kind: NoticeGameOver, Key: snap.Record.Key, To: u, Session: snap})
 			}
+		}
+		if snap.Record.Tour != nil {
+			// Last: the place closes after the game's end was told there.
+			s.notify.Notify(ctx, Notice{Kind: NoticePlaceDone, Key: snap.Record.Key, Session: snap})
 		}
 		return
 	}

@@ -65,13 +65,18 @@ var (
 	// ErrNoTakeback: /takeback with no move of the user's to take back, or
 	// after the opponent has moved.
 	ErrNoTakeback = errors.New("sessions: nothing to take back")
+	// ErrCapped: the user holds as many open challenges, games against
+	// the computer or tournaments as Config.Caps allows; Err is a *Capped
+	// with the values. Nothing changed.
+	ErrCapped = errors.New("sessions: a per-user cap is reached")
 )
 
 // Kinds lists every error kind a Service method may return.
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
 	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
-	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues}
+	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues,
+	ErrWithdrawn, ErrNoRoundLeft, ErrCapped}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's

@@ -47,6 +47,10 @@ type Config struct {
 	// Venues opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
 	Venues VenueSet
+	// Caps bound the open challenges, games against the computer and
+	// tournaments one user may hold at once; the zero value sets none
+	// (the bot sets DefaultCaps, or its configuration's).
+	Caps Caps
 }
 
 // DefaultResident is Config.Resident's default.
@@ -78,6 +82,7 @@ type Service struct {
 	autoLevel    int
 	resident     int
 	venues       VenueSet
+	caps         Caps
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -112,7 +117,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -151,6 +156,13 @@ type Request struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Community is the community the request comes from, whose ladders
+	// (TopQuery.Community) the games played from it join: the Discord
+	// server (its guild id), the Telegram group or supergroup (its chat
+	// id, whatever the topic); empty in private chats and the console,
+	// where only the platform's ladders are shown. Each adapter sets it
+	// in one place.
+	Community string
 }
 
 // EventKind says what a change did.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -36,6 +37,10 @@ type Message struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Community is the community the message comes from
+	// (sessions.Request.Community: a Discord server, a Telegram group);
+	// empty in private chats and the console.
+	Community string
 
 	sp Speaker // the reply's language, set by Handle
 }
@@ -83,6 +88,14 @@ type Reply struct {
 	// was applied already (Message.ID seen before): an adapter may send
 	// nothing at all.
 	Duplicate bool
+	// Limited marks the rate limit's answer to a command it refused (its
+	// user sends commands faster than Config.Rate lets through): the one
+	// notice (Lines, with Error), or nothing (Dropped).
+	Limited bool
+	// Dropped marks a command dropped unanswered: the rate limit refused
+	// it after its one notice. An adapter sends nothing (an interaction or
+	// a button press is acknowledged with nothing).
+	Dropped bool
 	// Replay, when set, asks for an animated GIF of a finished game
 	// (render.Renderer.Replay(Replay.Frames, Replay.Moves, ...)), sent as a
 	// file named Replay.Name.
@@ -99,6 +112,9 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+	// Figure, when set, asks the adapter to draw a rating chart or a
+	// player's card (Figure.PNG) and send it with the lines.
+	Figure *Figure
 }
 
 // Span is a range of lines, From included, To excluded.
@@ -167,6 +183,11 @@ type Config struct {
 	Words *Words
 	// Langs keeps the users' /lang choices; nil keeps them in memory only.
 	Langs LangStore
+	// Rate is the per-user rate limit of commands; the zero value limits
+	// nothing (the bot sets DefaultRate, or its configuration's).
+	Rate Rate
+	// Now is the rate limit's clock; nil means time.Now.
+	Now func() time.Time
 }
 
 // Handler turns messages into calls of the sessions service and their
@@ -180,6 +201,8 @@ type Handler struct {
 	log       *slog.Logger
 	cmds      map[string]*command
 	order     []*command
+	limit     *limiter // nil: no rate limit
+	now       func() time.Time
 }
 
 // command is one command of the language.
@@ -202,7 +225,13 @@ type command struct {
 // New returns a Handler.
 func New(c Config) *Handler {
 	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, cmds: map[string]*command{},
-		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
+		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if r := c.Rate; on(r.PerChat, r.PerChatWindow) || on(r.Overall, r.OverallWindow) {
+		h.limit = newLimiter(r)
+	}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
 		if err != nil {
@@ -252,7 +281,9 @@ func (p Speaker) usage(c *command) string { return p.T("CmdUsage_" + c.name) }
 func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 
 // Handle answers one message. It never panics: a failure anywhere is
-// logged and answered with one line saying that nothing changed.
+// logged and answered with one line saying that nothing changed. A user
+// past the rate limit (Config.Rate) gets one notice, then nothing
+// (Reply.Dropped) until the limit lets their commands through again.
 func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -265,6 +296,12 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		reply.Lang = m.sp.Lang
 		reply.Lookup = reply.Lookup || reply.Error
 	}()
+	if strings.TrimSpace(m.Text) == "" {
+		return Reply{}
+	}
+	if r, ok := h.admit(ctx, m, m.sp); !ok {
+		return r
+	}
 	text := m.Text
 	switch {
 	case len(text) > MaxText:
@@ -318,7 +355,7 @@ func (h *Handler) ReadOnly(name string) bool {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true, Lookup: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community}
 }
 
 func clip(s string, n int) string {

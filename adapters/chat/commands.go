@@ -34,7 +34,9 @@ func commandTable() []*command {
 		{name: "replay", reads: true, minArgs: 1, maxArgs: 1, run: (*Handler).replay},
 		{name: "export", reads: true, minArgs: 1, maxArgs: 1, run: (*Handler).export},
 		{name: "rating", reads: true, maxArgs: 2, run: (*Handler).rating},
-		{name: "top", reads: true, maxArgs: 2, run: (*Handler).top},
+		{name: "top", reads: true, maxArgs: 3, run: (*Handler).top},
+		{name: "profile", reads: true, maxArgs: 1, run: (*Handler).profile},
+		{name: "vs", reads: true, minArgs: 1, maxArgs: 2, run: (*Handler).vs},
 		{name: "tournament", minArgs: 1, maxArgs: -1, run: (*Handler).tournament},
 	}
 }

@@ -75,6 +75,8 @@ type client interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, p *discordgo.WebhookParams, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	MessageThreadStartComplex(channelID, messageID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ThreadStartComplex(channelID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	ForumThreadStartComplex(channelID string, t *discordgo.ThreadStart, m *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	ChannelEditComplex(channelID string, e *discordgo.ChannelEdit, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, m *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
@@ -107,6 +109,9 @@ type Bot struct {
 	queue    map[sessions.Key][]sessions.Notice // notices waiting for those replies, or being posted
 	posted   map[sessions.Key]string            // the position version of the last post per session
 	flushing map[sessions.Key]bool
+	starters map[string]bool         // forum posts that started with their game's board
+	tags     map[string]forumRound   // forum -> its tag for the round last opened there
+	closed   map[sessions.Key]string // tournament games' places archived, with their game's id
 }
 
 // New returns a Bot on the chat handler h and the sessions service svc,
@@ -143,7 +148,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	}
 	b := &Bot{cfg: cfg, s: s, h: h, svc: svc, r: r, log: log, games: cfg.Games, halt: make(chan struct{}),
 		busy: map[sessions.Key]int{}, queue: map[sessions.Key][]sessions.Notice{}, posted: map[sessions.Key]string{},
-		flushing: map[sessions.Key]bool{}}
+		flushing: map[sessions.Key]bool{}, starters: map[string]bool{}, tags: map[string]forumRound{}, closed: map[sessions.Key]string{}}
 	b.c = patient{client: session{s}, b: b}
 	if b.games == nil {
 		b.games = games.List
@@ -322,15 +327,15 @@ func (b *Bot) track() bool {
 // opened).
 type places struct {
 	mu     sync.Mutex
-	parent map[string]string       // thread -> parent channel
-	plain  map[string]bool         // channels known not to be threads
-	routes map[string]sessions.Key // channel -> the key its commands go to
-	perms  map[string]int64        // channel -> the bot's permissions there, from its last interaction
+	parent map[string]string                // thread -> parent channel
+	plain  map[string]discordgo.ChannelType // channels known not to be threads, with their type
+	routes map[string]sessions.Key          // channel -> the key its commands go to
+	perms  map[string]int64                 // channel -> the bot's permissions there, from its last interaction
 }
 
 func (p *places) init() {
 	p.parent = map[string]string{}
-	p.plain = map[string]bool{}
+	p.plain = map[string]discordgo.ChannelType{}
 	p.routes = map[string]sessions.Key{}
 	p.perms = map[string]int64{}
 }
@@ -374,7 +379,7 @@ func (p *places) learn(id string, t discordgo.ChannelType, parent string) {
 	if isThread(t) && parent != "" {
 		p.parent[id] = parent
 	} else if !isThread(t) {
-		p.plain[id] = true
+		p.plain[id] = t
 	}
 }
 
@@ -384,7 +389,16 @@ func (p *places) lookup(id string) (parent string, thread, known bool) {
 	if parent, ok := p.parent[id]; ok {
 		return parent, true, true
 	}
-	return "", false, p.plain[id]
+	_, known = p.plain[id]
+	return "", false, known
+}
+
+// kind returns the type of a channel known not to be a thread.
+func (p *places) kind(id string) (discordgo.ChannelType, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t, ok := p.plain[id]
+	return t, ok
 }
 
 func (p *places) route(channel string, key sessions.Key) {

@@ -168,7 +168,11 @@ type message struct {
 	Chat      *tgbotapi.Chat `json:"chat"`
 	Text      string         `json:"text,omitempty"`
 	ReplyTo   *struct {
-		From *tgbotapi.User `json:"from,omitempty"`
+		MessageID int            `json:"message_id"`
+		From      *tgbotapi.User `json:"from,omitempty"`
+		// ForumTopicCreated marks a topic's first message, which every
+		// message of the topic answers unless it answers another.
+		ForumTopicCreated *struct{} `json:"forum_topic_created,omitempty"`
 	} `json:"reply_to_message,omitempty"`
 	Photo     []tgbotapi.PhotoSize `json:"photo,omitempty"`
 	Animation *struct {

@@ -55,12 +55,21 @@ type fakeAPI struct {
 	// limits, when set, are Telegram's limits, which the fake enforces
 	// with 429 answers (enforce).
 	limits *fakeLimits
+	// closed are the topics closed by closeForumTopic: a send there is
+	// refused (TOPIC_CLOSED), as Telegram refuses it, and fails the test.
+	closed map[closedTopic]bool
 }
 
 // topic is a forum topic the bot created.
 type topic struct {
 	id   int
 	name string
+}
+
+// closedTopic names a closed topic: its chat and its id.
+type closedTopic struct {
+	chat int64
+	id   int
 }
 
 // botID is the fake bot's user id (getMe).
@@ -103,7 +112,7 @@ func newFake(t testing.TB) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
 		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{},
 		forums: map[int64]bool{}, topics: map[int64][]topic{}, nextTopic: 7000, members: map[[2]int64]map[string]any{},
-		markup: map[string]string{}, now: time.Now}
+		markup: map[string]string{}, now: time.Now, closed: map[closedTopic]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(func() {
 		f.srv.Close()
@@ -221,6 +230,10 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		if f.forums[chatID] && !slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
 			refusal = "Bad Request: message thread not found"
 		}
+		if f.closed[closedTopic{chatID, id}] {
+			refusal = "Bad Request: TOPIC_CLOSED"
+			f.t.Errorf("fake API: %s into the closed topic %d of chat %d: %v", method, id, chatID, c.Params)
+		}
 	}
 	f.mu.Unlock()
 	var result any = true
@@ -254,6 +267,18 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			t := topic{id: f.nextTopic, name: c.Params["name"]}
 			f.topics[chatID] = append(f.topics[chatID], t)
 			result = map[string]any{"message_thread_id": t.id, "name": t.name, "icon_color": 7322096}
+		}
+		f.mu.Unlock()
+	case "closeForumTopic":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		id, _ := strconv.Atoi(c.Params["message_thread_id"])
+		f.mu.Lock()
+		// The bot created every topic of the fake: it may close it
+		// without the right to manage topics.
+		if slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
+			f.closed[closedTopic{chatID, id}] = true
+		} else {
+			refusal = "Bad Request: message thread not found"
 		}
 		f.mu.Unlock()
 	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
@@ -373,6 +398,13 @@ func (f *fakeAPI) setMember(chatID, userID int64, status string, rights ...strin
 		m[r] = true
 	}
 	f.members[[2]int64{chatID, userID}] = m
+}
+
+// isClosed reports whether a chat's topic was closed.
+func (f *fakeAPI) isClosed(chatID int64, id int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed[closedTopic{chatID, id}]
 }
 
 // topicsOf returns the topics created in a chat, in order.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"html"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/adapters/telegram/telegramtest"
 	"github.com/boardgamebot/bot/sessions"
+	"github.com/boardgamebot/bot/storage"
 )
 
 // epoch is where the tests' clocks start.
@@ -24,16 +26,27 @@ var epoch = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 // 429 at those limits on the same clock.
 func limitedBot(t testing.TB, tweak func(c *telegram.Config)) (*harness, *fakeAPI, *telegramtest.Clock) {
 	t.Helper()
+	return limitedBotChat(t, tweak, func(*telegramtest.Clock) chat.Config { return chat.Config{} })
+}
+
+// limitedBotChat is limitedBot with the chat handler's configuration
+// that cc makes on the test's clock (the users' rate limit).
+func limitedBotChat(t testing.TB, tweak func(c *telegram.Config), cc func(clock *telegramtest.Clock) chat.Config) (*harness, *fakeAPI, *telegramtest.Clock) {
+	t.Helper()
 	f := newFake(t)
 	clock := telegramtest.NewClock(epoch)
 	f.enforce(clock.Now)
-	h := startBot(t, f, "", func(c *telegram.Config) {
+	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := runBotChat(t, f, store, store, store.Close, func(c *telegram.Config) {
 		c.Clock = clock
 		c.GroupLimit, c.ChatEvery = 0, 0 // the defaults: Telegram's limits
 		if tweak != nil {
 			tweak(c)
 		}
-	})
+	}, nil, nil, cc(clock))
 	return h, f, clock
 }
 
@@ -108,6 +121,12 @@ func (f *fakeAPI) index(c *call) int {
 	return -1
 }
 
+// plain is the text of a message sent in HTML, as the chat handler
+// worded it: no monospace block, no entities.
+func plain(s string) string {
+	return html.UnescapeString(strings.NewReplacer("<pre>", "", "</pre>", "").Replace(s))
+}
+
 // spam are the read-only commands of the flood, one of each kind of
 // answer; their answers are lookups.
 var spam = []string{"/board", "/moves", "/help", "/games", "/history", "/top", "/rating", "/xyzzy"}
@@ -117,9 +136,26 @@ var spam = []string{"/board", "/moves", "/help", "/games", "/history", "/top", "
 // The move's board is the next message into the group, and bob's turn
 // ping the next one into his chat, linking that board; carol's answers
 // come after, none lost: a /board answer that a newer board made useless
-// is dropped, the same answer waiting twice goes once.
+// is dropped, the same answer waiting twice goes once. Without the
+// users' rate limit every command of hers is owed an answer; with it
+// (the bot's configuration), she gets the first eight and one slow-down
+// notice, then nothing.
 func TestFloodedGroup(t *testing.T) {
-	h, f, clock := limitedBot(t, nil)
+	for _, tc := range []struct {
+		name string
+		rate bool
+	}{{"queue alone", false}, {"rate limit", true}} {
+		t.Run(tc.name, func(t *testing.T) { floodGroup(t, tc.rate) })
+	}
+}
+
+func floodGroup(t *testing.T, rate bool) {
+	h, f, clock := limitedBotChat(t, nil, func(clock *telegramtest.Clock) chat.Config {
+		if !rate {
+			return chat.Config{}
+		}
+		return chat.Config{Rate: chat.DefaultRate(), Now: clock.Now}
+	})
 	h.say(int64(bob.id), bob, "/start notify")
 	h.challenge(group, "spanish")
 	clock.Advance(time.Minute) // the set-up's messages are out of every limit's memory
@@ -136,9 +172,9 @@ func TestFloodedGroup(t *testing.T) {
 	words := chat.New(chat.Config{Sessions: h.svc})
 	owed := map[string]string{}
 	for _, cmd := range spam[1:] {
-		r := words.Handle(context.Background(), chat.Message{Key: sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10)},
-			User: carol.sessionUser(), Text: cmd})
-		owed[html.EscapeString(r.Text())] = cmd
+		key := sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(group, 10)}
+		r := words.Handle(context.Background(), chat.Message{Key: key, Community: telegram.Community(key), User: carol.sessionUser(), Text: cmd})
+		owed[r.Text()] = cmd
 	}
 
 	s := h.look(group)
@@ -167,7 +203,7 @@ func TestFloodedGroup(t *testing.T) {
 	answered, after := map[string]int{}, map[string]int{}
 	boards := 0
 	for _, c := range f.callsOf(0, sent(group, "sendMessage", "sendPhoto")) {
-		if cmd, ok := owed[c.Params["text"]]; ok {
+		if cmd, ok := owed[plain(c.Params["text"]+c.Params["caption"])]; ok {
 			answered[cmd]++
 			if f.index(c) > f.index(board) {
 				if after[cmd]++; after[cmd] > 1 {
@@ -190,7 +226,26 @@ func TestFloodedGroup(t *testing.T) {
 	if boards == 0 {
 		t.Error("/board was never answered")
 	}
-	// Part B (per-user limits) adds here: carol got one slow-down notice.
+	// With the rate limit, carol's ninth command got the one slow-down
+	// notice, and none after it an answer.
+	notices := 0
+	for i, up := range ups {
+		id := strconv.Itoa(up["message"].(map[string]any)["message_id"].(int))
+		for _, c := range f.callsOf(0, sent(group, "sendMessage")) {
+			if c.Params["reply_to_message_id"] != id {
+				continue
+			}
+			switch {
+			case rate && i == 8 && strings.HasPrefix(c.Params["text"], "Slow down"):
+				notices++
+			case rate && i >= 8:
+				t.Errorf("carol's command %d (%s) answered %q past the rate limit", i+1, spam[i%len(spam)], c.Params["text"])
+			}
+		}
+	}
+	if want := map[bool]int{false: 0, true: 1}[rate]; notices != want {
+		t.Errorf("carol got %d slow-down notices, want %d", notices, want)
+	}
 	if n := len(f.callsOf(0, func(c *call) bool { return c.Status == http.StatusTooManyRequests })); n != 0 {
 		t.Errorf("Telegram answered %d times 429: the bot did not keep its limits", n)
 	}

@@ -46,12 +46,12 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 // the chat handler, with the board and its buttons as after a command. A
 // tournament game's first board mentions both players.
 func (b *Bot) post(w where, n sessions.Notice) {
-	r := b.h.NoticeReply(n)
-	lead := ""
-	if n.Kind == sessions.NoticeTourGame {
-		lead = b.pairing(r.Lang, n.Session)
+	if n.Kind == sessions.NoticePlaceDone {
+		b.closeTopic(w, n.Session)
+		return
 	}
-	b.deliverLead(b.sending(), w, r, 0, n.Session, lead)
+	r := b.h.NoticeReply(n)
+	b.deliverLead(b.sending(), w, r, 0, n.Session, b.noticeLead(r.Lang, n))
 }
 
 // ping sends a notice for one player.

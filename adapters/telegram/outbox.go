@@ -19,6 +19,8 @@ type parcel struct {
 	// pictures and keyboards, not the message it answers): a lookup queued
 	// while the same one waits unsent is merged into it. "" never merges.
 	same string
+	// place is where its messages go.
+	place where
 	// board is the place whose live board the parcel shows, nil for none:
 	// a board of a place replaces the lookups showing that place's board
 	// that wait unsent.
@@ -132,6 +134,25 @@ func (o *outbox) push(chatID int64, p *parcel) {
 		}
 	}
 	q.lookups = append(q.lookups, p)
+}
+
+// forget drops the unsent lookups into place w: it was closed (a
+// tournament game's topic), and Telegram would refuse them.
+func (o *outbox) forget(chatID int64, w where) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	q := o.queues[chatID]
+	if q == nil {
+		return
+	}
+	keep := q.lookups[:0]
+	for _, p := range q.lookups {
+		if p.started || p.place != w {
+			keep = append(keep, p)
+		}
+	}
+	clear(q.lookups[len(keep):])
+	q.lookups = keep
 }
 
 // replace takes the unsent lookups showing the board of place w out of

@@ -88,8 +88,10 @@ func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot, lead string) (full, sh
 
 // ---- sending, through the chat's queue ----
 
-// note adds what a message shows to the parcel's content (same).
+// note adds what a message into w shows to the parcel's content (same),
+// and w as its place.
 func (p *parcel) note(method string, w where, content string, params tgbotapi.Params) {
+	p.place = w
 	p.same += fmt.Sprintf("%s|%d|%s|%s\x00", method, w.thread, content, params["reply_markup"])
 }
 

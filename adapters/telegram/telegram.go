@@ -147,6 +147,7 @@ type Bot struct {
 	started map[int64]bool   // users who opened a private chat with the bot
 	optedIn map[int64]bool   // users who asked for turn pings
 	names   map[string]int64 // usernames seen (lower case) -> user ids
+	closed  map[where]string // topics of finished tournament games, closed, with the game's id
 }
 
 // chatInfo is what the bot remembers of a chat, for links in pings.
@@ -249,6 +250,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		started: map[int64]bool{},
 		optedIn: map[int64]bool{},
 		names:   map[string]int64{},
+		closed:  map[where]string{},
 	}
 	b.out = outbox{lim: limits{Burst: cfg.ChatBurst, Every: cfg.ChatEvery, Group: cfg.GroupLimit, Window: cfg.GroupWindow},
 		pace: &pacer{n: cfg.GlobalLimit, per: time.Second}, clock: clock, log: log, ctx: b.sending}

@@ -145,20 +145,36 @@ func startBotWith(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runBot(t, f, store, store, store.Close, tweak, setup)
+	return runBot(t, f, store, store, store.Close, tweak, setup, nil)
 }
 
 // startMemoryBot runs a bot on sessionstest's in-memory store (which
 // keeps tournaments), without stored turn-ping choices.
 func startMemoryBot(t testing.TB, f *fakeAPI) *harness {
 	t.Helper()
-	return runBot(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil }, nil, nil)
+	return startMemoryBotOn(t, f, sessionstest.NewMemoryStore(), nil)
+}
+
+// startMemoryBotOn is startMemoryBot on store, its sessions on the clock
+// now (nil: the real one).
+func startMemoryBotOn(t testing.TB, f *fakeAPI, store sessions.Store, now func() time.Time) *harness {
+	t.Helper()
+	return runBot(t, f, store, nil, func() error { return nil }, nil, nil, now)
 }
 
 // runBot runs a bot on store, with prefs (may be nil) keeping the turn
-// pings; closeStore is called when the bot has stopped.
+// pings, its sessions on the clock now (nil: the real one); closeStore is
+// called when the bot has stopped.
 func runBot(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
-	tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time) *harness {
+	t.Helper()
+	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, now, chat.Config{})
+}
+
+// runBotChat is runBot with a configuration of the chat handler (its
+// Sessions and Log are the bot's).
+func runBotChat(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time, cc chat.Config) *harness {
 	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -166,7 +182,7 @@ func runBot(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 	// The bot's venues are filled in once it is made (no tournament
 	// resumes before: the tests start none before a restart).
 	venues := sessions.VenueSet{}
-	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues})
+	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues, Now: now})
 	if _, err := svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +191,8 @@ func runBot(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
+	cc.Sessions, cc.Log = svc, log
+	bot, err := telegram.New(cfg, chat.New(cc), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,6 +95,29 @@ type config struct {
 		// others load from the database when used).
 		Resident int `yaml:"resident"`
 	} `yaml:"sessions"`
+	// Limits are the per-user rate limits of commands (chat.Rate) and
+	// caps (sessions.Caps); 0 turns one off.
+	Limits struct {
+		PerChat         int      `yaml:"per_chat"`
+		PerChatWindow   duration `yaml:"per_chat_window"`
+		Overall         int      `yaml:"overall"`
+		OverallWindow   duration `yaml:"overall_window"`
+		OpenChallenges  int      `yaml:"open_challenges"`
+		ComputerGames   int      `yaml:"computer_games"`
+		OpenTournaments int      `yaml:"open_tournaments"`
+	} `yaml:"limits"`
+}
+
+// rate is the per-user rate limit of the configuration.
+func (c config) rate() chat.Rate {
+	l := c.Limits
+	return chat.Rate{PerChat: l.PerChat, PerChatWindow: time.Duration(l.PerChatWindow), Overall: l.Overall, OverallWindow: time.Duration(l.OverallWindow)}
+}
+
+// caps are the per-user caps of the configuration.
+func (c config) caps() sessions.Caps {
+	l := c.Limits
+	return sessions.Caps{Challenges: l.OpenChallenges, ComputerGames: l.ComputerGames, Tournaments: l.OpenTournaments}
 }
 
 // defaultTime is the time per move of a /play without time= on a platform.
@@ -158,6 +181,10 @@ func defaultConfig() config {
 	c.Computer.TableMB = 16
 	c.Computer.Searches = 2
 	c.Sessions.Resident = sessions.DefaultResident
+	r, caps := chat.DefaultRate(), sessions.DefaultCaps()
+	c.Limits.PerChat, c.Limits.PerChatWindow = r.PerChat, duration(r.PerChatWindow)
+	c.Limits.Overall, c.Limits.OverallWindow = r.Overall, duration(r.OverallWindow)
+	c.Limits.OpenChallenges, c.Limits.ComputerGames, c.Limits.OpenTournaments = caps.Challenges, caps.ComputerGames, caps.Tournaments
 	return c
 }
 
@@ -224,6 +251,13 @@ var settings = []setting{
 	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
 	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
 	{"BOT_SESSIONS_RESIDENT", num(func(c *config) *int { return &c.Sessions.Resident })},
+	{"BOT_LIMITS_PER_CHAT", num(func(c *config) *int { return &c.Limits.PerChat })},
+	{"BOT_LIMITS_PER_CHAT_WINDOW", func(c *config, v string) error { return c.Limits.PerChatWindow.set(v) }},
+	{"BOT_LIMITS_OVERALL", num(func(c *config) *int { return &c.Limits.Overall })},
+	{"BOT_LIMITS_OVERALL_WINDOW", func(c *config, v string) error { return c.Limits.OverallWindow.set(v) }},
+	{"BOT_LIMITS_OPEN_CHALLENGES", num(func(c *config) *int { return &c.Limits.OpenChallenges })},
+	{"BOT_LIMITS_COMPUTER_GAMES", num(func(c *config) *int { return &c.Limits.ComputerGames })},
+	{"BOT_LIMITS_OPEN_TOURNAMENTS", num(func(c *config) *int { return &c.Limits.OpenTournaments })},
 }
 
 var (
@@ -425,6 +459,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
 		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+	}
+	if l := c.Limits; l.PerChat < 0 || l.Overall < 0 || l.OpenChallenges < 0 || l.ComputerGames < 0 || l.OpenTournaments < 0 {
+		return c, fmt.Errorf("%s: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0", source)
 	}
 	if c.Sessions.Resident < 1 {
 		return c, fmt.Errorf("%s: sessions.resident %d should be at least 1 (the most sessions kept in memory)", source, c.Sessions.Resident)

@@ -37,7 +37,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer, sessions)`},
+			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, clocks, computer, sessions, limits)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
 			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout, etcd); line 3: unknown setting "pth" in storage (its settings: path, open_timeout, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
@@ -58,6 +58,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: computer.auto_level 9 is not a level from 1 to 5"},
 		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64"},
 		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: clocks.tick 1ms is too short (at least 100ms)"},
+		{"negative limit", "limits:\n  computer_games: -1\n", nil, "config FILE: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0"},
 		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
 		{"bad env resident", "", map[string]string{"BOT_SESSIONS_RESIDENT": "many"}, `environment BOT_SESSIONS_RESIDENT: "many" is not a whole number`},
 		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
@@ -149,6 +150,10 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
 	env["BOT_TELEGRAM_GLOBAL_LIMIT"] = "12"
 	env["BOT_SESSIONS_RESIDENT"] = "500"
+	for _, k := range []string{"PER_CHAT", "OVERALL", "OPEN_CHALLENGES", "COMPUTER_GAMES", "OPEN_TOURNAMENTS"} {
+		env["BOT_LIMITS_"+k] = "5"
+	}
+	env["BOT_LIMITS_PER_CHAT_WINDOW"], env["BOT_LIMITS_OVERALL_WINDOW"] = "2h", "off"
 	env["BOT_STORAGE_ETCD_ENDPOINTS"] = "10.0.0.1:2379, https://etcd2:2379"
 	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
 	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
@@ -171,6 +176,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	want.Sessions.Resident = 500
+	l := &want.Limits
+	l.PerChat, l.Overall, l.OpenChallenges, l.ComputerGames, l.OpenTournaments = 5, 5, 5, 5, 5
+	l.PerChatWindow, l.OverallWindow = h2, 0
 	e := &want.Storage.Etcd
 	e.Endpoints, e.Prefix, e.Username, e.Password = "10.0.0.1:2379, https://etcd2:2379", "/x/", "x", "x"
 	e.CAFile, e.CertFile, e.KeyFile, e.DialTimeout = "x", "x", "x", duration(4*time.Second)

@@ -67,7 +67,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	venues := sessions.VenueSet{}
 	svc := newService(c, store, &notifiers, venues, log)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
@@ -265,6 +265,9 @@ type pollLeader interface {
 // openStore opens the database; to a file that storage.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
 func openStore(path string, o storage.Options) (*storage.Store, error) {
+	if o.Community == nil {
+		o.Community = legacyCommunity
+	}
 	s, err := storage.Open(path, o)
 	switch {
 	case errors.Is(err, sessions.ErrDamaged):
@@ -274,6 +277,11 @@ func openStore(path string, o storage.Options) (*storage.Store, error) {
 	}
 	return s, err
 }
+
+// legacyCommunity names the community of a finished game of an older bot
+// (storage.Options.Community): a Telegram group's, which its key says;
+// an older Discord game's server is not known.
+func legacyCommunity(k sessions.Key) string { return telegram.Community(k) }
 
 // runConsole opens the database, resumes its games and runs the console
 // until the end of input or until ctx is done.
@@ -298,6 +306,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
+	// The console is one terminal, typed at or fed by a script of its
+	// owner's: it has no other users to protect, so its commands pass no
+	// rate limit (the caps still hold).
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
@@ -312,6 +323,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		}
 		cc.DrawStandings = func(p *chat.StandingsPicture) ([]byte, error) {
 			return r.Standings(p.Table, render.Options{Theme: render.Theme(c.Render.Theme)})
+		}
+		cc.DrawFigure = func(f *chat.Figure) ([]byte, error) {
+			return f.PNG(r, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
 	}
 	if interactive {
@@ -335,7 +349,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
