@@ -47,7 +47,7 @@ func TestLookup(t *testing.T) {
 			t.Errorf("%s %q (error=%v): Lookup %v, want %v\n%s", s.who, s.text, r.Error, r.Lookup, s.lookup, r.Text())
 		}
 	}
-	for _, name := range []string{"board", "moves", "help", "games", "history", "top", "rating", "show", "replay", "export", "lang", "Board"} {
+	for _, name := range []string{"board", "moves", "help", "games", "history", "top", "rating", "show", "replay", "export", "lang", "profile", "vs", "Board"} {
 		if !f.h.ReadOnly(name) {
 			t.Errorf("ReadOnly(%q) = false", name)
 		}
