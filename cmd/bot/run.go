@@ -73,7 +73,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	var running []platform
 	if c.Telegram.Token != "" {
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures}
+			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
