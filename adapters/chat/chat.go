@@ -74,6 +74,16 @@ type Reply struct {
 	// Error marks the answer to a refused command: nothing changed. A
 	// platform may show it only to the sender.
 	Error bool
+	// Lookup marks the answer to a command that changed nothing: a
+	// read-only command (/board, /moves, /help, /games, /history, /top,
+	// /rating, ...) or a refusal. Anything else is game news: a move's
+	// board, a challenge and its answer, a result, a clock's notice, a
+	// tournament's posts. A platform with a busy chat sends the news
+	// first, and may drop a lookup that a newer message makes useless
+	// (a /board answer when a newer board of the game comes, the same
+	// answer waiting twice); news is never dropped. Handle sets it from
+	// the command and its outcome; notices are news.
+	Lookup bool
 	// Duplicate marks the answer to a second delivery of an update that
 	// was applied already (Message.ID seen before): an adapter may send
 	// nothing at all.
@@ -210,6 +220,8 @@ type command struct {
 	// CmdUsage_<name>, CmdShort_<name> and CmdLong_<name>.
 	minArgs int
 	maxArgs int // -1: any number
+	// reads: the command changes nothing, its answer is a Lookup.
+	reads bool
 	// only names the platform that has the command ("telegram"): the
 	// adapter of that platform answers it; elsewhere run says it is not
 	// there.
@@ -298,7 +310,10 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		}
 	}()
 	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
-	defer func() { reply.Lang = m.sp.Lang }()
+	defer func() {
+		reply.Lang = m.sp.Lang
+		reply.Lookup = reply.Lookup || reply.Error
+	}()
 	if strings.TrimSpace(m.Text) == "" {
 		return Reply{}
 	}
@@ -338,10 +353,21 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		}
 		return fail(m.sp.T("TakesLess", "Name", c.name, "Usage", m.sp.usage(c)))
 	}
-	return c.run(h, ctx, m, args)
+	reply = c.run(h, ctx, m, args)
+	reply.Lookup = reply.Lookup || c.reads
+	return reply
 }
 
-func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
+// ReadOnly reports whether the command of that name ("board", "move")
+// never changes a game, so that its answer is always a Lookup; false for
+// a command that may (or whose subcommands may: "tournament"), and for a
+// name that is no command.
+func (h *Handler) ReadOnly(name string) bool {
+	c, ok := h.cmds[strings.ToLower(name)]
+	return ok && c.reads
+}
+
+func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true, Lookup: true} }
 
 func req(m Message) sessions.Request {
 	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community}

@@ -58,7 +58,9 @@ func (h *Handler) tournament(ctx context.Context, m Message, args []string) Repl
 	case "standings":
 		ev, err = h.svc.TournamentHere(ctx, m.Key)
 		if err == nil {
-			return h.tourStandings(m.sp, ev)
+			r := h.tourStandings(m.sp, ev)
+			r.Lookup = true
+			return r
 		}
 	case "show":
 		if !tourIDRe.MatchString(rest[0]) {
@@ -66,7 +68,9 @@ func (h *Handler) tournament(ctx context.Context, m Message, args []string) Repl
 		}
 		ev, err = h.svc.TournamentByID(ctx, m.Key.Platform, strings.TrimPrefix(rest[0], "#"))
 		if err == nil {
-			return h.tourShow(m.sp, ev)
+			r := h.tourShow(m.sp, ev)
+			r.Lookup = true
+			return r
 		}
 	}
 	if err != nil {

@@ -44,6 +44,12 @@ type Config struct {
 	// lives under another key, so that a restart keeps them; nil keeps
 	// them in memory only.
 	Routes Routes
+	// RetryPause is the first pause before sending a message again after
+	// a failure that may pass (the connection dropped, Discord answered
+	// 5xx), doubled at each attempt up to a minute; 0 means one second.
+	// A message is tried until it goes, Discord refuses it, or the bot
+	// stops.
+	RetryPause time.Duration
 	// Metrics, when set, is told of every message sent.
 	Metrics Metrics
 }
@@ -100,6 +106,7 @@ type Bot struct {
 	where places
 
 	mu       sync.Mutex
+	halt     chan struct{}                      // closed when Run has stopped: sends give up
 	busy     map[sessions.Key]int               // requests in hand per session: their replies carry the news
 	queue    map[sessions.Key][]sessions.Notice // notices waiting for those replies, or being posted
 	posted   map[sessions.Key]string            // the position version of the last post per session
@@ -138,14 +145,18 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if cfg.HTTPClient != nil {
 		s.Client = cfg.HTTPClient
 	}
-	b := &Bot{cfg: cfg, s: s, c: s, h: h, svc: svc, r: r, log: log, games: cfg.Games,
+	if cfg.RetryPause <= 0 {
+		cfg.RetryPause = time.Second
+	}
+	b := &Bot{cfg: cfg, s: s, h: h, svc: svc, r: r, log: log, games: cfg.Games, halt: make(chan struct{}),
 		busy: map[sessions.Key]int{}, queue: map[sessions.Key][]sessions.Notice{}, posted: map[sessions.Key]string{},
 		flushing: map[sessions.Key]bool{}, starters: map[string]bool{}, tags: map[string]forumRound{}, closed: map[sessions.Key]string{}}
+	b.c = patient{client: session{s}, b: b}
 	if b.games == nil {
 		b.games = games.List
 	}
 	if cfg.Metrics != nil {
-		b.c = counting{client: s, m: cfg.Metrics}
+		b.c = counting{client: b.c, m: cfg.Metrics} // what the patient client made of each message
 	}
 	b.seen = chat.NewRecent(4096)
 	b.where.init()
@@ -159,6 +170,13 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 func (b *Bot) Run(ctx context.Context) error {
 	base := context.WithoutCancel(ctx)
 	b.ctx.Store(&base)
+	b.mu.Lock()
+	select {
+	case <-b.halt:
+		b.halt = make(chan struct{}) // a Run again
+	default:
+	}
+	b.mu.Unlock()
 	b.stop.Store(false)
 	if b.cfg.Routes != nil {
 		routes, err := b.cfg.Routes.Routes(ctx, Platform)
@@ -206,8 +224,18 @@ func (b *Bot) Run(ctx context.Context) error {
 	case <-time.After(10 * time.Second):
 		b.log.Warn("discord: interactions still in hand at shutdown")
 	}
+	b.mu.Lock()
+	close(b.halt)
+	b.mu.Unlock()
 	b.log.Info("discord: stopping")
 	return nil
+}
+
+// halted returns a channel closed once Run has stopped.
+func (b *Bot) halted() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.halt
 }
 
 func (b *Bot) selfID() string {
@@ -473,7 +501,10 @@ func (b *Bot) commandKey(ctx context.Context, channelID string) sessions.Key {
 }
 
 // enter marks a request of key in hand; leave ends it. Notices about a
-// session with a request in hand are left to that request's reply.
+// session with a request in hand are left to that request's reply. Only
+// requests that may change the game enter: a flood of read-only commands
+// (/board, /moves, a refusal) never holds back the computer's move or the
+// clock's posts.
 func (b *Bot) enter(key sessions.Key) {
 	b.mu.Lock()
 	b.busy[key]++

@@ -38,6 +38,7 @@ type fakeReq struct {
 	list   []any          // a JSON array payload (bulk overwrite)
 	files  []fakeFile
 	msgID  string // the message the request created or edited
+	status int    // the answer's HTTP status; 0: the connection dropped
 }
 
 type fakeFile struct {
@@ -106,12 +107,23 @@ type fakeDiscord struct {
 	refuse     int               // gateway connections to refuse (503) before accepting
 	refused    int               // gateway connections refused
 	guilds     map[string]string // a channel's server, when not fakeGuild (its threads' too)
+	faults     []fault           // requests to fail, the first match first
+	held       map[string]bool   // interaction tokens whose answers wait for release
+	release    chan struct{}     // closed by releaseHeld
+}
+
+// fault is a failure the REST API answers to the next request that
+// matches: an HTTP status (a 5xx, a 429), or 0 to drop the connection.
+type fault struct {
+	match  func(q *fakeReq) bool
+	status int
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, wake: make(chan struct{}), next: 1_000_000_000_000_000_000,
 		messages: map[string]*fakeMsg{}, originals: map[string]string{}, tokens: map[string]string{},
-		channels: map[string]*fakeChannel{fakeChan: {typ: 0, name: "games"}}, sent: map[string]time.Time{}}
+		channels: map[string]*fakeChannel{fakeChan: {typ: 0, name: "games"}}, sent: map[string]time.Time{},
+		held: map[string]bool{}, release: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", f.gateway)
 	mux.HandleFunc("/ws/", f.gateway)
@@ -305,11 +317,29 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("fake REST %s %s: authorization %q", r.Method, req.path, r.Header.Get("Authorization"))
 	}
 	f.mu.Lock()
+	for k, ft := range f.faults {
+		if !ft.match(req) {
+			continue
+		}
+		f.faults = append(f.faults[:k:k], f.faults[k+1:]...)
+		req.status = ft.status
+		f.reqs = append(f.reqs, req)
+		close(f.wake)
+		f.wake = make(chan struct{})
+		f.mu.Unlock()
+		f.answerFault(w, ft.status)
+		return
+	}
 	status, resp := f.route(req)
+	req.status = status
 	f.reqs = append(f.reqs, req)
 	close(f.wake)
 	f.wake = make(chan struct{})
+	hold, release := f.holds(req), f.release
 	f.mu.Unlock()
+	if hold {
+		<-release
+	}
 	if resp == nil {
 		w.WriteHeader(status)
 		return
@@ -317,6 +347,61 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// answerFault answers a request with a failure: a dropped connection
+// (status 0), a 429 asking for a short wait, or an error status.
+func (f *fakeDiscord) answerFault(w http.ResponseWriter, status int) {
+	switch status {
+	case 0:
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			f.t.Errorf("fake REST: hijacking the connection: %v", err)
+			return
+		}
+		conn.Close()
+	case http.StatusTooManyRequests:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": "You are being rate limited.", "retry_after": 0.01, "global": false})
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": http.StatusText(status), "code": 0})
+	}
+}
+
+// failNext makes the next requests that match fail, one per status: an
+// HTTP status, or 0 to drop the connection.
+func (f *fakeDiscord) failNext(match func(q *fakeReq) bool, statuses ...int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range statuses {
+		f.faults = append(f.faults, fault{match, s})
+	}
+}
+
+// hold makes the answers to the requests about an interaction (by its
+// token) wait until releaseHeld: its answer is on its way for as long.
+func (f *fakeDiscord) hold(i map[string]any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.held[i["token"].(string)] = true
+}
+
+// releaseHeld lets the held answers go.
+func (f *fakeDiscord) releaseHeld() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	close(f.release)
+	f.release = make(chan struct{})
+	clear(f.held)
+}
+
+// holds reports whether the answer to q waits; f.mu is held.
+func (f *fakeDiscord) holds(q *fakeReq) bool {
+	p := strings.Split(strings.Trim(q.path, "/"), "/")
+	return len(p) >= 3 && p[0] == "webhooks" && f.held[p[2]]
 }
 
 func readBody(r *http.Request, req *fakeReq) error {
@@ -770,6 +855,13 @@ func usr(name string, p person) opt {
 // slash sends a slash command; it returns the interaction.
 func (f *fakeDiscord) slash(t *testing.T, ch string, u person, name string, opts ...opt) map[string]any {
 	t.Helper()
+	i := f.command(ch, u, name, opts...)
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	return i
+}
+
+// command builds the interaction of a slash command, to dispatch.
+func (f *fakeDiscord) command(ch string, u person, name string, opts ...opt) map[string]any {
 	var os []any
 	users := map[string]any{}
 	for _, o := range opts {
@@ -782,10 +874,8 @@ func (f *fakeDiscord) slash(t *testing.T, ch string, u person, name string, opts
 			}
 		}
 	}
-	i := f.interaction(2, ch, u, map[string]any{"id": "cmd" + name, "name": name, "type": 1, "options": os,
+	return f.interaction(2, ch, u, map[string]any{"id": "cmd" + name, "name": name, "type": 1, "options": os,
 		"resolved": map[string]any{"users": users}})
-	f.dispatch(t, "INTERACTION_CREATE", i)
-	return i
 }
 
 // press presses a component of a message; values are a select menu's.

@@ -89,8 +89,10 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 		// played in it.)
 		key = b.commandKey(ctx, i.ChannelID)
 	}
-	b.enter(key)
-	defer b.leave(key)
+	if !b.h.ReadOnly(d.Name) {
+		b.enter(key)
+		defer b.leave(key)
+	}
 	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i), Community: community(i)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
@@ -267,8 +269,10 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	}
 	u := user(i)
 	words := b.h.Words().In(b.h.LangFor(ctx, Platform, u, string(i.Locale)))
-	b.enter(key)
-	defer b.leave(key)
+	if kind == idYes || kind == idTarget || kind == idCommand && len(more) == 1 && !b.h.ReadOnly(commandName(more[0])) {
+		b.enter(key) // a press that may change the game
+		defer b.leave(key)
+	}
 	switch kind {
 	case idCommand:
 		if len(more) != 1 {

@@ -7,13 +7,16 @@ import (
 // Metrics is told of the messages the bot sends, for an operator's
 // metrics (package ops counts them); Config.Metrics nil counts nothing.
 // Its methods must be quick and must not block. (discordgo waits out 429s
-// and retries by itself: ops counts those on the HTTP client's transport.)
+// and retries a 502 by itself: ops counts those on the HTTP client's
+// transport.)
 type Metrics interface {
 	// Sent: Discord took a message (a post, an answer to an interaction,
 	// an edit of one).
 	Sent()
-	// GaveUp: a message was never delivered (Discord refused it, or
-	// discordgo's retries ran out).
+	// Retried: a message is tried again after a failure that may pass.
+	Retried()
+	// GaveUp: a message was never delivered (Discord refused it, or the
+	// bot stopped before it went).
 	GaveUp()
 }
 
@@ -37,7 +40,8 @@ func (b *Bot) Connected() bool {
 	return b.s.DataReady
 }
 
-// counting is a client that tells m of every message sent through it.
+// counting is a client that tells m what became of every message sent
+// through it (the patient client: after its retries).
 type counting struct {
 	client
 	m Metrics

@@ -182,7 +182,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
 		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
 			if admitted() {
-				b.sendText(w, esc(why), nil, m.MessageID)
+				b.sendText(w, esc(why), nil, m.MessageID, lookup)
 			}
 			return
 		}
@@ -216,13 +216,24 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 }
 
 // deliverLead is deliver with a first line of HTML (mentions) put under
-// the board's title, or before the text; "" for none.
+// the board's title, or before the text; "" for none. The reply's
+// messages go as one parcel: news, or a lookup when the reply changed
+// nothing (chat.Reply.Lookup); a reply showing a live board replaces the
+// /board answers of the place still waiting.
 func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot, lead string) {
 	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate || r.Dropped {
 		return
 	}
+	pc := &parcel{rank: news}
+	if r.Lookup || r.Error {
+		pc.rank = lookup
+	}
+	if r.Picture != nil && (pc.rank == news || r.Session != nil) {
+		pc.board = &w
+	}
+	defer b.out.push(w.chat, pc)
 	if r.Error {
-		b.sendText(w, esc(r.Text()), nil, replyTo)
+		b.addText(pc, w, esc(r.Text()), nil, replyTo)
 		return
 	}
 	if snap == nil {
@@ -235,32 +246,32 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	}
 	switch {
 	case r.Standings != nil:
-		b.sendStandings(w, r.Standings, text, kb)
+		b.addStandings(pc, w, r.Standings, text, kb)
 	case r.Figure != nil:
-		b.sendFigure(w, r.Figure, text, kb)
+		b.addFigure(pc, w, r.Figure, text, kb)
 	case r.Picture != nil:
 		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {
-			b.sendText(w, text, nil, 0)
+			b.addText(pc, w, text, nil, 0)
 			caption = short
 		}
-		b.sendPhoto(w, r.Picture, caption, kb)
+		b.addPhoto(pc, w, r.Picture, caption, kb)
 	case r.Replay != nil || r.Document != nil:
 		// The text is the file's caption, or goes before it when too long.
 		caption := esc(r.Text())
 		if len([]rune(caption)) > maxCaption {
-			b.sendText(w, caption, nil, 0)
+			b.addText(pc, w, caption, nil, 0)
 			caption = ""
 		}
 		if r.Replay != nil {
-			b.sendReplay(w, r.Replay, caption, kb)
+			b.addReplay(pc, w, r.Replay, caption, kb)
 			caption, kb = "", nil
 		}
 		if r.Document != nil {
-			b.sendDocument(w, r.Document, caption, kb)
+			b.addDocument(pc, w, r.Document, caption, kb)
 		}
 	default:
-		b.sendText(w, text, kb, 0)
+		b.addText(pc, w, text, kb, 0)
 	}
 }
 
@@ -623,10 +634,10 @@ func (b *Bot) start(w where, m *message, args []string) {
 		if err := b.setPings(b.sending(), m.From.ID, true); err != nil {
 			text = words.T("PingsOnNotSaved")
 		}
-		b.sendText(w, esc(text), nil, 0)
+		b.sendText(w, esc(text), nil, 0, lookup)
 		return
 	}
-	b.sendText(w, esc(words.T("Start")), nil, 0)
+	b.sendText(w, esc(words.T("Start")), nil, 0, lookup)
 }
 
 // words speaks to a Telegram user in their language.
@@ -643,27 +654,27 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 	}
 	switch {
 	case len(args) > 1 || (arg != "" && arg != "on" && arg != "off"):
-		b.sendText(w, esc(words.T("NotifyUsage")), nil, m.MessageID)
+		b.sendText(w, esc(words.T("NotifyUsage")), nil, m.MessageID, lookup)
 	case arg == "on":
 		b.mu.Lock()
 		started := b.started[id]
 		b.mu.Unlock()
 		if !started {
 			link := "https://t.me/" + b.self + "?start=notify"
-			b.sendText(w, esc(words.T("NotifyStartFirst", "Link", link)), nil, m.MessageID)
+			b.sendText(w, esc(words.T("NotifyStartFirst", "Link", link)), nil, m.MessageID, lookup)
 			return
 		}
 		text := words.T("PingsOn")
 		if err := b.setPings(b.sending(), id, true); err != nil {
 			text = words.T("PingsOnNotSaved")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	case arg == "off":
 		text := words.T("PingsOff")
 		if err := b.setPings(b.sending(), id, false); err != nil {
 			text = words.T("PingsOffNotSaved")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	default:
 		b.mu.Lock()
 		on := b.optedIn[id]
@@ -672,7 +683,7 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 		if on {
 			text = words.T("PingsAreOn")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	}
 }
 

@@ -35,7 +35,7 @@ func startWith(t *testing.T, f *fakeAPI, w *chat.Words) {
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func startPseudoBot(t *testing.T, f *fakeAPI) *sessions.Service {
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: venues, Notifier: n})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,19 +7,21 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// sendPicture sends a picture drawn apart from the board (the standings,
-// a rating chart, a player's card) as a photo named name, with the
-// reply's text as its caption, or after the text when that is too long
-// for a caption; a picture that cannot be drawn leaves the text alone.
-func (b *Bot) sendPicture(w where, name string, draw func() ([]byte, error), htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+// addPicture adds a picture drawn apart from the board (the standings,
+// a rating chart, a player's card) to a parcel, as a photo named name,
+// with the reply's text as its caption, or after the text when that is
+// too long for a caption; a picture that cannot be drawn leaves the text
+// alone.
+func (b *Bot) addPicture(pc *parcel, w where, name string, draw func() ([]byte, error), htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
 	caption := htmlText
 	if len([]rune(caption)) > maxCaption {
-		b.sendText(w, htmlText, nil, 0)
+		b.addText(pc, w, htmlText, nil, 0)
 		caption = ""
 	}
-	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
-		p := w.params()
-		addMarkup(p, kb)
+	p := w.params()
+	addMarkup(p, kb)
+	pc.note("sendPhoto", w, name+"|"+caption, p)
+	pc.add("sendPhoto", func(ctx context.Context) error {
 		png, err := draw()
 		if err != nil {
 			b.log.Error("telegram: drawing a picture", "name", name, "err", err)
@@ -38,7 +40,8 @@ func (b *Bot) sendPicture(w where, name string, draw func() ([]byte, error), htm
 	})
 }
 
-// sendFigure sends a rating chart or a player's card (sendPicture).
-func (b *Bot) sendFigure(w where, f *chat.Figure, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
-	b.sendPicture(w, f.Name, func() ([]byte, error) { return f.PNG(b.r, b.cfg.Picture) }, htmlText, kb)
+// addFigure adds a rating chart or a player's card to a parcel
+// (addPicture).
+func (b *Bot) addFigure(pc *parcel, w where, f *chat.Figure, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+	b.addPicture(pc, w, f.Name, func() ([]byte, error) { return f.PNG(b.r, b.cfg.Picture) }, htmlText, kb)
 }

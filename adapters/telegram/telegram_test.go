@@ -102,7 +102,7 @@ func (n *notifier) Notify(ctx context.Context, no sessions.Notice) {
 
 // harness is a bot running against the fake API on a bbolt database.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	f     *fakeAPI
 	svc   *sessions.Service
 	bot   *telegram.Bot
@@ -130,13 +130,13 @@ func (s *syncBuffer) String() string {
 
 // startBot runs a bot on the database at path (a new one in t.TempDir()
 // when empty), which also keeps the choices of turn pings.
-func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
+func startBot(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
 	t.Helper()
 	return startBotWith(t, f, path, tweak, nil)
 }
 
 // startBotWith is startBot with setup called on the bot before it runs.
-func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+func startBotWith(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
 	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "bot.db")
@@ -150,14 +150,14 @@ func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.
 
 // startMemoryBot runs a bot on sessionstest's in-memory store (which
 // keeps tournaments), without stored turn-ping choices.
-func startMemoryBot(t *testing.T, f *fakeAPI) *harness {
+func startMemoryBot(t testing.TB, f *fakeAPI) *harness {
 	t.Helper()
 	return startMemoryBotOn(t, f, sessionstest.NewMemoryStore(), nil)
 }
 
 // startMemoryBotOn is startMemoryBot on store, its sessions on the clock
 // now (nil: the real one).
-func startMemoryBotOn(t *testing.T, f *fakeAPI, store sessions.Store, now func() time.Time) *harness {
+func startMemoryBotOn(t testing.TB, f *fakeAPI, store sessions.Store, now func() time.Time) *harness {
 	t.Helper()
 	return runBot(t, f, store, nil, func() error { return nil }, nil, nil, now)
 }
@@ -165,7 +165,7 @@ func startMemoryBotOn(t *testing.T, f *fakeAPI, store sessions.Store, now func()
 // runBot runs a bot on store, with prefs (may be nil) keeping the turn
 // pings, its sessions on the clock now (nil: the real one); closeStore is
 // called when the bot has stopped.
-func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+func runBot(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
 	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time) *harness {
 	t.Helper()
 	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, now, chat.Config{})
@@ -173,7 +173,7 @@ func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 
 // runBotChat is runBot with a configuration of the chat handler (its
 // Sessions and Log are the bot's).
-func runBotChat(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+func runBotChat(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
 	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time, cc chat.Config) *harness {
 	t.Helper()
 	logs := &syncBuffer{}
@@ -187,7 +187,7 @@ func runBotChat(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.P
 		t.Fatal(err)
 	}
 	cfg := telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1, Prefs: prefs}
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1, Prefs: prefs}
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -309,7 +309,7 @@ func median(ds []time.Duration) time.Duration {
 }
 
 // checkCaption checks that a board's caption mentions the player to move.
-func checkCaption(t *testing.T, c *call, s *sessions.Snapshot) {
+func checkCaption(t testing.TB, c *call, s *sessions.Snapshot) {
 	t.Helper()
 	if c.Image == nil && c.Params["photo"] == "" {
 		t.Errorf("photo %d has no picture", c.MsgID)

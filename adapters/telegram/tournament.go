@@ -58,10 +58,14 @@ func (b *Bot) closeTopic(w where, s *sessions.Snapshot) {
 	}
 	b.closed[w] = id
 	b.mu.Unlock()
-	b.enqueue(w.chat, false, "closeForumTopic", func(ctx context.Context) error {
+	// After the news queued for the chat (the result), without counting as
+	// a message; the answers to lookups still waiting for the topic could
+	// never go there.
+	b.out.forget(w.chat, w)
+	b.out.push(w.chat, &parcel{rank: news, place: w, sends: []send{{what: "closeForumTopic", quiet: true, run: func(ctx context.Context) error {
 		_, err := b.c.call(ctx, "closeForumTopic", w.params(), nil)
 		return err
-	})
+	}}}})
 }
 
 // topicClosed returns the id of the tournament game that ended in the
@@ -92,7 +96,7 @@ func (b *Bot) topicClosed(ctx context.Context, w where) (string, bool) {
 // mentioning its sender: nothing is sent into the closed topic.
 func (b *Bot) refuseClosed(w where, from *tgbotapi.User, game string) {
 	words := b.words(from)
-	b.sendText(where{chat: w.chat}, mention(userOf(from))+" "+esc(words.T("TourPlaceClosed", "Game", game)), nil, 0)
+	b.sendText(where{chat: w.chat}, mention(userOf(from))+" "+esc(words.T("TourPlaceClosed", "Game", game)), nil, 0, lookup)
 }
 
 // managerCommand reports whether a command's reply depends on whether its
@@ -161,12 +165,12 @@ func splitHTML(s string, n int) []string {
 	return parts
 }
 
-// sendStandings sends the standings picture with the reply's text as its
-// caption (sendPicture).
-func (b *Bot) sendStandings(w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+// addStandings adds the standings picture to a parcel, with the reply's
+// text as its caption (addPicture).
+func (b *Bot) addStandings(pc *parcel, w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
 	name := sp.Name
 	if name == "" {
 		name = "standings.png"
 	}
-	b.sendPicture(w, name, func() ([]byte, error) { return b.r.Standings(sp.Table, b.cfg.Picture) }, htmlText, kb)
+	b.addPicture(pc, w, name, func() ([]byte, error) { return b.r.Standings(sp.Table, b.cfg.Picture) }, htmlText, kb)
 }

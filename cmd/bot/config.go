@@ -70,6 +70,7 @@ type config struct {
 		Token       string `yaml:"token"`
 		APIEndpoint string `yaml:"api_endpoint"`
 		GroupLimit  int    `yaml:"group_limit"`
+		GlobalLimit int    `yaml:"global_limit"`
 		Webhook     struct {
 			URL         string `yaml:"url"`
 			Listen      string `yaml:"listen"`
@@ -174,6 +175,7 @@ func defaultConfig() config {
 	c.Render.Theme = "light"
 	c.Lang = chat.DefaultLang
 	c.Telegram.GroupLimit = 20
+	c.Telegram.GlobalLimit = 30
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
 	c.Clocks.Discord = duration(10 * time.Minute)
@@ -239,6 +241,7 @@ var settings = []setting{
 	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
 	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
 	{"BOT_TELEGRAM_GROUP_LIMIT", num(func(c *config) *int { return &c.Telegram.GroupLimit })},
+	{"BOT_TELEGRAM_GLOBAL_LIMIT", num(func(c *config) *int { return &c.Telegram.GlobalLimit })},
 	{"BOT_TELEGRAM_WEBHOOK_URL", str(func(c *config) *string { return &c.Telegram.Webhook.URL })},
 	{"BOT_TELEGRAM_WEBHOOK_LISTEN", str(func(c *config) *string { return &c.Telegram.Webhook.Listen })},
 	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},

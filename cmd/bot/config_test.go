@@ -151,6 +151,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_LANG"] = "en"
 	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
+	env["BOT_TELEGRAM_GLOBAL_LIMIT"] = "12"
 	env["BOT_SESSIONS_RESIDENT"] = "500"
 	for _, k := range []string{"PER_CHAT", "OVERALL", "OPEN_CHALLENGES", "COMPUTER_GAMES", "OPEN_TOURNAMENTS"} {
 		env["BOT_LIMITS_"+k] = "5"
@@ -172,7 +173,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Render.Theme = "dark"
 	want.Lang = "en"
 	want.Discord.Token, want.Discord.GuildID, want.Discord.ShardID, want.Discord.ShardCount = "x", "x", 1, 2
-	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit = "x", "x", 7
+	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit, want.Telegram.GlobalLimit = "x", "x", 7, 12
 	w := &want.Telegram.Webhook
 	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
 	h2 := duration(2 * time.Hour)

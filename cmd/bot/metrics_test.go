@@ -165,7 +165,8 @@ func TestMetricsAfterGames(t *testing.T) {
 // TestReadyzTelegram: with a Telegram token and metrics.listen, /readyz
 // lists telegram: retrying while the bot waits to start Telegram again
 // (the Bot API refused it twice; ready all the same: every process would
-// be), then connected once it polls.
+// be), then connected once it polls; Telegram's messages are counted
+// (none yet).
 func TestReadyzTelegram(t *testing.T) {
 	srv, calls := fakeTelegram(t, 2)
 	c := defaultConfig()
@@ -196,6 +197,13 @@ func TestReadyzTelegram(t *testing.T) {
 	var r ops.ReadyReport
 	if code := getJSON(t, base()+"/readyz", &r); code != 200 || r.Platforms["telegram"] != "connected" || r.Checks["store"] != "ok" {
 		t.Errorf("/readyz while polling: %d %+v", code, r)
+	}
+	f := opstest.Scrape(t, base()+"/metrics")
+	opstest.CheckLabels(t, f)
+	for _, name := range []string{"boardgamebot_messages_waiting", "boardgamebot_messages_sent_total", "boardgamebot_rate_limited_total"} {
+		if v, ok := f.Value(name, "platform=telegram"); !ok || v != 0 {
+			t.Errorf("%s{platform=telegram}: %v (found: %v), want 0", name, v, ok)
+		}
 	}
 	cancel()
 	if err := <-done; err != nil {

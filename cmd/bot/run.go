@@ -86,10 +86,12 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if c.Telegram.Token != "" {
 		state := o.platform("telegram")
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures}
+			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures}
 		if state != nil {
-			// Go's standard client, telling /readyz whether Telegram answers.
+			// Go's standard client, telling /readyz whether Telegram
+			// answers; the messages counted.
 			tc.HTTPClient = &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}
+			tc.Metrics = o.messages("telegram")
 		}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
@@ -99,6 +101,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		if err != nil {
 			return err // it says "telegram: ..."
 		}
+		o.waiting("telegram", tg.Waiting)
 		notifiers = append(notifiers, tg)
 		venues[telegram.Platform] = tg.Venues()
 		run := tg.Run
