@@ -520,7 +520,7 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	} else if old := live.Get(k); old != nil {
-		if rec, _, err := decodeHead(old); err == nil {
+		if rec, err := decodeHead(old); err == nil {
 			for _, u := range rec.Seats {
 				if u.ID != "" {
 					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
