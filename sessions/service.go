@@ -47,6 +47,10 @@ type Config struct {
 	// Venues opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
 	Venues VenueSet
+	// CommitWatchdog is how long one transaction of the store may run
+	// before the Watchdog logs it and reports it stuck (0:
+	// DefaultCommitWatchdog).
+	CommitWatchdog time.Duration
 }
 
 // DefaultResident is Config.Resident's default.
@@ -78,6 +82,7 @@ type Service struct {
 	autoLevel    int
 	resident     int
 	venues       VenueSet
+	watchdog     *Watchdog
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -139,6 +144,7 @@ func New(c Config) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
 	return s
 }
 
