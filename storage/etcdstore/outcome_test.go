@@ -318,3 +318,36 @@ func TestFenceStopsALateWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestLostAnswerTournament: a tournament write (a new tournament, then
+// its next revision) whose answer is lost after it applied, or whose
+// request is lost on the way, is answered as written, with the id the
+// store gave it, and is stored once.
+func TestLostAnswerTournament(t *testing.T) {
+	ctx := context.Background()
+	direct := open(t)
+	prefix := "/" + t.Name() + "/"
+	l := newLossy(t, prefix, etcdstore.Options{})
+	lose := []func(){func() { l.loseAnswer(t, prefix, l.proxy.Reset) }, func() { l.loseRequest(nil) }}
+	for i := range 6 {
+		key := sessions.Key{Platform: "test", Channel: fmt.Sprint("t", i)}
+		tour := &sessions.Tournament{V: sessions.TournamentVersion, Rev: 1, Key: key, Organiser: ann, Game: "count",
+			Format: sessions.FormatSwiss, Rounds: 3, Status: sessions.StatusSignup, Created: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+		lose[i%2]()
+		if err := l.store.PutTournament(ctx, tour); err != nil || tour.ID == "" {
+			t.Fatalf("tournament %d: new: %v (id %q)", i, err, tour.ID)
+		}
+		if at, err := direct.TournamentsAt(ctx, key, 0); err != nil || len(at) != 1 || at[0].ID != tour.ID {
+			t.Fatalf("tournament %d: answered id %s; stored here: %d (%v)", i, tour.ID, len(at), err)
+		}
+		tour.Rev++
+		tour.Players = append(tour.Players, sessions.Entrant{User: bob, Rating: 1000})
+		lose[(i+1)%2]()
+		if err := l.store.PutTournament(ctx, tour); err != nil {
+			t.Fatalf("tournament %d: rev 2: %v", i, err)
+		}
+		if got, err := direct.Tournament(ctx, tour.ID); err != nil || got.Rev != 2 || len(got.Players) != 1 {
+			t.Fatalf("tournament %d: stored %+v (%v), want rev 2 with one player", i, got, err)
+		}
+	}
+}
