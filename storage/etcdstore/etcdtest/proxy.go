@@ -58,31 +58,22 @@ func (p *Proxy) HoldAnswers() { p.set(holdAnswers) }
 // forwards again.
 func (p *Proxy) DropRequests() { p.set(dropRequests) }
 
-// Blackhole lets nothing through from now on, on the connections there
-// are and on new ones (which hang): etcd is out of reach. Reset ends it.
-func (p *Proxy) Blackhole() { p.set(blackhole) }
-
 // Reset resets every connection through the proxy (the client reads
 // "connection reset by peer"), losing what was held back, and forwards
 // again: a client connects anew.
-func (p *Proxy) Reset() {
-	p.mu.Lock()
-	links := p.links
-	p.links = map[*link]bool{}
-	p.mode = forward
-	p.mu.Unlock()
-	for l := range links {
-		l.reset()
-	}
-}
+func (p *Proxy) Reset() { p.resetAll(forward) }
 
 // Cut resets every connection through the proxy and lets nothing through
-// from then on (Blackhole, then a reset of what was connected).
-func (p *Proxy) Cut() {
+// from then on, on new connections either (they hang): etcd is out of
+// reach. Reset ends it.
+func (p *Proxy) Cut() { p.resetAll(blackhole) }
+
+// resetAll resets every connection, then carries bytes as m says.
+func (p *Proxy) resetAll(m mode) {
 	p.mu.Lock()
 	links := p.links
 	p.links = map[*link]bool{}
-	p.mode = blackhole
+	p.mode = m
 	p.mu.Unlock()
 	for l := range links {
 		l.reset()
