@@ -24,9 +24,9 @@ type Watchdog struct {
 	bound time.Duration
 	now   func() time.Time
 	log   *slog.Logger
-	// pkg is the import path of the store's package: the goroutines whose
-	// stacks hold its functions are the ones logged.
-	pkg string
+	// marks pick the goroutines logged: those in the store's package's
+	// functions, and those waiting for the store in the Service.
+	marks [][]byte
 
 	mu      sync.Mutex
 	next    uint64
@@ -43,15 +43,29 @@ func newWatchdog(bound time.Duration, now func() time.Time, log *slog.Logger, st
 	if bound <= 0 {
 		bound = DefaultCommitWatchdog
 	}
+	self := reflect.TypeFor[Service]().PkgPath() + ".(*Service)."
+	marks := [][]byte{[]byte("\n" + self + "storeCommit("), []byte("\n" + self + "storePut(")}
+	if pkg := storePackage(store); pkg != "" {
+		marks = append(marks, []byte("\n"+pkg+"."))
+	}
+	return &Watchdog{bound: bound, now: now, log: log, marks: marks, running: map[uint64]*watched{}}
+}
+
+// storePackage is the import path of the package of store's type: of the
+// type it embeds first, for a type that wraps another.
+func storePackage(store Store) string {
 	t := reflect.TypeOf(store)
-	for t != nil && t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	for t != nil {
+		switch {
+		case t.Kind() == reflect.Pointer:
+			t = t.Elem()
+		case t.Kind() == reflect.Struct && t.NumField() > 0 && t.Field(0).Anonymous:
+			t = t.Field(0).Type
+		default:
+			return t.PkgPath()
+		}
 	}
-	pkg := ""
-	if t != nil {
-		pkg = t.PkgPath()
-	}
-	return &Watchdog{bound: bound, now: now, log: log, pkg: pkg, running: map[uint64]*watched{}}
+	return ""
 }
 
 // Watchdog returns the Service's watchdog over its store's transactions.
@@ -137,9 +151,8 @@ func (w *Watchdog) Run(ctx context.Context) {
 	}
 }
 
-// stacks returns the stacks of the goroutines whose functions include
-// the store's package's (all of them when none does, or the store's
-// package is not known).
+// stacks returns the stacks of the goroutines in the store's code or
+// waiting for it (all of them when none is).
 func (w *Watchdog) stacks() string {
 	buf := make([]byte, 1<<16)
 	for {
@@ -150,14 +163,13 @@ func (w *Watchdog) stacks() string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	if w.pkg == "" {
-		return string(buf)
-	}
-	mark := []byte("\n" + w.pkg + ".")
 	var out [][]byte
 	for g := range bytes.SplitSeq(buf, []byte("\n\n")) {
-		if bytes.Contains(g, mark) {
-			out = append(out, g)
+		for _, m := range w.marks {
+			if bytes.Contains(g, m) {
+				out = append(out, g)
+				break
+			}
 		}
 	}
 	if len(out) == 0 {

@@ -63,8 +63,11 @@ func TestWatchdog(t *testing.T) {
 			t.Fatalf("after %v: logged %d times, want %d:\n%s", clock().Sub(start), n, want, logs.String())
 		}
 	}
-	if !strings.Contains(logs.String(), "sessionstest.(*MemoryStore).Commit") {
+	if !strings.Contains(logs.String(), "sessionstest.(*MemoryStore).Commit(") {
 		t.Fatalf("the log has no stack of the goroutine in the store:\n%s", logs.String())
+	}
+	if strings.Contains(logs.String(), "sessions_test.TestWatchdog(") {
+		t.Fatalf("the log has the stacks of goroutines outside the store (the test's):\n%s", logs.String())
 	}
 	close(release)
 	if err := <-done; err != nil {
