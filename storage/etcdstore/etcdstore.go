@@ -23,11 +23,11 @@
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
 //
-// Every sessions.Change is one etcd transaction, whose outcome is always
-// known before Commit answers, even when etcd's answer is lost (see
-// outcome.go). It compares the session
-// head's revision with the one this Store loaded or last committed: when
-// another process changed the session in between, the transaction fails
+// Every sessions.Change is one etcd transaction, whose outcome is known
+// before Commit answers, even when etcd's answer is lost (outcome.go). It
+// compares the session head's revision with the one this Store loaded or
+// last committed: when another process changed the session in between,
+// the transaction fails
 // and Commit returns an error wrapping sessions.ErrConflict (the Service
 // then loads the session again and re-runs the request on it). A
 // tournament written with the change (Change.Tournament) adds a compare on
