@@ -26,15 +26,15 @@
 // Every sessions.Change is one etcd transaction, whose outcome is known
 // before Commit answers, even when etcd's answer is lost (outcome.go). It
 // compares the session head's revision with the one this Store loaded or
-// last committed: when another process changed the session in between,
-// the transaction fails
-// and Commit returns an error wrapping sessions.ErrConflict (the Service
-// then loads the session again and re-runs the request on it). A
-// tournament written with the change (Change.Tournament) adds a compare on
-// the tournament's revision: when another process wrote it since its Rev
-// was checked, the whole transaction fails with ErrConflict too. Before it
-// uses a session it holds in memory, the Service asks Changed (a read of
-// the head's revision), so that it sees what other processes did.
+// last committed: when another process changed the session in between, the
+// transaction fails and Commit returns an error wrapping
+// sessions.ErrConflict (the Service then loads the session again and
+// re-runs the request on it). A tournament written with the change
+// (Change.Tournament) adds a compare on the tournament's revision: when
+// another process wrote it since its Rev was checked, the whole
+// transaction fails with ErrConflict too. Before it uses a session it
+// holds in memory, the Service asks Changed (a read of the head's
+// revision), so that it sees what other processes did.
 //
 // Clocks: one process at a time runs them (Lead: an etcd election on a
 // lease of LeaderTTL); its Tick reads the due index (DueBefore), so that
