@@ -51,6 +51,10 @@ type Config struct {
 	// tournaments one user may hold at once; the zero value sets none
 	// (the bot sets DefaultCaps, or its configuration's).
 	Caps Caps
+	// CommitWatchdog is how long one transaction of the store may run
+	// before the Watchdog logs it and reports it stuck (0:
+	// DefaultCommitWatchdog).
+	CommitWatchdog time.Duration
 }
 
 // DefaultResident is Config.Resident's default.
@@ -83,6 +87,7 @@ type Service struct {
 	resident     int
 	venues       VenueSet
 	caps         Caps
+	watchdog     *Watchdog
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -144,6 +149,7 @@ func New(c Config) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
 	return s
 }
 

@@ -163,6 +163,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
 		return fail(m.sp.T("RefusedDamaged"))
+	case sessions.ErrUnknownOutcome:
+		// The Service logged it.
+		return fail(m.sp.T("RefusedUnknownOutcome"))
 	case sessions.ErrBroken:
 		h.log.Error("broken session", "session", m.Key.String(), "err", err)
 		return fail(m.sp.T("RefusedBroken"))
