@@ -60,6 +60,7 @@ type Metrics struct {
 	moves        prometheus.Counter
 	commit       prometheus.Observer
 	conflicts    prometheus.Counter
+	unknown      prometheus.Counter
 	commitErrors prometheus.Counter
 	loaded       prometheus.Counter
 	fired        map[sessions.Deadline]prometheus.Counter
@@ -90,9 +91,11 @@ func New(o Options) *Metrics {
 	m.moves = f.counterVec("moves_committed_total", "Moves committed to the store (players', the computer's and the clock's).", "store").With(store)
 	m.commit = f.histogramVec("commit_duration_seconds", "How long the store took to commit a change of a session (a move, a challenge, the end of a game), committed or not.",
 		[]float64{.0005, .001, .002, .005, .01, .02, .05, .1, .25, .5, 1, 2.5, 5}, "store").With(store)
-	failures := f.counterVec("commit_failures_total", "Commits the store refused: conflict (another process changed the session first; the command is judged again) or error.",
+	failures := f.counterVec("commit_failures_total",
+		"Commits that failed: conflict (another process changed the session first; the command is judged again), unknown (the store cannot tell whether it was saved: etcd lost its answer) or error.",
 		"store", "reason")
 	m.conflicts = failures.WithLabelValues(o.Store, "conflict")
+	m.unknown = failures.WithLabelValues(o.Store, "unknown")
 	m.commitErrors = failures.WithLabelValues(o.Store, "error")
 	m.loaded = f.counter("sessions_loaded_total", "Live sessions read from the store into memory (first use after a start, or after leaving memory).")
 	fired := f.counterVec("clock_deadlines_fired_total", "Clocks that came due: reminder, auto_move (the time ran out: the computer plays for the player) or expired (a challenge nobody answered).",
@@ -153,6 +156,8 @@ func (m *Metrics) Committed(took time.Duration, move bool, err error) {
 		}
 	case errors.Is(err, sessions.ErrConflict):
 		m.conflicts.Inc()
+	case errors.Is(err, sessions.ErrUnknownOutcome):
+		m.unknown.Inc()
 	default:
 		m.commitErrors.Inc()
 	}

@@ -3,6 +3,7 @@ package ops_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"testing"
 	"time"
@@ -101,7 +102,8 @@ func TestClockMetrics(t *testing.T) {
 // TestCommandOutcomes: a command the user gets wrong is refused; one the
 // store fails is an error; one past the rate limit is rate_limited (its
 // notice, and the one dropped after it); a conflict with another process
-// and a failure of the store count apart. A command or a platform the bot does not know
+// a change the store cannot tell it saved, and a failure of the store
+// count apart. A command or a platform the bot does not know
 // counts as "other", never under what was typed.
 func TestCommandOutcomes(t *testing.T) {
 	b := newBot(t)
@@ -113,6 +115,10 @@ func TestCommandOutcomes(t *testing.T) {
 	b.say(k, "alice", "/move 1")
 	b.store.Fail = func(*sessions.Change) error { return sessions.ErrConflict }
 	b.say(k, "alice", "/m 1")
+	b.store.Fail = func(*sessions.Change) error {
+		return fmt.Errorf("etcd: the answer was lost: %w", sessions.ErrUnknownOutcome)
+	}
+	b.say(k, "alice", "/m 1")
 	b.store.Fail = nil
 	b.say(k, "alice", "/m 1")
 	b.say(sessions.Key{Platform: "irc", Channel: "#x"}, "eve", "/xyzzy")
@@ -122,13 +128,14 @@ func TestCommandOutcomes(t *testing.T) {
 
 	f := b.scrape()
 	want(t, f, 1, "boardgamebot_commands_total", "platform=console", "command=move", "outcome=refused")
-	want(t, f, 2, "boardgamebot_commands_total", "platform=console", "command=move", "outcome=error")
+	want(t, f, 3, "boardgamebot_commands_total", "platform=console", "command=move", "outcome=error")
 	want(t, f, 1, "boardgamebot_commands_total", "platform=console", "command=move", "outcome=applied")
 	want(t, f, 1, "boardgamebot_moves_committed_total", "store=bbolt")
 	want(t, f, 1, "boardgamebot_commit_failures_total", "store=bbolt", "reason=error")
 	// a conflict is judged again once: two commits, both in conflict
 	want(t, f, 2, "boardgamebot_commit_failures_total", "store=bbolt", "reason=conflict")
-	want(t, f, 6, "boardgamebot_commit_duration_seconds", "store=bbolt")
+	want(t, f, 1, "boardgamebot_commit_failures_total", "store=bbolt", "reason=unknown")
+	want(t, f, 7, "boardgamebot_commit_duration_seconds", "store=bbolt")
 	want(t, f, 1, "boardgamebot_sessions_resident")
 	want(t, f, 0, "boardgamebot_tournaments", "status=running")
 	want(t, f, 1, "boardgamebot_commands_total", "platform=other", "command=other", "outcome=refused")

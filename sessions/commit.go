@@ -127,6 +127,11 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 		}
 		s.storeFailed("commit failed", err, e.key.LogAttr())
+		if errors.Is(err, ErrUnknownOutcome) {
+			// The change may be stored: load the session again on its
+			// next use, whatever the store holds.
+			e.loaded = false
+		}
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 	}
 	if c.Finished != nil && c.Finished.Tour != nil && c.Tournament != nil {

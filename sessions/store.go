@@ -22,7 +22,9 @@ type Store interface {
 	// store loaded it.
 	// A live session's actions only grow at the end or are cut back (a
 	// takeback) from one commit to the next, so that a store may write
-	// only the new ones.
+	// only the new ones. An error means nothing changed, except one
+	// wrapping ErrUnknownOutcome: the store could not find out whether c
+	// was applied.
 	Commit(ctx context.Context, c *Change) error
 	// Live returns every live session (for tools and tests: start-up
 	// reads LiveIndex). When some records are damaged it returns the
@@ -77,7 +79,8 @@ type Store interface {
 	// not active or was in another channel) while another tournament is
 	// active there fails with an error wrapping both ErrTournamentOpen
 	// and ErrConflict, and writes nothing. Change.Tournament is held to
-	// the same terms.
+	// the same terms. An error wrapping ErrUnknownOutcome says, as for
+	// Commit, that whether t was written is not known.
 	PutTournament(ctx context.Context, t *Tournament) error
 	// Tournament returns the tournament with this id, or an error
 	// wrapping ErrNotFound.

@@ -177,17 +177,13 @@ func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
 func (s *Store) Forget(ctx context.Context, before time.Time) error {
 	limit := binary.BigEndian.AppendUint64(nil, uint64(before.UnixNano()))
 	return s.update("request ids", func(tx *bbolt.Tx) error {
-		seen, at := tx.Bucket(bSeen), tx.Bucket(bSeenAt)
-		c := at.Cursor()
-		for k, _ := c.First(); k != nil && bytes.Compare(k[:8], limit) < 0; k, _ = c.First() {
-			if err := seen.Delete(k[8:]); err != nil {
-				return err
+		seen := tx.Bucket(bSeen)
+		return deleteFrom(tx.Bucket(bSeenAt), nil, func(k []byte) (bool, error) {
+			if len(k) < 8 || bytes.Compare(k[:8], limit) >= 0 {
+				return false, nil
 			}
-			if err := c.Delete(); err != nil {
-				return err
-			}
-		}
-		return nil
+			return true, seen.Delete(k[8:])
+		})
 	})
 }
 

@@ -546,7 +546,7 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	} else if old := live.Get(k); old != nil {
-		if rec, _, err := decodeHead(old); err == nil {
+		if rec, err := decodeHead(old); err == nil {
 			for _, u := range rec.Seats {
 				if u.ID != "" {
 					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
@@ -630,7 +630,7 @@ func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]*session
 			if v == nil {
 				continue
 			}
-			rec, _, err := decodeHead(v)
+			rec, err := decodeHead(v)
 			if err != nil {
 				what := "session " + keyString(k[len(prefix):])
 				damaged = append(damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))

@@ -163,6 +163,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
 		return failure(m.sp.T("RefusedDamaged"))
+	case sessions.ErrUnknownOutcome:
+		// The Service logged it.
+		return failure(m.sp.T("RefusedUnknownOutcome"))
 	case sessions.ErrBroken:
 		h.log.Error("broken session", m.Key.LogAttr(), "err", err)
 		return failure(m.sp.T("RefusedBroken"))

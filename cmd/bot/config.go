@@ -28,6 +28,10 @@ type config struct {
 	Storage struct {
 		Path        string   `yaml:"path"`
 		OpenTimeout duration `yaml:"open_timeout"`
+		// CommitWatchdog is how long one commit may run before the bot
+		// logs it, with the stack of the stuck goroutine, and reports it
+		// stuck (sessions.Watchdog).
+		CommitWatchdog duration `yaml:"commit_watchdog"`
 		// Etcd, with endpoints, keeps everything in etcd instead of
 		// the bbolt file, shared by every bot process on it.
 		Etcd struct {
@@ -165,6 +169,7 @@ func defaultConfig() config {
 	var c config
 	c.Storage.Path = "./data/bot.db"
 	c.Storage.OpenTimeout = duration(2 * time.Second)
+	c.Storage.CommitWatchdog = duration(sessions.DefaultCommitWatchdog)
 	c.Storage.Etcd.Prefix = "/boardgamebot/"
 	c.Storage.Etcd.DialTimeout = duration(5 * time.Second)
 	c.Log.Level = "info"
@@ -219,6 +224,7 @@ var settings = []setting{
 	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
 	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
 	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
+	{"BOT_STORAGE_COMMIT_WATCHDOG", func(c *config, v string) error { return c.Storage.CommitWatchdog.set(v) }},
 	{"BOT_STORAGE_ETCD_ENDPOINTS", str(func(c *config) *string { return &c.Storage.Etcd.Endpoints })},
 	{"BOT_STORAGE_ETCD_PREFIX", str(func(c *config) *string { return &c.Storage.Etcd.Prefix })},
 	{"BOT_STORAGE_ETCD_USERNAME", str(func(c *config) *string { return &c.Storage.Etcd.Username })},
@@ -449,6 +455,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
+	}
+	if c.Storage.CommitWatchdog < duration(time.Second) {
+		return c, fmt.Errorf("%s: storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", source, time.Duration(c.Storage.CommitWatchdog))
 	}
 	if err := checkEtcd(c); err != nil {
 		return c, fmt.Errorf("%s: %v", source, err)

@@ -33,15 +33,15 @@ func TestConfigErrors(t *testing.T) {
 		{"tab", "storage:\n\tpath: x\n", nil, "config FILE: line 2: found character that cannot start any token"},
 		{"not a map", "- a\n- b\n", nil, "config FILE: line 1: the file should hold sections of settings (name: value lines), not a list"},
 		{"unknown key", "storage:\n  path: x.db\n  paht: y.db\n", nil,
-			`config FILE: line 3: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, etcd)`},
+			`config FILE: line 3: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook: did you mean "url"? (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
 			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, clocks, computer, sessions, limits)`},
 		{"unknown key, nothing near", "storage:\n  database: x.db\n", nil,
-			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, etcd)`},
+			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
-			`config FILE: line 2: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, etcd); line 3: unknown setting "pth" in storage: did you mean "path"? (its settings: path, open_timeout, etcd)`},
+			`config FILE: line 2: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd); line 3: unknown setting "pth" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
 		{"two on one line", "discord: {shard_id: x, shard_count: y}\n", nil,
 			`config FILE: line 1: discord.shard_id should be a whole number, not "x"; line 1: discord.shard_count should be a whole number, not "y"`},
@@ -50,6 +50,10 @@ func TestConfigErrors(t *testing.T) {
 		{"value for a section", "storage: x\n", nil, `config FILE: line 1: storage should be a section of settings (name: value lines), not "x"`},
 		{"bad duration", "storage:\n  open_timeout: soon\n", nil, `config FILE: line 2: storage.open_timeout: "soon" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"duration as a list", "storage:\n  open_timeout: [1s]\n", nil, "config FILE: line 2: storage.open_timeout: a duration is a single value like 5s or 1h"},
+		{"short commit watchdog", "storage:\n  commit_watchdog: 10ms\n", nil,
+			"config FILE: storage.commit_watchdog 10ms is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
+		{"commit watchdog off", "", map[string]string{"BOT_STORAGE_COMMIT_WATCHDOG": "off"},
+			"config FILE: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
 		{"bad level", "log:\n  level: loud\n", nil, `config FILE: log.level "loud" is not one of debug, info, warn, error`},
 		{"bad format", "log:\n  format: xml\n", nil, `config FILE: log.format "xml" is not text or json`},
 		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: metrics.listen "9090" is not an address to listen on (host:port or :port, like :9090)`},
@@ -135,6 +139,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 		env[s.env] = "x"
 	}
 	env["BOT_STORAGE_OPEN_TIMEOUT"] = "3s"
+	env["BOT_STORAGE_COMMIT_WATCHDOG"] = "1m"
 	env["BOT_LOG_LEVEL"] = "debug"
 	env["BOT_LOG_FORMAT"] = "json"
 	for _, k := range []string{"CHALLENGE_EXPIRY", "TICK"} {
@@ -166,7 +171,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config{}
-	want.Storage.Path, want.Storage.OpenTimeout = "x", duration(3*time.Second)
+	want.Storage.Path, want.Storage.OpenTimeout, want.Storage.CommitWatchdog = "x", duration(3*time.Second), duration(time.Minute)
 	want.Log.Level, want.Log.Format = "debug", "json"
 	want.Metrics.Listen = "127.0.0.1:9090"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"

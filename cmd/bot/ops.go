@@ -72,7 +72,8 @@ func (o *operations) observer() chat.Observer {
 }
 
 // watch adds the checks on the sessions service: /healthz asks it to take
-// its lock, the metrics count its sessions in memory.
+// its lock, /readyz that no commit of its store is stuck (its watchdog),
+// the metrics count its sessions in memory.
 func (o *operations) watch(svc *sessions.Service) {
 	if o == nil {
 		return
@@ -80,6 +81,13 @@ func (o *operations) watch(svc *sessions.Service) {
 	o.metrics.Sessions(svc)
 	o.health.Alive("sessions", func(ctx context.Context) error {
 		svc.Resident()
+		return nil
+	})
+	w := svc.Watchdog()
+	o.health.Ready("commits", func(ctx context.Context) error {
+		if since, stuck := w.Stuck(); stuck {
+			return fmt.Errorf("a commit has run since %s, longer than storage.commit_watchdog (%s)", since.UTC().Format(time.RFC3339), w.Bound())
+		}
 		return nil
 	})
 }

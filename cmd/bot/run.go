@@ -391,16 +391,17 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		Metrics: o.sessionsMetrics()})
+		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Metrics: o.sessionsMetrics()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
-// while this process leads them) and answers
-// `bot backup` through the backup socket, until the returned stop is
-// called or ctx is done; stop waits for both.
+// while this process leads them) and the watchdog over the store's
+// commits, and answers `bot backup` through the backup socket, until the
+// returned stop is called or ctx is done; stop waits for them all.
 func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger, o *operations) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	wg.Go(func() { svc.Watchdog().Run(ctx) })
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -114,7 +114,7 @@ func Bounds() map[string][]string {
 		"command":  append(chat.CommandNames(), ops.Other),
 		"outcome":  {ops.OutcomeApplied, ops.OutcomeRefused, ops.OutcomeRateLimited, ops.OutcomeError},
 		"store":    {"bbolt", "etcd"},
-		"reason":   {"conflict", "error"},
+		"reason":   {"conflict", "unknown", "error"},
 		"kind":     {"reminder", "auto_move", "expired"},
 		"election": {"clocks", "telegram_poll"},
 		"status":   {"signup", "running"},

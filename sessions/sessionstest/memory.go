@@ -36,6 +36,11 @@ type MemoryStore struct {
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error
+	// Answer, when set, is what Commit returns, given what it did (nil:
+	// c was applied): a store whose answer was lost after it applied c
+	// (or did not) returns an error wrapping sessions.ErrUnknownOutcome.
+	// It is called outside the store's lock.
+	Answer func(c *sessions.Change, err error) error
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -58,6 +63,14 @@ func (m *MemoryStore) Load(ctx context.Context, key sessions.Key) (*sessions.Rec
 
 // Commit implements sessions.Store.
 func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
+	err := m.commit(c)
+	if m.Answer != nil {
+		return m.Answer(c, err)
+	}
+	return err
+}
+
+func (m *MemoryStore) commit(c *sessions.Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.Fail != nil {

@@ -15,6 +15,7 @@
 //	l/<platform 0 game 0 period> 0 <inverted rating> 0 <user>   the ladder
 //	n/<platform 0 lower-case name>               a user by name
 //	s/<platform 0 request id>    an applied request id, with a lease (a day)
+//	w/<random id>                a write's marker, with a lease (an hour: outcome.go)
 //	t/<id>                       a tournament (ids from meta/next-tournament)
 //	ta/<id>                      the tournaments in sign-up or running
 //	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
@@ -27,16 +28,18 @@
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
 //
-// Every sessions.Change is one etcd transaction. It compares the session
-// head's revision with the one this Store loaded or last committed: when
-// another process changed the session in between, the transaction fails
-// and Commit returns an error wrapping sessions.ErrConflict (the Service
-// then loads the session again and re-runs the request on it). A
-// tournament written with the change (Change.Tournament) adds a compare on
-// the tournament's revision: when another process wrote it since its Rev
-// was checked, the whole transaction fails with ErrConflict too. Before it
-// uses a session it holds in memory, the Service asks Changed (a read of
-// the head's revision), so that it sees what other processes did.
+// Every sessions.Change is one etcd transaction, whose outcome is known
+// before Commit answers, even when etcd's answer is lost (outcome.go). It
+// compares the session head's revision with the one this Store loaded or
+// last committed: when another process changed the session in between, the
+// transaction fails and Commit returns an error wrapping
+// sessions.ErrConflict (the Service then loads the session again and
+// re-runs the request on it). A tournament written with the change
+// (Change.Tournament) adds a compare on the tournament's revision: when
+// another process wrote it since its Rev was checked, the whole
+// transaction fails with ErrConflict too. Before it uses a session it
+// holds in memory, the Service asks Changed (a read of the head's
+// revision), so that it sees what other processes did.
 //
 // Clocks: one process at a time runs them (Lead: an etcd election on a
 // lease of LeaderTTL); its Tick reads the due index (DueBefore), so that
@@ -76,12 +79,19 @@ const requestTTL = 24 * time.Hour
 type Options struct {
 	// Prefix is put before every key; DefaultPrefix when empty.
 	Prefix string
-	// Log receives damaged records (once per key); nil discards.
+	// Log receives damaged records (once per key), and the writes whose
+	// answer etcd lost; nil discards.
 	Log *slog.Logger
 	// Community names the community of a finished game of an older bot
 	// when Open builds the rating history and community ladders of a
 	// store written before them (see storage.Options.Community).
 	Community func(sessions.Key) string
+	// Wait is how long the store waits for etcd (0: DefaultWait): for the
+	// answers to the requests of one change (the client waits for a
+	// member as long as it is let), and then, when the change's answer
+	// was lost, for finding out whether it applied; only then does it
+	// fail with an error wrapping sessions.ErrUnknownOutcome.
+	Wait time.Duration
 }
 
 // Store is a sessions.Store on etcd.
@@ -92,10 +102,12 @@ type Store struct {
 	log    *slog.Logger
 	legacy func(sessions.Key) string // Options.Community
 
-	mu     sync.Mutex
-	known  map[sessions.Key]seen // what this Store last saw of each live session
-	lease  clientv3.LeaseID
-	leased time.Time
+	wait time.Duration
+
+	mu       sync.Mutex
+	known    map[sessions.Key]seen // what this Store last saw of each live session
+	requests leaseCache            // the lease of request ids
+	markers  leaseCache            // the lease of writes' markers
 }
 
 // seen is what a Store knows of a live session's stored state: the head's
@@ -130,7 +142,11 @@ func New(cli *clientv3.Client, o Options) *Store {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, legacy: o.Community, known: map[sessions.Key]seen{}}
+	if o.Wait <= 0 {
+		o.Wait = DefaultWait
+	}
+	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, legacy: o.Community, wait: o.Wait, known: map[sessions.Key]seen{},
+		requests: leaseCache{ttl: requestTTL, reuse: time.Hour}, markers: leaseCache{ttl: markerTTL, reuse: markerReuse}}
 }
 
 // Close closes the client when the Store made it (Open).
@@ -217,6 +233,8 @@ func (s *Store) damage(what string, err error) error {
 // Load implements sessions.Store. The head and its move log are read at
 // one revision.
 func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Txn(ctx).Then(
 		clientv3.OpGet(s.headKey(key)),
 		clientv3.OpGet(s.movesKey(key), clientv3.WithPrefix(), clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend)),
@@ -259,6 +277,8 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 // Changed implements sessions.SharedStore: it compares the head's
 // revision with the one this Store last saw.
 func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Get(ctx, s.headKey(key), clientv3.WithKeysOnly())
 	if err != nil {
 		return false, fmt.Errorf("etcdstore: reading the revision of %s: %w", key, err)
@@ -275,6 +295,8 @@ func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
 // DueBefore implements sessions.SharedStore: a range read of the due
 // index up to t.
 func (s *Store) DueBefore(ctx context.Context, t time.Time) ([]sessions.LiveEntry, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	p := s.prefix + "d/"
 	end := fmt.Sprintf("%s%020d\x01", p, t.UnixNano())
 	resp, err := s.cli.Get(ctx, p, clientv3.WithRange(end), clientv3.WithKeysOnly())
@@ -312,17 +334,19 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 	s.mu.Lock()
 	was, ok := s.known[c.Key]
 	s.mu.Unlock()
-	var lease clientv3.LeaseID
-	if c.Request != "" {
-		var err error
-		if lease, err = s.requestLease(ctx); err != nil {
-			return err
-		}
-	}
 	// Only the game and tournament counters and the standings can race
-	// with other sessions' commits: then the transaction runs again.
-	for range 16 {
-		done, rev, res, err := s.try(ctx, c, was, ok, lease)
+	// with other sessions' commits: then the transaction runs again; so
+	// does one whose answer was lost and that did not apply.
+	for i := range 16 {
+		if err := ctx.Err(); err != nil && i > 0 {
+			return fmt.Errorf("etcdstore: committing %s: %w", c.Key, err)
+		}
+		done, rev, res, err := s.try(ctx, c, was, ok)
+		if errors.Is(err, sessions.ErrUnknownOutcome) {
+			s.mu.Lock()
+			delete(s.known, c.Key) // load it again: it may have changed
+			s.mu.Unlock()
+		}
 		if err != nil {
 			return err
 		}
@@ -359,10 +383,13 @@ type result struct {
 }
 
 // try runs one transaction of c. It reports done=false when only the game
-// or tournament counter or a standing changed under it (run it again). A
-// stale Change.Tournament fails with an error wrapping ErrConflict that
-// names the tournament (the session stays known: it did not change).
-func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known bool, lease clientv3.LeaseID) (done bool, rev int64, res result, err error) {
+// or tournament counter or a standing changed under it, or when its
+// answer was lost and it did not apply (run it again). A stale
+// Change.Tournament fails with an error wrapping ErrConflict that names
+// the tournament (the session stays known: it did not change).
+func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known bool) (done bool, rev int64, res result, err error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	hk := s.headKey(c.Key)
 	var cmps []clientv3.Cmp
 	if known {
@@ -372,11 +399,21 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	var ops []clientv3.Op
 	if c.Request != "" {
+		lease, err := s.lease(ctx, &s.requests)
+		if err != nil {
+			return false, 0, res, err
+		}
 		sk := s.seenKey(c.Key.Platform, c.Request)
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(sk), "=", 0))
 		v, _ := json.Marshal(seenRecord{V: 1, At: c.At.UnixNano()})
 		ops = append(ops, clientv3.OpPut(sk, string(v), clientv3.WithLease(lease)))
 	}
+	mlease, err := s.lease(ctx, &s.markers)
+	if err != nil {
+		return false, 0, res, err
+	}
+	mk := s.newMarker()
+	cmps, ops = marked(mk, mlease, cmps, ops)
 	if was.due != "" && (c.Live == nil || was.due != s.dueKey(c.Key, c.Live.Due())) {
 		ops = append(ops, clientv3.OpDelete(was.due))
 	}
@@ -414,7 +451,8 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(elses...).Commit()
 	if err != nil {
-		return false, 0, res, fmt.Errorf("etcdstore: committing %s: %w", c.Key, err)
+		applied, rev, err := s.lost(ctx, "committing "+c.Key.String(), err, mk, mlease)
+		return applied, rev, res, err
 	}
 	if resp.Succeeded {
 		return true, resp.Header.Revision, res, nil
@@ -626,24 +664,10 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 	return cmps, ops, res, nil
 }
 
-// requestLease returns the lease request ids are kept with: one lease
-// for every id of an hour, lasting a day past that hour.
-func (s *Store) requestLease(ctx context.Context) (clientv3.LeaseID, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lease != 0 && time.Since(s.leased) < time.Hour {
-		return s.lease, nil
-	}
-	l, err := s.cli.Grant(ctx, int64((requestTTL + time.Hour).Seconds()))
-	if err != nil {
-		return 0, fmt.Errorf("etcdstore: granting the lease of request ids: %w", err)
-	}
-	s.lease, s.leased = l.ID, time.Now()
-	return l.ID, nil
-}
-
 // Seen implements sessions.Store.
 func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Get(ctx, s.seenKey(platform, id), clientv3.WithCountOnly())
 	if err != nil {
 		return false, fmt.Errorf("etcdstore: reading request %s: %w", id, err)
