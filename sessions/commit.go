@@ -43,6 +43,9 @@ func (s *Service) changeLocked(ctx context.Context, req Request, fn func(cur *li
 		if err != nil {
 			return Event{}, err
 		}
+		if req.Elsewhere && s.notify != nil {
+			s.notify.Notify(ctx, Notice{Kind: NoticeEvent, Key: req.Key, Session: ev.Session, Event: &ev})
+		}
 		s.sendNotices(ctx, req.User, ev)
 		return ev, nil
 	}
@@ -129,6 +132,14 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		ev.Session = next.snapshot()
 	} else {
 		ev.Session = e.cur.snapshot()
+	}
+	if s.changed != nil {
+		switch {
+		case next != nil:
+			s.changed(e.key, ev.Session)
+		default:
+			s.changed(e.key, nil)
+		}
 	}
 	if next != nil && next.rec.Result != nil {
 		next = nil

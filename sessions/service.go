@@ -47,6 +47,14 @@ type Config struct {
 	// Venues opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
 	Venues VenueSet
+	// Changed, when set, is called after every change of a session this
+	// Service commits (a command, the computer's move, the clock's), with
+	// the session after it: its Record.Result is set when the game ended,
+	// and s is nil when the session is gone without a game (a challenge
+	// declined, cancelled or lapsed). The web board pushes it to the pages
+	// watching the game. It runs under the session's lock: it must not
+	// block, nor call the Service.
+	Changed func(key Key, s *Snapshot)
 }
 
 // DefaultResident is Config.Resident's default.
@@ -78,6 +86,7 @@ type Service struct {
 	autoLevel    int
 	resident     int
 	venues       VenueSet
+	changed      func(Key, *Snapshot)
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -112,7 +121,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, changed: c.Changed, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -151,6 +160,10 @@ type Request struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Elsewhere: the request was made away from the session's channel
+	// (on the web board), so the players there see its change only if
+	// it is posted: the Service sends a NoticeEvent for it.
+	Elsewhere bool
 }
 
 // EventKind says what a change did.

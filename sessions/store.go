@@ -210,6 +210,10 @@ const (
 	// board there, mentioning both players; with a To, a ping for that
 	// player.
 	NoticeTourGame
+	// NoticeEvent: a change a player made away from the session's
+	// channel (Request.Elsewhere: on the web board). Event says what, as
+	// a command's reply would: post it in the channel as that reply.
+	NoticeEvent
 )
 
 // Notice is one message for one user, or for the channel (To is zero).
@@ -227,4 +231,6 @@ type Notice struct {
 	Left time.Duration
 	// Tour is the tournament event (NoticeTournament, NoticeTourGame).
 	Tour *TourEvent
+	// Event is the change made elsewhere (NoticeEvent).
+	Event *Event
 }

@@ -36,6 +36,10 @@ type Message struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Elsewhere: the message comes from away from the session's channel
+	// (the web board): a change it makes is posted in the channel as a
+	// notice (sessions.NoticeEvent).
+	Elsewhere bool
 
 	sp Speaker // the reply's language, set by Handle
 }
@@ -89,6 +93,10 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+	// Web, when set, is the web board of the game the reply is about
+	// (/web): the links adapters make buttons of. Its Play link plays as
+	// the user: an adapter shows it to that user only.
+	Web *WebBoard
 }
 
 // Span is a range of lines, From included, To excluded.
@@ -157,6 +165,9 @@ type Config struct {
 	Words *Words
 	// Langs keeps the users' /lang choices; nil keeps them in memory only.
 	Langs LangStore
+	// Web makes the links of the web board (/web); nil: the bot serves
+	// no web board, and /web says so.
+	Web WebLinks
 }
 
 // Handler turns messages into calls of the sessions service and their
@@ -165,6 +176,7 @@ type Handler struct {
 	svc       *sessions.Service
 	words     *Words
 	langStore LangStore
+	links     WebLinks
 	langs     userLangs
 	games     func() []games.Info
 	log       *slog.Logger
@@ -189,7 +201,7 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, cmds: map[string]*command{},
+	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, cmds: map[string]*command{},
 		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
@@ -292,7 +304,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Elsewhere: m.Elsewhere}
 }
 
 func clip(s string, n int) string {
