@@ -2,6 +2,7 @@ package sessions_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -118,4 +119,31 @@ func TestElsewhereNotice(t *testing.T) {
 	if len(n.got) != 1 {
 		t.Fatalf("a refused request sent a NoticeEvent")
 	}
+}
+
+// TestRequestForOneGame: a request naming its game (Request.Game, as the
+// web board's links do) is refused at a key that holds another game now,
+// or none; the game it names takes it.
+func TestRequestForOneGame(t *testing.T) {
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	s := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
+		Now: func() time.Time { return now }, Rand: func(n int) int { return 0 }})
+	defer s.Close()
+	challenge(t, s, alice, map[string]string{"target": "2"}, bob)
+	first := must(t)(s.Accept(ctx, req(bob))).Session.Record.Created
+	r := req(alice)
+	r.Game = first
+	must(t)(s.Move(ctx, r, "2")) // alice wins the first game
+	now = now.Add(time.Second)
+	challenge(t, s, alice, nil, bob)
+	must(t)(s.Accept(ctx, req(bob)))
+	_, err := s.Move(ctx, r, "1")
+	if !errors.Is(err, sessions.ErrNoGame) {
+		t.Fatalf("a move for the first game, in the second: %v, want ErrNoGame", err)
+	}
+	if snap, _ := s.Look(ctx, key); len(snap.Record.Actions) != 0 {
+		t.Fatalf("the second game has %d actions, want none", len(snap.Record.Actions))
+	}
+	r.Game = now
+	must(t)(s.Move(ctx, r, "1"))
 }

@@ -63,6 +63,9 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 			return Event{}, &Error{Kind: ErrDuplicate, Msg: "request " + req.ID, Session: e.cur.snapshot()}
 		}
 	}
+	if !req.Game.IsZero() && (e.cur == nil || !e.cur.rec.Created.Equal(req.Game)) {
+		return Event{}, errf(ErrNoGame, nil, "the game of %s created %s is over", req.Key, req.Game)
+	}
 	next, ev, err := fn(e.cur)
 	if err != nil {
 		var se *Error

@@ -164,6 +164,11 @@ type Request struct {
 	// (on the web board), so the players there see its change only if
 	// it is posted: the Service sends a NoticeEvent for it.
 	Elsewhere bool
+	// Game, when not zero, is when the game the request is for was
+	// created (Record.Created): the web board's links name their game. At
+	// a key that holds another session, or none, the request is refused
+	// with ErrNoGame, under the session's lock.
+	Game time.Time
 }
 
 // EventKind says what a change did.

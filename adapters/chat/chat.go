@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -40,6 +41,10 @@ type Message struct {
 	// (the web board): a change it makes is posted in the channel as a
 	// notice (sessions.NoticeEvent).
 	Elsewhere bool
+	// Game, when not zero, is when the game the message is for was
+	// created: at a key that holds another game now, the message is
+	// refused (sessions.Request.Game).
+	Game time.Time
 
 	sp Speaker // the reply's language, set by Handle
 }
@@ -304,7 +309,7 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Elsewhere: m.Elsewhere}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Elsewhere: m.Elsewhere, Game: m.Game}
 }
 
 func clip(s string, n int) string {

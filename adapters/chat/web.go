@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )
 
@@ -73,6 +74,9 @@ type BoardWords struct {
 	Status string
 	// Notes are the offers on the table and the clock, one line each.
 	Notes []string
+	// Last says the last move ("alice (White) played c3-d4."), "" before
+	// the first: the page announces it to screen readers.
+	Last string
 }
 
 // BoardWords words the session s for the web board in lang, as viewer
@@ -82,6 +86,14 @@ func (h *Handler) BoardWords(lang string, s *sessions.Snapshot, viewer sessions.
 	w := BoardWords{Lang: p.Lang, Title: p.gameTitle(s), Players: p.players(s)}
 	for seat := range s.Record.Seats {
 		w.Seats = append(w.Seats, p.seatLabel(s, seat))
+	}
+	if acts := s.Record.Actions; s.Last != nil {
+		for i := len(acts) - 1; i >= 0; i-- {
+			if acts[i].Kind == sessions.ActMove {
+				w.Last = p.T("EventMoved", "Player", p.player(s, acts[i].Seat), "Move", s.Last.Text)
+				break
+			}
+		}
 	}
 	switch {
 	case s.Record.Result != nil:
@@ -116,8 +128,8 @@ func (h *Handler) BoardWords(lang string, s *sessions.Snapshot, viewer sessions.
 var webPageWords = []string{"WebFlip", "WebCopyFEN", "WebCopied", "WebDraw", "WebAccept", "WebDecline", "WebResign",
 	"WebResignConfirm", "WebYesResign", "WebNoPlayOn", "WebTakeback", "WebFirst", "WebBack", "WebForward", "WebLast",
 	"WebAutoplay", "WebPause", "WebDownload", "WebMoves", "WebWatching", "WebChoosePath", "WebPass",
-	"WebDefaultFormation", "WebHuff", "WebReconnecting", "WebPieceMan", "WebPieceKing", "WebPieceLevel", "WebEmpty",
-	"WebBoardLabel", "WebMoved", "WebSent", "WebYourMove", "WebTournamentPage"}
+	"WebDefaultFormation", "WebHuff", "WebReconnecting", "WebPieceMan", "WebPieceKing", "WebPieceLevel", "WebPiece",
+	"WebEmpty", "WebBoardLabel", "WebTournamentPage", "WebBadLink"}
 
 // PageWords returns the words of the web board's page in lang, by
 // message id; a placeholder stays in the text as {{.Name}}, for the page
@@ -138,3 +150,11 @@ func (h *Handler) PageWords(lang string) map[string]string {
 	return out
 }
 
+// StandingsTable is the standings of a tournament event as a table, its
+// headings in lang (the web board's tournament page).
+func (h *Handler) StandingsTable(lang string, ev sessions.TourEvent) render.StandingsTable {
+	p := h.words.In(lang)
+	heads := [6]string{p.T("TourColPlace"), p.T("TourColPlayer"), p.T("TourColPoints"), p.T("TourColBuchholz"), p.T("TourColSB"), p.T("TourColWins")}
+	return render.StandingsTable{Title: p.T("WebTourTitle", "ID", ev.Tournament.ID, "Game", p.gameName(ev.Tournament.Game, ev.Tournament.Game)),
+		Headings: heads, Rows: standingsRows(ev.Tournament, ev.Standings)}
+}
