@@ -106,7 +106,18 @@ func (h *Handler) BoardWords(lang string, s *sessions.Snapshot, viewer sessions.
 		w.Status = p.T("ChallengeWaiting", "Name", s.Record.Challenger.Name, "Game", w.Title, "Terms", p.terms(s), "Who", p.waitingFor(s, viewer))
 		return w
 	}
-	w.Status = p.status(s)
+	switch t := s.Turn(); {
+	case len(s.Pending()) > 0:
+		var names []string
+		for _, seat := range s.Pending() {
+			names = append(names, p.player(s, seat))
+		}
+		w.Status = p.T("WebSetupStep", "Players", p.andList(names))
+	case t >= 0 && s.Player(t).Computer:
+		w.Status = p.T("Thinking", "Player", p.player(s, t))
+	case t >= 0:
+		w.Status = p.T("WebToMove", "Player", p.player(s, t))
+	}
 	if offer := s.Record.DrawOffer; len(offer) > 0 {
 		var names []string
 		for _, seat := range offer {

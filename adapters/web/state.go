@@ -24,9 +24,6 @@ type State struct {
 	// Rows are the squares as the page lays them out, top row first,
 	// from the viewer's side (as the pictures: render.Layout).
 	Rows [][]string `json:"rows,omitempty"`
-	// Dark lists the squares the pieces stand on when they are one colour
-	// of the board (the draughts games); empty: every square.
-	Dark []string `json:"dark,omitempty"`
 	// Numbers are the draughts squares' numbers.
 	Numbers map[string]int `json:"numbers,omitempty"`
 	// Camps are Halma's camps, per seat.
@@ -61,7 +58,17 @@ type State struct {
 	// GameID is the finished game's id in the history.
 	GameID string `json:"gameId,omitempty"`
 	// Words are the state's lines in the page's language.
-	Words chat.BoardWords `json:"words"`
+	Words Words `json:"words"`
+}
+
+// Words are what a state says, worded in the page's language by the chat
+// handler (chat.BoardWords).
+type Words struct {
+	Title   string   `json:"title"`
+	Players string   `json:"players"`
+	Status  string   `json:"status"`
+	Notes   []string `json:"notes,omitempty"`
+	Last    string   `json:"last,omitempty"`
 }
 
 // Piece is a piece on a square: its seat, its level (1 a man, 2 a king,
@@ -144,7 +151,8 @@ func seatOf(s *sessions.Snapshot, u sessions.User) int {
 func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Time) State {
 	st := State{V: s.Record.Version, Game: s.Record.Game, Turn: s.Turn(), Now: now.UTC(), Winner: -1}
 	rec := s.Record
-	st.Words = words.BoardWords(v.lang, s, v.user, now)
+	bw := words.BoardWords(v.lang, s, v.user, now)
+	st.Words = Words{Title: bw.Title, Players: bw.Players, Status: bw.Status, Notes: bw.Notes, Last: bw.Last}
 	switch {
 	case rec.Result != nil:
 		st.Phase = "finished"
@@ -173,9 +181,6 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 	if rows, err := render.Layout(view, v.seat); err == nil {
 		st.Rows = squareRows(rows)
 	}
-	for _, sq := range view.Playable {
-		st.Dark = append(st.Dark, sq.String())
-	}
 	if len(view.Numbers) > 0 {
 		st.Numbers = map[string]int{}
 		for sq, n := range view.Numbers {
@@ -193,8 +198,8 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 			c = render.SeatColour(view, seat)
 		}
 		label := ""
-		if seat < len(st.Words.Seats) {
-			label = st.Words.Seats[seat]
+		if seat < len(bw.Seats) {
+			label = bw.Seats[seat]
 		}
 		st.Seats = append(st.Seats, Seat{Label: label, Player: u.Name, Colour: c, Computer: u.Computer, Retired: rec.Retired(seat)})
 	}
@@ -218,7 +223,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 		st.Takeback = rec.Takeback
 		st.Pending = s.Pending()
 		st.Deadline = rec.Deadline
-		if h, ok := s.State.(rules.Huffer); ok && s.State != nil {
+		if h, ok := s.State.(rules.Huffer); ok {
 			st.Huffable = squareNames(h.Huffable())
 		}
 		if v.play && s.State != nil && slices.Contains(st.You, st.Turn) {
@@ -234,7 +239,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 // declined or cancelled).
 func goneState(line string) State {
 	return State{Phase: "gone", Turn: -1, Winner: -1, Pieces: []Piece{}, History: []Played{}, Seats: []Seat{},
-		Words: chat.BoardWords{Status: line}}
+		Words: Words{Status: line}}
 }
 
 func move(m rules.Move) Move {

@@ -229,7 +229,7 @@ function view() {
   const moves = mine ? state.moves.filter(m => !m.pass) : [];
   const targets = ui.sel ? moves.filter(m => m.f === ui.sel).map(m => m.to) : [];
   return {
-    rows, pieces, last, dark: state.dark, numbers: state.numbers, camps: state.camps,
+    rows, pieces, last, numbers: state.numbers, camps: state.camps,
     colours: state.seats.map(s => s.colour),
     movable: replaying() ? [] : (mine ? [...new Set(moves.map(m => m.f))] : state.movable),
     targets, sel: ui.sel, focus: ui.focus || (rows[rows.length - 1] || [])[0], choices: ui.choices,

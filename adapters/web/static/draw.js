@@ -17,7 +17,6 @@ function centre(pos, sq) {
 
 // drawBoard redraws svg from v:
 //   rows      squares, top row first, as the viewer sees them
-//   dark      squares of the playing colour (empty: all)
 //   numbers   square -> number (draughts)
 //   camps     per seat, its camp's squares (Halma)
 //   pieces    [{s, o, l, c}]
@@ -32,7 +31,6 @@ export function drawBoard(svg, v) {
   svg.replaceChildren();
   const pos = new Map();
   v.rows.forEach((row, r) => row.forEach((sq, c) => pos.set(sq, [c, r])));
-  const dark = new Set(v.dark || []);
   const campOf = new Map();
   (v.camps || []).forEach((camp, seat) => camp.forEach(sq => campOf.set(sq, seat)));
   const pieceAt = new Map((v.pieces || []).map(p => [p.s, p]));
@@ -57,7 +55,9 @@ export function drawBoard(svg, v) {
   }
 
   for (const [sq, [c, r]] of pos) {
-    const isDark = dark.size ? dark.has(sq) : (c + r) % 2 === 1;
+    // a1 is dark, as on every real board (Spanish draughts is played on
+    // the light squares).
+    const isDark = (sq.charCodeAt(0) - 97 + parseInt(sq.slice(1), 10) - 1) % 2 === 0;
     const cls = ['sq', isDark ? 'dark' : 'light'];
     if (campOf.has(sq)) cls.push('camp', 'camp-' + (v.colours[campOf.get(sq)] || campOf.get(sq)));
     if (lastSq.has(sq)) cls.push('last');

@@ -48,9 +48,13 @@ func Browser(t testing.TB) context.Context {
 		}
 		t.Skip("no headless Chromium for the browser tests: apt-get install -y chromium")
 	}
+	dir, err := os.MkdirTemp("", "webtest-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := append(slices.Clone(chromedp.DefaultExecAllocatorOptions[:]),
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
 		chromedp.Flag("disable-gpu", true),
@@ -63,11 +67,14 @@ func Browser(t testing.TB) context.Context {
 		chromedp.WindowSize(1000, 900),
 	)
 	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
 	// Start the browser now, in a first tab, so that a browser that
 	// cannot start fails here, once.
-	first, cancelFirst := chromedp.NewContext(alloc)
-	t.Cleanup(cancelFirst)
+	first, _ := chromedp.NewContext(alloc)
+	t.Cleanup(func() {
+		_ = chromedp.Cancel(first) // closes the browser and waits for it
+		cancel()
+		os.RemoveAll(dir)
+	})
 	if err := chromedp.Run(first); err != nil {
 		t.Fatalf("starting %s: %v", path, err)
 	}

@@ -1,0 +1,24 @@
+package web_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/boardgamebot/bot/adapters/web/webtest"
+)
+
+func TestDebugShot(t *testing.T) {
+	browser := webtest.Browser(t)
+	f := newFixture(t)
+	f.game(here, alice, bob, "spanish")
+	f.must(here, alice, "/move b3-a4")
+	f.must(here, bob, "/move a6-b5")
+	a := open(t, browser, f.link(here, alice))
+	a.waitVersion(4)
+	a.tap("a4")
+	var buf []byte
+	a.run(chromedp.FullScreenshot(&buf, 100))
+	os.WriteFile("/tmp/h27-shot.png", buf, 0o644)
+}
