@@ -29,9 +29,12 @@ type WebBoard struct {
 	Watch string
 	// App is the URL of the Telegram Mini App on this game (a web_app
 	// button's), and Start the Mini App's start parameter naming the game
-	// (its direct link's ?startapp=).
-	App   string
-	Start string
+	// (its direct link's ?startapp=); AppMenu is the Mini App's URL that
+	// opens the user's game in their private chat with the bot (the
+	// chat's menu button). Empty off Telegram.
+	App     string
+	Start   string
+	AppMenu string
 }
 
 // web answers /web: the user's own link to the game here on the web

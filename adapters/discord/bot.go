@@ -44,6 +44,9 @@ type Config struct {
 	// lives under another key, so that a restart keeps them; nil keeps
 	// them in memory only.
 	Routes Routes
+	// Web makes the web board's links: board messages get a link button
+	// to the game's watch page; nil for none (the bot serves no board).
+	Web chat.WebLinks
 }
 
 // Routes keeps the channels whose commands go to a session under another

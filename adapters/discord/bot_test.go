@@ -64,7 +64,7 @@ func build(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config) (*Bot, 
 	sc.Rand = func(n int) int { return 0 }
 	svc := sessions.New(sc)
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc})
+	h := chat.New(chat.Config{Sessions: svc, Web: cfg.Web})
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Token, cfg.HTTPClient = "test-token", f.client()
 	b, err := New(cfg, h, svc, render.New(), log)

@@ -16,15 +16,16 @@ import (
 
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
-var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
+var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "web", "draw", "resign",
 	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help", "lang",
 	"tournament"}
 
 // tourSubs are the subcommands of /tournament, in order.
 var tourSubs = []string{"new", "join", "leave", "start", "standings", "show", "cancel"}
 
-// private lists the commands whose answer only the user sees.
-var private = map[string]bool{"help": true, "games": true, "moves": true}
+// private lists the commands whose answer only the user sees (/web: the
+// user's own link plays as them).
+var private = map[string]bool{"help": true, "games": true, "moves": true, "web": true}
 
 // maxDescription is Discord's longest command or option description.
 const maxDescription = 100

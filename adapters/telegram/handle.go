@@ -143,6 +143,9 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	case "notify":
 		b.notifyCommand(w, m, args)
 		return
+	case "web":
+		b.webCommand(ctx, w, m, msg)
+		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())
 		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))

@@ -158,7 +158,7 @@ func startMemoryBot(t *testing.T, f *fakeAPI) *harness {
 // runBot runs a bot on store, with prefs (may be nil) keeping the turn
 // pings; closeStore is called when the bot has stopped.
 func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
-	tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), chatTweak ...func(c *chat.Config)) *harness {
 	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -175,7 +175,11 @@ func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	bot, err := telegram.New(cfg, chat.New(chat.Config{Sessions: svc, Log: log}), svc, render.New(), log)
+	cc := chat.Config{Sessions: svc, Log: log}
+	for _, f := range chatTweak {
+		f(&cc)
+	}
+	bot, err := telegram.New(cfg, chat.New(cc), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
 	}

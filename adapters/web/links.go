@@ -89,6 +89,7 @@ func (l *Links) Board(s *sessions.Snapshot, u sessions.User) chat.WebBoard {
 	if l.miniApp && s.Record.Key.Platform == "telegram" {
 		b.Start = l.signer.Sign(watch)
 		b.App = l.base + "/tg?g=" + url.QueryEscape(b.Start)
+		b.AppMenu = l.MiniApp()
 	}
 	return b
 }
