@@ -16,9 +16,9 @@ func TestDebugShot(t *testing.T) {
 	f.must(here, alice, "/move b3-a4")
 	f.must(here, bob, "/move a6-b5")
 	a := open(t, browser, f.link(here, alice))
-	a.waitVersion(4)
-	a.tap("a4")
+	a.WaitVersion(4)
+	a.Tap("a4")
 	var buf []byte
-	a.run(chromedp.FullScreenshot(&buf, 100))
+	a.Run(chromedp.FullScreenshot(&buf, 100))
 	os.WriteFile("/tmp/h27-shot.png", buf, 0o644)
 }

@@ -327,7 +327,11 @@ function renderControls() {
     if (myTurn() && state.moves.some(m => m.pass)) out.push(button(say('WebPass'), () => play(state.moves.find(m => m.pass)), 'pass'));
     if (myTurn()) for (const sq of state.huffable || []) out.push(button(say('WebHuff', {Square: sq}), () => act('huff', sq), 'huff'));
   }
-  for (const [i, m] of (ui.choices || []).entries()) out.push(button(`${i + 1}. ${m.t}`, () => play(m), 'choice'));
+  for (const [i, m] of (ui.choices || []).entries()) {
+    const b = button(`${i + 1}. ${m.t}`, () => play(m), 'choice');
+    b.dataset.move = m.t;
+    out.push(b);
+  }
   out.push(button(say('WebFlip'), () => { ui.flip = !ui.flip; render(); }, 'flip'),
     button(say('WebCopyFEN'), copyFEN, 'copy'));
   c.replaceChildren(...out);
