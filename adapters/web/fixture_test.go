@@ -37,6 +37,7 @@ type fixture struct {
 	server  *web.Server
 	srv     *httptest.Server
 	notices *noticeLog
+	store   sessions.Store
 
 	mu  sync.Mutex
 	now time.Time // the web server's clock (token expiry), moved by tests
@@ -84,7 +85,7 @@ func newFixtureWith(t *testing.T, o fixtureOptions) *fixture {
 	if o.secret == nil {
 		o.secret = []byte("the tests' secret, 32 bytes long")
 	}
-	f := &fixture{t: t, notices: &noticeLog{}, now: time.Now()}
+	f := &fixture{t: t, notices: &noticeLog{}, now: time.Now(), store: o.store}
 	f.hub = web.NewHub(web.HubConfig{Poll: o.poll})
 	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed})
 	t.Cleanup(f.svc.Close)
@@ -307,3 +308,17 @@ var (
 	here  = sessions.Key{Platform: "console", Channel: "here"}
 	there = sessions.Key{Platform: "console", Channel: "there"}
 )
+
+// placed puts a game of id (with options) at key, from the position fen,
+// white and black seated, into the store before the service has seen the
+// key (the service loads it on first use).
+func (f *fixture) placed(key sessions.Key, id string, opts map[string]string, fen string, white, black sessions.User) *sessions.Snapshot {
+	f.t.Helper()
+	now := time.Now().UTC()
+	rec := &sessions.Record{V: sessions.RecordVersion, Key: key, Game: id, Options: opts, Play: sessions.PlayOptions{Color: sessions.ColorWhite},
+		Challenger: white, Seats: []sessions.User{white, black}, Start: fen, Created: now, Started: now, Updated: now, Version: 1}
+	if err := f.store.Commit(ctx, &sessions.Change{Key: key, Live: rec, At: now}); err != nil {
+		f.t.Fatal(err)
+	}
+	return f.look(key)
+}
