@@ -98,3 +98,22 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 	}
 	_, _ = w.Write(body)
 }
+
+// writeHTML answers a page made for this request, gzipped when the
+// browser takes it.
+func writeHTML(w http.ResponseWriter, r *http.Request, status int, page []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Vary", "Accept-Encoding")
+	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(page)
+		zw.Close()
+		h.Set("Content-Encoding", "gzip")
+		page = gz.Bytes()
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(page)
+}

@@ -81,6 +81,18 @@ func browserGame(t *testing.T, browser context.Context) {
 	if n := len(f.notices.kinds(sessions.NoticeEvent)); n != 6 {
 		t.Fatalf("%d moves posted in the channel, want 6", n)
 	}
+	// Nothing came from another host, and the page said nothing wrong.
+	server, _ := url.Parse(f.srv.URL)
+	for _, pg := range []*webtest.Page{a, b, w} {
+		for _, r := range pg.Requests() {
+			if u, err := url.Parse(r); err != nil || (u.Host != server.Host && u.Scheme != "data") {
+				t.Errorf("a page asked for %q, on another host than the bot's %s", r, server.Host)
+			}
+		}
+		if errs := pg.Errors(); len(errs) > 0 {
+			t.Errorf("a page's script errors: %q", errs)
+		}
+	}
 }
 
 // awaitPromise makes chromedp.Evaluate wait for the promise the
@@ -293,17 +305,10 @@ func browserSpanish(t *testing.T, browser context.Context) {
 	if got := b.Attr(`[data-square="b7"]`, "aria-label"); got != "b7, peón de Negras" {
 		t.Fatalf("b7's label %q", got)
 	}
-	ctx, cancel := chromedp.NewContext(browser)
-	defer cancel()
-	if err := chromedp.Run(ctx, network.Enable(), network.SetExtraHTTPHeaders(network.Headers{"Accept-Language": "es-MX,es;q=0.9,en;q=0.5"})); err != nil {
-		t.Fatal(err)
-	}
-	var status string
-	if err := chromedp.Run(ctx, chromedp.Navigate(f.links.Board(f.look(here), carol).Watch),
-		chromedp.Poll(`document.getElementById('board').dataset.v >= 2 && document.getElementById('status').textContent`, &status)); err != nil {
-		t.Fatal(err)
-	}
-	if status != "Juega alice (Blancas)." {
+	w := webtest.OpenWith(t, browser, f.links.Board(f.look(here), carol).Watch,
+		network.SetExtraHTTPHeaders(network.Headers{"Accept-Language": "es-MX,es;q=0.9,en;q=0.5"}))
+	w.WaitVersion(2)
+	if status := w.Text("#status"); status != "Juega alice (Blancas)." {
 		t.Fatalf("a watcher whose browser asks for Spanish reads %q", status)
 	}
 }
@@ -319,9 +324,8 @@ func miniApp(t *testing.T, browser context.Context, base, g, initData string) *w
 	}
 	u += "#tgWebAppData=" + url.QueryEscape(initData) + "&tgWebAppVersion=7.0&tgWebAppPlatform=android&tgWebAppThemeParams=" +
 		url.QueryEscape(`{"bg_color":"#102030","text_color":"#f0f0f0","button_color":"#3390ec"}`)
-	p := webtest.Open(t, browser, "about:blank")
-	p.Run(network.Enable(), network.SetBlockedURLs().WithURLPatterns([]*network.BlockPattern{{URLPattern: "https://telegram.org/*", Block: true}}), chromedp.Navigate(u))
-	return p
+	return webtest.OpenWith(t, browser, u,
+		network.SetBlockedURLs().WithURLPatterns([]*network.BlockPattern{{URLPattern: "https://telegram.org/*", Block: true}}))
 }
 
 // browserMiniApp: the Telegram Mini App signs its user in with Telegram's

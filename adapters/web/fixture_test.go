@@ -28,7 +28,7 @@ const botToken = "123456:TEST-web-token"
 // fixture is a bot with its web board on loopback: a sessions service on
 // a store, the chat handler, and the web server.
 type fixture struct {
-	t       *testing.T
+	t       testing.TB
 	svc     *sessions.Service
 	chat    *chat.Handler
 	hub     *web.Hub
@@ -73,11 +73,13 @@ type fixtureOptions struct {
 	poll  time.Duration
 	// secret signs the links (a fixed one when empty).
 	secret []byte
+	// venues open tournament games' places.
+	venues sessions.VenueSet
 }
 
-func newFixture(t *testing.T) *fixture { return newFixtureWith(t, fixtureOptions{}) }
+func newFixture(t testing.TB) *fixture { return newFixtureWith(t, fixtureOptions{}) }
 
-func newFixtureWith(t *testing.T, o fixtureOptions) *fixture {
+func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	t.Helper()
 	if o.store == nil {
 		o.store = sessionstest.NewMemoryStore()
@@ -87,7 +89,7 @@ func newFixtureWith(t *testing.T, o fixtureOptions) *fixture {
 	}
 	f := &fixture{t: t, notices: &noticeLog{}, now: time.Now(), store: o.store}
 	f.hub = web.NewHub(web.HubConfig{Poll: o.poll})
-	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed})
+	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Venues: o.venues})
 	t.Cleanup(f.svc.Close)
 	var err error
 	if f.signer, err = web.NewSigner(o.secret); err != nil {
@@ -174,7 +176,7 @@ func (f *fixture) link(key sessions.Key, u sessions.User) string {
 }
 
 // parts splits a link into its game's path (/g/<ref>) and its token.
-func parts(t *testing.T, link string) (path, token string) {
+func parts(t testing.TB, link string) (path, token string) {
 	t.Helper()
 	i := strings.Index(link, "/g/")
 	j := strings.Index(link, "?t=")
@@ -247,7 +249,9 @@ type events struct {
 func (f *fixture) watch(link string) *events {
 	f.t.Helper()
 	path, token := parts(f.t, link)
-	res, err := http.Get(f.srv.URL + path + "/events?t=" + token)
+	// A stream that stops getting what a test waits for fails the test
+	// (after a minute) instead of hanging it.
+	res, err := (&http.Client{Timeout: time.Minute}).Get(f.srv.URL + path + "/events?t=" + token)
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -30,20 +30,17 @@ func (s *Server) newPage(lang string) pageData {
 }
 
 // writePage answers the board page.
-func (s *Server) writePage(w http.ResponseWriter, status int, d pageData) {
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, status int, d pageData) {
 	var b bytes.Buffer
 	if err := s.assets.page.Execute(&b, d); err != nil {
 		s.log.Error("web: the page's template", "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
 	if d.MiniApp {
 		w.Header().Set("Content-Security-Policy", csp(true))
 	}
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
+	writeHTML(w, r, status, b.Bytes())
 }
 
 // boardPage answers a link to a game: the board page, to play or to
@@ -56,7 +53,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	d.Ref = ref
 	if f != nil {
 		d.Error = s.say(lang, f.msg)
-		s.writePage(w, f.status, d)
+		s.writePage(w, r, f.status, d)
 		return
 	}
 	d.Mode = "watch"
@@ -67,11 +64,11 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errGone):
 		d.Error = s.say(lang, "WebGone")
-		s.writePage(w, http.StatusGone, d)
+		s.writePage(w, r, http.StatusGone, d)
 		return
 	case err != nil:
 		d.Error = s.say(lang, "RefusedUnexpected")
-		s.writePage(w, http.StatusServiceUnavailable, d)
+		s.writePage(w, r, http.StatusServiceUnavailable, d)
 		return
 	}
 	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
@@ -85,7 +82,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 			d.Tournament = s.links.Tournament(ev.Tournament)
 		}
 	}
-	s.writePage(w, http.StatusOK, d)
+	s.writePage(w, r, http.StatusOK, d)
 }
 
 // miniAppPage answers the Telegram Mini App's entry: the board page,
@@ -93,7 +90,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 func (s *Server) miniAppPage(w http.ResponseWriter, r *http.Request) {
 	d := s.newPage(s.langOf(r, sessions.User{}, "", ""))
 	d.Mode, d.MiniApp = "tg", true
-	s.writePage(w, http.StatusOK, d)
+	s.writePage(w, r, http.StatusOK, d)
 }
 
 // home answers the server's root: the board is reached by links only.
@@ -101,5 +98,5 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	lang := s.langOf(r, sessions.User{}, "", "")
 	d := s.newPage(lang)
 	d.Error = s.say(lang, "WebNoToken")
-	s.writePage(w, http.StatusNotFound, d)
+	s.writePage(w, r, http.StatusNotFound, d)
 }

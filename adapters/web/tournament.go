@@ -86,10 +86,7 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	_, _ = w.Write(b.Bytes())
+	writeHTML(w, r, status, b.Bytes())
 }
 
 // fillTournament puts the tournament of ev on its page.

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -20,12 +21,20 @@ type Page struct {
 	t   testing.TB
 	ctx context.Context
 
-	mu     sync.Mutex
-	errors []string // the page's script errors and console lines
+	mu       sync.Mutex
+	errors   []string // the page's script errors and console lines
+	requests []string // the URLs the page asked for
 }
 
 // Open opens url in a new tab of the browser (Browser's context).
 func Open(t testing.TB, browser context.Context, url string) *Page {
+	t.Helper()
+	return OpenWith(t, browser, url)
+}
+
+// OpenWith opens url in a new tab of the browser after running the
+// actions before in the tab (the requests' headers, URLs to block).
+func OpenWith(t testing.TB, browser context.Context, url string, before ...chromedp.Action) *Page {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(browser)
 	t.Cleanup(cancel)
@@ -44,19 +53,28 @@ func Open(t testing.TB, browser context.Context, url string) *Page {
 			for _, a := range e.Args {
 				p.errors = append(p.errors, "console: "+string(a.Value)+" "+a.Description)
 			}
+		case *network.EventRequestWillBeSent:
+			p.requests = append(p.requests, e.Request.URL)
 		}
 	})
 	// The tab lives as long as the context of its first Run: that one
 	// has no timeout.
-	if err := chromedp.Run(ctx); err != nil {
+	if err := chromedp.Run(ctx, network.Enable()); err != nil {
 		t.Fatalf("opening a tab: %v", err)
 	}
-	p.Run(chromedp.Navigate(url))
+	p.Run(append(before, chromedp.Navigate(url))...)
 	return p
 }
 
 // Context is the tab's context, for chromedp actions of a test's own.
 func (p *Page) Context() context.Context { return p.ctx }
+
+// Requests returns the URLs the page asked for so far.
+func (p *Page) Requests() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string(nil), p.requests...)
+}
 
 // Errors returns the page's script errors and console lines so far.
 func (p *Page) Errors() []string {
