@@ -97,7 +97,9 @@ func browserGame(t *testing.T, browser context.Context) {
 
 // awaitPromise makes chromedp.Evaluate wait for the promise the
 // expression returns.
-func awaitPromise(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams { return p.WithAwaitPromise(true) }
+func awaitPromise(p *cdpruntime.EvaluateParams) *cdpruntime.EvaluateParams {
+	return p.WithAwaitPromise(true)
+}
 
 // played waits until the game at key has had one more action than
 // before, and returns it.
