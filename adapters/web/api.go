@@ -63,11 +63,38 @@ func (s *Server) refuse(w http.ResponseWriter, f *failure, lang string) {
 	writeJSON(w, f.status, map[string]any{"ok": false, "error": s.say(lang, f.msg)})
 }
 
+// checked checks a request's token for the game of its path (see
+// check), and answers the refusal when it does not check out: ok false.
+// lang is the page's language.
+func (s *Server) checked(w http.ResponseWriter, r *http.Request, play bool) (t Token, lang string, ok bool) {
+	t, f := s.check(r, r.PathValue("ref"), play)
+	lang = s.pageLang(r, t)
+	if f != nil {
+		s.refuse(w, f, lang)
+		return t, lang, false
+	}
+	return t, lang, true
+}
+
+// finished returns the finished game of a request for its files (its
+// frames, its record), or answers why not: ok false.
+func (s *Server) finished(w http.ResponseWriter, r *http.Request) (t Token, snap *sessions.Snapshot, lang string, ok bool) {
+	t, lang, ok = s.checked(w, r, false)
+	if !ok {
+		return t, nil, lang, false
+	}
+	snap, err := s.game(r.Context(), t)
+	if err != nil || snap.Record.Result == nil || snap.Record.ID == "" {
+		s.refuse(w, &failure{http.StatusNotFound, "WebGone"}, lang)
+		return t, nil, lang, false
+	}
+	return t, snap, lang, true
+}
+
 // getState answers the game's state as the token's page sees it.
 func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
-	t, f := s.check(r, r.PathValue("ref"), false)
-	if f != nil {
-		s.refuse(w, f, s.langOf(r, sessions.User{}, "", ""))
+	t, _, ok := s.checked(w, r, false)
+	if !ok {
 		return
 	}
 	snap, err := s.game(r.Context(), t)
@@ -86,14 +113,19 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 // events serves the game's live stream to a page: its state now, then at
 // every change (Server-Sent Events).
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
-	t, f := s.check(r, r.PathValue("ref"), false)
-	if f != nil {
-		s.refuse(w, f, s.langOf(r, sessions.User{}, "", ""))
+	t, lang, ok := s.checked(w, r, false)
+	if !ok {
 		return
 	}
 	snap, err := s.game(r.Context(), t)
 	if err != nil && !errors.Is(err, errGone) {
-		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, s.pageLang(r, t))
+		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, lang)
+		return
+	}
+	if s.hub.full() {
+		// The page tries again later (EventSource does), and meanwhile
+		// its actions still work.
+		s.refuse(w, &failure{http.StatusServiceUnavailable, "WebReconnecting"}, lang)
 		return
 	}
 	v := s.viewerOf(r, t, snap)
@@ -118,15 +150,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 
 // getFrames answers the positions of a finished game, to step through.
 func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
-	t, f := s.check(r, r.PathValue("ref"), false)
-	lang := s.pageLang(r, t)
-	if f != nil {
-		s.refuse(w, f, lang)
-		return
-	}
-	snap, err := s.game(r.Context(), t)
-	if err != nil || snap.Record.Result == nil {
-		s.refuse(w, &failure{http.StatusNotFound, "WebGone"}, lang)
+	_, snap, lang, ok := s.finished(w, r)
+	if !ok {
 		return
 	}
 	fr, err := frames(s.svc, snap.Record)
@@ -170,15 +195,8 @@ func (s *Server) boardPicture(w http.ResponseWriter, r *http.Request) {
 // record answers a finished game's record (PDN or the move list) as a
 // file, as /export gives it.
 func (s *Server) record(w http.ResponseWriter, r *http.Request) {
-	t, f := s.check(r, r.PathValue("ref"), false)
-	lang := s.pageLang(r, t)
-	if f != nil {
-		s.refuse(w, f, lang)
-		return
-	}
-	snap, err := s.game(r.Context(), t)
-	if err != nil || snap.Record.ID == "" {
-		s.refuse(w, &failure{http.StatusNotFound, "WebGone"}, lang)
+	t, snap, lang, ok := s.finished(w, r)
+	if !ok {
 		return
 	}
 	rep := s.chat.Handle(r.Context(), chat.Message{Key: t.Key, User: t.User, Text: "/export " + snap.Record.ID, Lang: lang})
@@ -216,10 +234,8 @@ type actRequest struct {
 // refusals), with the page's request id (a repeat applies once). The
 // pages watching the game get its change from the hub.
 func (s *Server) act(w http.ResponseWriter, r *http.Request) {
-	t, f := s.check(r, r.PathValue("ref"), true)
-	lang := s.pageLang(r, t)
-	if f != nil {
-		s.refuse(w, f, lang)
+	t, lang, ok := s.checked(w, r, true)
+	if !ok {
 		return
 	}
 	cmd, ok := actions[r.PathValue("action")]

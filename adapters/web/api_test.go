@@ -257,6 +257,60 @@ func TestEventsLive(t *testing.T) {
 	}
 }
 
+// TestEventsOverHTTP2: where the HTTP server keeps a stream's
+// connection (HTTP/2, behind TLS), the stream is served from its handler
+// and gets each change just the same.
+func TestEventsOverHTTP2(t *testing.T) {
+	f := newFixtureWith(t, fixtureOptions{http2: true})
+	f.game(here, alice, bob, "spanish")
+	watching := f.watch(f.links.Board(f.look(here), carol).Watch)
+	if f.streamProto != "HTTP/2.0" {
+		t.Fatalf("the stream is %s, want HTTP/2.0", f.streamProto)
+	}
+	if st := watching.nextState(t); st.Turn != 0 {
+		t.Fatalf("first state: turn %d", st.Turn)
+	}
+	mv := f.firstMove(here)
+	path, play := parts(t, f.link(here, alice))
+	if code, out := f.post(path, "move", play, map[string]any{"id": "over-http2-1", "arg": mv}); code != http.StatusOK {
+		t.Fatalf("the move: %d %v", code, out)
+	}
+	if st := watching.nextState(t); len(st.History) != 1 || st.History[0].Text != mv {
+		t.Fatalf("after the move: %v", st.History)
+	}
+	if n := f.hub.Streams(); n != 1 {
+		t.Fatalf("%d streams", n)
+	}
+}
+
+// TestTooManyStreams: beyond MaxStreams a page's stream is refused (503,
+// the page tries again later), and it is taken again once a page left.
+func TestTooManyStreams(t *testing.T) {
+	f := newFixtureWith(t, fixtureOptions{maxStreams: 1, keepAlive: 5 * time.Millisecond})
+	f.game(here, alice, bob, "spanish")
+	watch := f.links.Board(f.look(here), carol).Watch
+	first := f.watch(watch)
+	first.nextState(t)
+	path, tok := parts(t, watch)
+	if code, _ := f.get(path + "/events?t=" + tok); code != http.StatusServiceUnavailable {
+		t.Fatalf("a second stream: %d, want 503", code)
+	}
+	first.res.Body.Close()
+	// The hub learns that the page left when a write fails (a keep-alive
+	// comment after the page closed the connection).
+	f.must(here, alice, "/move "+f.firstMove(here))
+	f.must(here, bob, "/move "+f.firstMove(here))
+	for start := time.Now(); f.hub.Streams() != 0; time.Sleep(time.Millisecond) {
+		if time.Since(start) > time.Minute {
+			t.Fatal("the page that left still counts")
+		}
+	}
+	second := f.watch(watch)
+	if st := second.nextState(t); len(st.History) != 2 {
+		t.Fatalf("the second stream's state: %v", st.History)
+	}
+}
+
 // TestPlayerGetsMoves: the page of the player to move gets the legal
 // moves, each with its squares; a watcher's and the other player's do
 // not (the server decides what is legal, never the page).

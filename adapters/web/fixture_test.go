@@ -38,6 +38,9 @@ type fixture struct {
 	srv     *httptest.Server
 	notices *noticeLog
 	store   sessions.Store
+	client  *http.Client
+	// streamProto is the protocol of the last stream opened.
+	streamProto string
 
 	mu  sync.Mutex
 	now time.Time // the web server's clock (token expiry), moved by tests
@@ -75,6 +78,13 @@ type fixtureOptions struct {
 	secret []byte
 	// venues open tournament games' places.
 	venues sessions.VenueSet
+	// http2 serves HTTPS and HTTP/2 (where a stream cannot leave the
+	// server: the hub writes through the handler's response).
+	http2 bool
+	// maxStreams and keepAlive are the hub's HubConfig.MaxStreams and
+	// KeepAlive.
+	maxStreams int
+	keepAlive  time.Duration
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, fixtureOptions{}) }
@@ -88,7 +98,7 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 		o.secret = []byte("the tests' secret, 32 bytes long")
 	}
 	f := &fixture{t: t, notices: &noticeLog{}, now: time.Now(), store: o.store}
-	f.hub = web.NewHub(web.HubConfig{Poll: o.poll})
+	f.hub = web.NewHub(web.HubConfig{Poll: o.poll, MaxStreams: o.maxStreams, KeepAlive: o.keepAlive})
 	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Venues: o.venues})
 	t.Cleanup(f.svc.Close)
 	var err error
@@ -97,6 +107,9 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	}
 	f.srv = httptest.NewUnstartedServer(nil)
 	base := "http://" + f.srv.Listener.Addr().String()
+	if o.http2 {
+		base = "https://" + f.srv.Listener.Addr().String()
+	}
 	f.links = web.NewLinks(web.LinksConfig{Base: base, Signer: f.signer, Now: f.clock, MiniApp: true})
 	f.chat = chat.New(chat.Config{Sessions: f.svc, Web: f.links})
 	f.server, err = web.New(web.Config{Sessions: f.svc, Chat: f.chat, Hub: f.hub, Links: f.links, Signer: f.signer,
@@ -105,7 +118,14 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 		t.Fatal(err)
 	}
 	f.srv.Config.Handler = f.server.Handler()
-	f.srv.Start()
+	if o.http2 {
+		f.srv.EnableHTTP2 = true
+		f.srv.StartTLS()
+		f.client = f.srv.Client()
+	} else {
+		f.srv.Start()
+		f.client = &http.Client{}
+	}
 	t.Cleanup(func() {
 		f.server.Close()
 		f.srv.Close()
@@ -196,7 +216,7 @@ func (f *fixture) post(path, action, token string, body any) (int, map[string]an
 	if token != "" {
 		req.Header.Set("X-Board-Token", token)
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := f.client.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -215,7 +235,7 @@ func (f *fixture) get(pathQuery string, header ...string) (int, []byte) {
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	res, err := http.DefaultClient.Do(req)
+	res, err := f.client.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -251,13 +271,16 @@ func (f *fixture) watch(link string) *events {
 	path, token := parts(f.t, link)
 	// A stream that stops getting what a test waits for fails the test
 	// (after a minute) instead of hanging it.
-	res, err := (&http.Client{Timeout: time.Minute}).Get(f.srv.URL + path + "/events?t=" + token)
+	client := *f.client
+	client.Timeout = time.Minute
+	res, err := client.Get(f.srv.URL + path + "/events?t=" + token)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	if res.StatusCode != http.StatusOK {
 		f.t.Fatalf("events: %s", res.Status)
 	}
+	f.streamProto = res.Proto
 	e := &events{res: res, r: bufio.NewReader(res.Body)}
 	f.t.Cleanup(func() { res.Body.Close() })
 	return e

@@ -21,6 +21,8 @@ type Hub struct {
 	poll time.Duration
 	// max is the most streams at once.
 	max int
+	// keepAlive is how often an idle stream gets a comment.
+	keepAlive time.Duration
 
 	mu     sync.Mutex
 	games  map[string]*watched // by game reference
@@ -49,6 +51,9 @@ type HubConfig struct {
 	// MaxStreams is the most pages watching at once, over all games
 	// (0: 20,000); more are refused until some leave.
 	MaxStreams int
+	// KeepAlive is how often a stream with nothing to say gets a comment,
+	// which also finds the pages that went away (0: 20 seconds).
+	KeepAlive time.Duration
 }
 
 // NewHub returns a Hub.
@@ -56,7 +61,10 @@ func NewHub(c HubConfig) *Hub {
 	if c.MaxStreams <= 0 {
 		c.MaxStreams = 20000
 	}
-	return &Hub{poll: c.Poll, max: c.MaxStreams, games: map[string]*watched{}}
+	if c.KeepAlive <= 0 {
+		c.KeepAlive = 20 * time.Second
+	}
+	return &Hub{poll: c.Poll, max: c.MaxStreams, keepAlive: c.KeepAlive, games: map[string]*watched{}}
 }
 
 // watched is one game with pages watching it.
@@ -80,10 +88,6 @@ type sub struct {
 	v    viewer
 	sent int // the seq last sent, -1 none
 }
-
-// keepAlive is how often a stream with nothing to say gets a comment,
-// which also finds the pages that went away.
-const keepAlive = 20 * time.Second
 
 // writeWithin is how long one write to a page may take; a page slower
 // than that is cut off (it connects again and gets the whole state).
@@ -166,7 +170,7 @@ func (h *Hub) watch(ref string, key sessions.Key, created time.Time, snap *sessi
 // run pushes the changes of one game to its pages until none is left.
 func (h *Hub) run(w *watched) {
 	defer h.wg.Done()
-	alive := time.NewTicker(keepAlive)
+	alive := time.NewTicker(h.keepAlive)
 	defer alive.Stop()
 	var poll <-chan time.Time
 	if h.poll > 0 {
@@ -298,6 +302,13 @@ func parallel(n int, f func(i int)) {
 	}
 	close(next)
 	wg.Wait()
+}
+
+// full reports whether the hub holds MaxStreams streams.
+func (h *Hub) full() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.count >= h.max
 }
 
 // Streams returns how many pages watch games now.

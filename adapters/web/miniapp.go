@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strconv"
-	"strings"
 
+	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// telegramPlatform is the Telegram adapter's platform name (the Mini
-// App's users are Telegram's).
-const telegramPlatform = "telegram"
+// telegramPlatform is the platform of the Mini App's users.
+const telegramPlatform = telegram.Platform
 
 // loginRequest is what the Mini App's page sends: Telegram's signed
 // launch data, and the game its button named (a watch token), if any.
@@ -43,7 +41,7 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusUnauthorized, "WebInitForged"}, lang)
 		return
 	}
-	u := telegramUser(d.User)
+	u := telegram.User(d.User.ID, d.User.Username, d.User.FirstName, d.User.LastName)
 	lang = s.langOf(r, u, telegramPlatform, d.User.LanguageCode)
 	answer := func(status int, v map[string]any) {
 		v["lang"] = lang
@@ -87,18 +85,4 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		mode = "play"
 	}
 	answer(http.StatusOK, map[string]any{"ok": true, "token": s.signer.Sign(t), "ref": t.Ref(), "mode": mode})
-}
-
-// telegramUser is the sessions user of a Mini App's user, as the
-// Telegram adapter names them: the id, and the username, else the first
-// and last names.
-func telegramUser(u TelegramUser) sessions.User {
-	name := u.Username
-	if name == "" {
-		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
-	}
-	if name == "" {
-		name = "user" + strconv.FormatInt(u.ID, 10)
-	}
-	return sessions.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
 }
