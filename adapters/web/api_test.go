@@ -336,3 +336,36 @@ func TestPlayerGetsMoves(t *testing.T) {
 		t.Errorf("alice sees %s top left, bob %s: each from their side", a.Rows[0][0], b.Rows[0][0])
 	}
 }
+
+// TestSetupAndHuff: the page's other actions: an Ultradamas formation
+// (the default one), and a Damas huff, each as the chat's command.
+func TestSetupAndHuff(t *testing.T) {
+	f := newFixture(t)
+	f.game(here, alice, bob, "ultradamas")
+	path, play := parts(t, f.link(here, alice))
+	if st := f.state(f.link(here, alice)); st.Phase != "setup" || len(st.Pending) != 2 {
+		t.Fatalf("ultradamas starts in phase %s, pending %v", st.Phase, st.Pending)
+	}
+	if code, out := f.post(path, "setup", play, map[string]any{"id": "formation-1"}); code != http.StatusOK {
+		t.Fatalf("setup: %d %v", code, out)
+	}
+	if p := f.look(here).Pending(); len(p) != 1 || p[0] != 1 {
+		t.Fatalf("after alice's formation, pending %v", p)
+	}
+
+	g := newFixture(t)
+	g.placed(there, "damas", map[string]string{"huff": "yes"}, "B:Wa3,c3:Bd4,h8", alice, bob)
+	// Black (bob) to move may capture d4xb2 or d4xf2; he steps h8-g7 instead, and alice may huff d4.
+	g.must(there, bob, "/move h8-g7")
+	path, play = parts(t, g.link(there, alice))
+	st := g.state(g.link(there, alice))
+	if len(st.Huffable) != 1 || st.Huffable[0] != "d4" {
+		t.Fatalf("huffable %v, want d4", st.Huffable)
+	}
+	if code, out := g.post(path, "huff", play, map[string]any{"id": "huff-d4-1", "arg": "d4"}); code != http.StatusOK {
+		t.Fatalf("huff: %d %v", code, out)
+	}
+	if acts := g.look(there).Record.Actions; acts[len(acts)-1].Kind != sessions.ActHuff || acts[len(acts)-1].Text != "d4" {
+		t.Fatalf("the last action %+v, want the huff of d4", acts[len(acts)-1])
+	}
+}

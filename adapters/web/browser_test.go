@@ -31,6 +31,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("Captures", func(t *testing.T) { browserCaptures(t, browser) })
 	t.Run("HalmaJumps", func(t *testing.T) { browserHalmaJumps(t, browser) })
 	t.Run("Refusal", func(t *testing.T) { browserRefusal(t, browser) })
+	t.Run("Offers", func(t *testing.T) { browserOffers(t, browser) })
 	t.Run("Finished", func(t *testing.T) { browserFinished(t, browser) })
 	t.Run("Keyboard", func(t *testing.T) { browserKeyboard(t, browser) })
 	t.Run("Spanish", func(t *testing.T) { browserSpanish(t, browser) })
@@ -389,5 +390,38 @@ func browserMiniApp(t *testing.T, browser context.Context) {
 	p.WaitVersion(2)
 	if fen := p.Attr("#board", "data-fen"); fen != f.look(private).State.FEN() || p.Attr("#app", "data-mode") != "play" {
 		t.Fatalf("the menu button's Mini App shows %q in mode %s", fen, p.Attr("#app", "data-mode"))
+	}
+}
+
+// browserOffers: a takeback asked in one page is answered in the other
+// (the board goes back), a draw offered in one page is accepted in the
+// other (the game ends drawn), and the clock counts down on both.
+func browserOffers(t *testing.T, browser context.Context) {
+	f := newFixture(t)
+	f.game(here, alice, bob, "spanish time=1h")
+	a := open(t, browser, f.link(here, alice))
+	b := open(t, browser, f.link(here, bob))
+	a.WaitVersion(2)
+	b.WaitVersion(2)
+	a.WaitFor(`Number(document.getElementById('clock').dataset.left) > 3000`)
+	if got := a.Text("#clock"); !strings.HasPrefix(got, "59:") && !strings.HasPrefix(got, "1:00:") {
+		t.Fatalf("the clock shows %q, want about an hour", got)
+	}
+	legal := f.look(here).State.Moves()
+	a.PlayByTaps(legal[0], legal)
+	a.WaitVersion(3)
+	a.Run(chromedp.Click(`#controls button.takeback`, chromedp.ByQuery))
+	b.WaitFor(`document.getElementById('notes').textContent.startsWith('alice (White) asks to take back their last move.') && document.querySelector('#controls button.accept') !== null`)
+	b.Run(chromedp.Click(`#controls button.accept`, chromedp.ByQuery))
+	a.WaitFor(`document.getElementById('moves').children.length === 0 && document.getElementById('board').dataset.turn === '0'`)
+	if s := f.look(here); s.Last != nil || s.Turn() != 0 {
+		t.Fatalf("after the takeback: last %v, turn %d", s.Last, s.Turn())
+	}
+	a.Run(chromedp.Click(`#controls button.draw`, chromedp.ByQuery))
+	b.WaitFor(`document.getElementById('notes').textContent.startsWith('alice (White) offers a draw.')`)
+	b.Run(chromedp.Click(`#controls button.accept`, chromedp.ByQuery))
+	a.WaitFor(`document.getElementById('board').dataset.phase === 'finished'`)
+	if got := a.Text("#status"); !strings.HasPrefix(got, "Game over: draw (draw agreed).") {
+		t.Fatalf("after the draw: %q", got)
 	}
 }
