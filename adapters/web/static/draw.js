@@ -27,8 +27,22 @@ function centre(pos, sq) {
 //   label     (sq, piece) -> the square's label for screen readers
 export function drawBoard(svg, v) {
   const n = v.rows.length;
-  svg.setAttribute('viewBox', `-0.5 -0.5 ${n + 1} ${n + 1}`);
-  svg.replaceChildren();
+  // The squares stay the same elements from one drawing to the next (as
+  // long as the layout does): what a user, or a test, holds of the board
+  // keeps working while the game changes under it.
+  const layout = JSON.stringify(v.rows);
+  if (svg.dataset.layout !== layout) {
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `-0.5 -0.5 ${n + 1} ${n + 1}`);
+    svg.dataset.layout = layout;
+    drawCoords(svg, v.rows);
+    v.rows.forEach((row, r) => row.forEach((sq, c) => {
+      const g = el('g', {'data-square': sq, role: 'button'}, svg);
+      g.dataset.c = c;
+      g.dataset.r = r;
+    }));
+    el('g', {class: 'marks', 'aria-hidden': 'true'}, svg);
+  }
   const pos = new Map();
   v.rows.forEach((row, r) => row.forEach((sq, c) => pos.set(sq, [c, r])));
   const campOf = new Map();
@@ -39,22 +53,8 @@ export function drawBoard(svg, v) {
   const lastSq = new Set();
   if (v.last) (v.last.p && v.last.p.length ? v.last.p : [v.last.f, v.last.to]).forEach(s => lastSq.add(s));
 
-  // coordinates on the four edges: a line of squares is named by the
-  // file or rank its squares share.
-  const coords = el('g', {class: 'coords', 'aria-hidden': 'true'}, svg);
-  const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
-  for (let c = 0; c < n; c++) {
-    const t = lineName(v.rows[0][c], v.rows[n - 1][c]);
-    el('text', {x: c + 0.5, y: -0.15}, coords).textContent = t;
-    el('text', {x: c + 0.5, y: n + 0.35}, coords).textContent = t;
-  }
-  for (let r = 0; r < n; r++) {
-    const t = lineName(v.rows[r][0], v.rows[r][n - 1]);
-    el('text', {x: -0.25, y: r + 0.6}, coords).textContent = t;
-    el('text', {x: n + 0.25, y: r + 0.6}, coords).textContent = t;
-  }
-
-  for (const [sq, [c, r]] of pos) {
+  for (const g of svg.querySelectorAll('g[data-square]')) {
+    const sq = g.dataset.square, c = Number(g.dataset.c), r = Number(g.dataset.r);
     // a1 is dark, as on every real board (Spanish draughts is played on
     // the light squares).
     const isDark = (sq.charCodeAt(0) - 97 + parseInt(sq.slice(1), 10) - 1) % 2 === 0;
@@ -64,18 +64,24 @@ export function drawBoard(svg, v) {
     if (movable.has(sq)) cls.push('movable');
     if (targets.has(sq)) cls.push('target');
     if (v.sel === sq) cls.push('sel');
-    const g = el('g', {class: cls.join(' '), 'data-square': sq, role: 'button', tabindex: v.focus === sq ? '0' : '-1'}, svg);
-    if (v.numbers && v.numbers[sq]) g.setAttribute('data-number', v.numbers[sq]);
+    g.setAttribute('class', cls.join(' '));
+    g.setAttribute('tabindex', v.focus === sq ? '0' : '-1');
+    const num = v.numbers && v.numbers[sq];
+    if (num) g.setAttribute('data-number', num);
+    else g.removeAttribute('data-number');
     const p = pieceAt.get(sq);
     if (p) g.setAttribute('data-piece', p.o + ':' + p.l);
+    else g.removeAttribute('data-piece');
     g.setAttribute('aria-label', v.label(sq, p));
+    g.replaceChildren();
     el('rect', {x: c, y: r, width: 1, height: 1, class: 'cell'}, g);
-    if (v.numbers && v.numbers[sq]) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = v.numbers[sq];
+    if (num) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = num;
     if (p) drawPiece(g, c + 0.5, r + 0.5, p, v.colours);
     if (targets.has(sq)) el('circle', {cx: c + 0.5, cy: r + 0.5, r: p ? 0.46 : 0.16, class: 'dot'}, g);
   }
 
-  const marks = el('g', {class: 'marks', 'aria-hidden': 'true'}, svg);
+  const marks = svg.querySelector('g.marks');
+  marks.replaceChildren();
   if (v.last) {
     for (const s of (v.last.p || []).slice(1, -1)) {
       const q = centre(pos, s);
@@ -96,6 +102,24 @@ export function drawBoard(svg, v) {
       el('text', {x: end[0], y: end[1] + 0.1, class: 'choice-n'}, marks).textContent = String(i + 1);
     }
   });
+}
+
+// drawCoords writes the coordinates on the four edges: a line of squares
+// is named by the file or rank its squares share.
+function drawCoords(svg, rows) {
+  const n = rows.length;
+  const coords = el('g', {class: 'coords', 'aria-hidden': 'true'}, svg);
+  const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
+  for (let c = 0; c < n; c++) {
+    const t = lineName(rows[0][c], rows[n - 1][c]);
+    el('text', {x: c + 0.5, y: -0.15}, coords).textContent = t;
+    el('text', {x: c + 0.5, y: n + 0.35}, coords).textContent = t;
+  }
+  for (let r = 0; r < n; r++) {
+    const t = lineName(rows[r][0], rows[r][n - 1]);
+    el('text', {x: -0.25, y: r + 0.6}, coords).textContent = t;
+    el('text', {x: n + 0.25, y: r + 0.6}, coords).textContent = t;
+  }
 }
 
 // drawPiece draws a piece as in the pictures: a disc in its seat's

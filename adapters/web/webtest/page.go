@@ -147,6 +147,9 @@ func (p *Page) Attr(sel, name string) string {
 // piece end there, the path among those the page then shows.
 func (p *Page) PlayByTaps(m rules.Move, legal []rules.Move) {
 	p.t.Helper()
+	// The page shows the position where this move is the player's: the
+	// piece is marked as one that can move.
+	p.WaitFor(fmt.Sprintf(`document.querySelector('[data-square="%s"]')?.classList.contains('movable')`, m.From))
 	p.Tap(m.From.String())
 	p.WaitFor(fmt.Sprintf(`document.querySelector('[data-square="%s"]').classList.contains('sel')`, m.From))
 	p.Tap(m.To.String())
