@@ -7,7 +7,6 @@ import (
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
-	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 )
 
@@ -288,13 +287,4 @@ func frames(svc *sessions.Service, rec *sessions.Record) (Frames, error) {
 		f.Moves = append(f.Moves, move(m))
 	}
 	return f, nil
-}
-
-// gameTitle names a game for a page's title before any words: its name
-// in the games' list.
-func gameTitle(id string) string {
-	if info, ok := games.Lookup(id); ok {
-		return info.Name
-	}
-	return id
 }

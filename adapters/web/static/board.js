@@ -57,7 +57,11 @@ async function signIn() {
     themeFrom((tg && tg.themeParams) || JSON.parse(hash.get('tgWebAppThemeParams') || 'null'));
   } catch (e) { /* no theme: the page's own */ }
   const g = new URLSearchParams(location.search).get('g') || '';
-  const res = await fetch('/tg/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({init, g})});
+  const res = await fetch('/tg/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({init, g})}).catch(() => null);
+  if (!res) {
+    fail(say('WebReconnecting'));
+    return false;
+  }
   const j = await res.json().catch(() => ({}));
   if (j.words) words = j.words;
   if (j.lang) {
@@ -98,7 +102,9 @@ function connect() {
   stream.onerror = () => {
     if (ended) return;
     if (stream.readyState === EventSource.CLOSED) {
-      refresh(); // refused: the state (or why) by a plain request
+      // Refused (the server full, the link gone bad): the state, or why,
+      // by a plain request, and a new stream later when the link is good.
+      refresh().then(ok => { if (ok && !ended) setTimeout(connect, 5000); });
     } else {
       notice(say('WebReconnecting'));
       $('notice').dataset.lost = '1';
@@ -107,13 +113,15 @@ function connect() {
 }
 
 async function refresh() {
-  const res = await fetch(`/g/${ref}/state?lang=${encodeURIComponent(lang)}`, {headers: {'X-Board-Token': token}});
+  const res = await fetch(`/g/${ref}/state?lang=${encodeURIComponent(lang)}`, {headers: {'X-Board-Token': token}}).catch(() => null);
+  if (!res) return true; // the network: try the stream again later
   const j = await res.json().catch(() => ({}));
   if (!res.ok) {
     fail(j.error || '');
-    return;
+    return false;
   }
   setState(j);
+  return true;
 }
 
 function setState(st) {
@@ -132,8 +140,8 @@ function setState(st) {
 }
 
 async function loadFrames() {
-  const res = await fetch(`/g/${ref}/frames`, {headers: {'X-Board-Token': token}});
-  if (!res.ok) return;
+  const res = await fetch(`/g/${ref}/frames`, {headers: {'X-Board-Token': token}}).catch(() => null);
+  if (!res || !res.ok) return;
   frames = await res.json();
   ui.frame = frames.pieces.length - 1;
   render();
