@@ -421,7 +421,10 @@ let down = null;
 svg.addEventListener('pointerdown', e => {
   const sq = squareOf(e.target);
   if (!sq) return;
+  e.preventDefault(); // no native drag, no selection: the drag is the page's
   down = sq;
+  const f = svg.querySelector(`[data-square="${sq}"]`);
+  if (f) f.focus({preventScroll: true});
   tap(sq);
 });
 svg.addEventListener('pointerup', e => {
