@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -363,6 +364,11 @@ func browserMiniApp(t *testing.T, browser context.Context) {
 	p.WaitVersion(4)
 	if s := played(t, f, group, 1); s.Last.Text != legal[0].Text {
 		t.Fatalf("bob's move from the Mini App: %v", s.Last)
+	}
+	// The page asked for Telegram's script (the test blocks it, as a
+	// network that cannot reach Telegram would), and works without it.
+	if !slices.Contains(p.Requests(), "https://telegram.org/js/telegram-web-app.js") {
+		t.Errorf("the Mini App never asked for Telegram's script: %q", p.Requests())
 	}
 
 	en := f.chat.Words().In("en")

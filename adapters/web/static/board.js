@@ -46,17 +46,38 @@ function themeFrom(p) {
   document.documentElement.classList.add('telegram');
 }
 
-// signIn sends Telegram's signed launch data (from Telegram's script, or
-// from the page's address where Telegram puts it, should the script not
-// load) and gets the link's token for this user's game.
+// telegram loads Telegram's script once the page has loaded (so that a
+// script that cannot load holds nothing up), then tells Telegram the
+// board is ready and follows its theme.
+function telegram() {
+  const s = document.createElement('script');
+  s.src = 'https://telegram.org/js/telegram-web-app.js';
+  s.async = true;
+  s.onload = () => {
+    const tg = window.Telegram && window.Telegram.WebApp;
+    if (!tg) return;
+    try {
+      tg.ready();
+      tg.expand();
+      themeFrom(tg.themeParams);
+      tg.onEvent('themeChanged', () => themeFrom(tg.themeParams));
+    } catch (e) { /* an old client */ }
+  };
+  document.head.appendChild(s);
+}
+
+// signIn sends Telegram's signed launch data (Telegram puts it in the
+// page's address) and gets the link's token for this user's game.
 async function signIn() {
+  if (document.readyState === 'complete') telegram();
+  else addEventListener('load', telegram);
   const hash = new URLSearchParams(location.hash.slice(1));
-  const tg = window.Telegram && window.Telegram.WebApp;
-  const init = (tg && tg.initData) || hash.get('tgWebAppData') || '';
+  const query = new URLSearchParams(location.search);
+  const init = hash.get('tgWebAppData') || query.get('tgWebAppData') || '';
   try {
-    themeFrom((tg && tg.themeParams) || JSON.parse(hash.get('tgWebAppThemeParams') || 'null'));
+    themeFrom(JSON.parse(hash.get('tgWebAppThemeParams') || query.get('tgWebAppThemeParams') || 'null'));
   } catch (e) { /* no theme: the page's own */ }
-  const g = new URLSearchParams(location.search).get('g') || '';
+  const g = query.get('g') || '';
   const res = await fetch('/tg/login', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({init, g})}).catch(() => null);
   if (!res) {
     fail(say('WebReconnecting'));
@@ -76,9 +97,6 @@ async function signIn() {
   ref = j.ref;
   mode = j.mode;
   app.dataset.mode = mode;
-  if (tg) {
-    try { tg.ready(); tg.expand(); } catch (e) { /* an old client */ }
-  }
   return true;
 }
 
