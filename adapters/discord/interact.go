@@ -60,6 +60,11 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	if eph {
 		flags = discordgo.MessageFlagsEphemeral
 	}
+	if d.Name == "web" {
+		// The answer holds the user's own link: Discord is not to fetch
+		// it for a preview.
+		flags |= discordgo.MessageFlagsSuppressEmbeds
+	}
 	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: flags}}); err != nil {
 		b.log.Warn("discord: deferring a command", "command", d.Name, "err", err)

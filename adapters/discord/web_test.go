@@ -89,8 +89,8 @@ func TestWebOnDiscord(t *testing.T) {
 	from := f.mark()
 	i := f.slash(t, thread, alice, "web")
 	cb := f.waitFor(t, from, "the /web callback", callback(i))
-	if flags(cb)&ephemeral == 0 {
-		t.Fatalf("/web deferred with flags %d: want ephemeral", flags(cb))
+	if flags(cb)&ephemeral == 0 || flags(cb)&(1<<2) == 0 {
+		t.Fatalf("/web deferred with flags %d: want ephemeral, without embeds (no preview fetches her link)", flags(cb))
 	}
 	answer := f.waitFor(t, from, "the /web answer", onOriginal("PATCH", i))
 	mine := linkButtons(t, answer)["Open the board"]
