@@ -25,8 +25,9 @@ type Hub struct {
 	keepAlive time.Duration
 
 	mu     sync.Mutex
-	games  map[string]*watched // by game reference
-	count  int                 // streams
+	games  map[string]*watched                  // by game reference
+	byKey  map[sessions.Key]map[string]*watched // the same, by session key
+	count  int                                  // streams
 	closed bool
 	src    source // set by the Server
 	wg     sync.WaitGroup
@@ -64,7 +65,8 @@ func NewHub(c HubConfig) *Hub {
 	if c.KeepAlive <= 0 {
 		c.KeepAlive = 20 * time.Second
 	}
-	return &Hub{poll: c.Poll, max: c.MaxStreams, keepAlive: c.KeepAlive, games: map[string]*watched{}}
+	return &Hub{poll: c.Poll, max: c.MaxStreams, keepAlive: c.KeepAlive, games: map[string]*watched{},
+		byKey: map[sessions.Key]map[string]*watched{}}
 }
 
 // watched is one game with pages watching it.
@@ -102,8 +104,8 @@ var errFull = errors.New("web: too many pages watching")
 func (h *Hub) Changed(key sessions.Key, s *sessions.Snapshot) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for _, w := range h.games {
-		if w.key != key || w.over {
+	for _, w := range h.byKey[key] {
+		if w.over {
 			continue
 		}
 		if s == nil {
@@ -153,6 +155,10 @@ func (h *Hub) watch(ref string, key sessions.Key, created time.Time, snap *sessi
 		w = &watched{ref: ref, key: key, created: created, subs: map[*sub]struct{}{}, wake: make(chan struct{}, 1), seq: 1, snap: snap,
 			over: snap == nil || snap.Record.Result != nil}
 		h.games[ref] = w
+		if h.byKey[key] == nil {
+			h.byKey[key] = map[string]*watched{}
+		}
+		h.byKey[key][ref] = w
 		h.wg.Add(1)
 		go h.run(w)
 	} else if snap != nil && !w.over {
@@ -271,6 +277,10 @@ func (h *Hub) push(w *watched, ping bool) bool {
 	}
 	if len(w.subs) == 0 && w.seq == seq {
 		delete(h.games, w.ref)
+		delete(h.byKey[w.key], w.ref)
+		if len(h.byKey[w.key]) == 0 {
+			delete(h.byKey, w.key)
+		}
 		return false
 	}
 	return true
