@@ -45,12 +45,15 @@ const MaxSize = 4096
 // per theme, picture size and board size, the frame, sprites and squares
 // that gg drew once, and composes each picture from them.
 type Renderer struct {
-	font    *truetype.Font
-	fontErr error
-	mu      sync.Mutex
-	themes  map[Theme]*theme
-	sheets  map[sheetKey]*sheet
-	enc     encoder
+	font     *truetype.Font
+	fontErr  error
+	mu       sync.Mutex
+	themes   map[Theme]*theme
+	stories  map[Theme]*storyPalette
+	pix      sync.Pool // *[]byte: the RGBA pixels of story pictures being drawn
+	facePool sync.Pool // *faces of story pictures
+	sheets   map[sheetKey]*sheet
+	enc      encoder
 }
 
 // New returns a Renderer with empty caches.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"image"
 	"image/color"
@@ -141,7 +142,7 @@ func (r *Renderer) Standings(t StandingsTable, o Options) ([]byte, error) {
 	}
 
 	img := image.NewPaletted(image.Rect(0, 0, w, h), th.palette[:transparent])
-	quantiseTo(th, dc.Image().(*image.RGBA), img.Pix)
+	quantiseTo(th.nearest, dc.Image().(*image.RGBA), img.Pix)
 	var buf bytes.Buffer
 	if err := r.enc.encode(&buf, img); err != nil {
 		return nil, fmt.Errorf("render: encoding PNG: %v", err)
@@ -167,20 +168,22 @@ func (r *Renderer) theme(name Theme) (*theme, error) {
 	return th, nil
 }
 
-// quantiseTo converts an RGBA picture to th's palette indices (nearest
-// colour), remembering the colours seen.
-func quantiseTo(th *theme, src *image.RGBA, dst []uint8) {
-	seen := map[color.RGBA]uint8{}
-	last, lastIdx := color.RGBA{}, th.nearest(color.RGBA{A: 0xff})
+// quantiseTo converts an RGBA picture to palette indices (nearest gives
+// the index of a colour), remembering the colours seen.
+func quantiseTo(nearest func(color.RGBA) uint8, src *image.RGBA, dst []uint8) {
+	seen := map[uint32]uint8{}
+	const opaque = 0xff << 24
+	last, lastIdx := uint32(opaque), nearest(color.RGBA{A: 0xff})
 	i := 0
+	w := src.Rect.Dx()
 	for y := 0; y < src.Rect.Dy(); y++ {
-		row := src.Pix[y*src.Stride:]
-		for x := 0; x < src.Rect.Dx(); x++ {
-			c := color.RGBA{row[4*x], row[4*x+1], row[4*x+2], 0xff}
+		row := src.Pix[y*src.Stride : y*src.Stride+4*w]
+		for x := 0; x < 4*w; x += 4 {
+			c := binary.LittleEndian.Uint32(row[x:]) | opaque
 			if c != last { // most pixels repeat the one before
 				idx, ok := seen[c]
 				if !ok {
-					idx = th.nearest(c)
+					idx = nearest(color.RGBA{uint8(c), uint8(c >> 8), uint8(c >> 16), 0xff})
 					seen[c] = idx
 				}
 				last, lastIdx = c, idx

@@ -21,10 +21,20 @@ type ChallengeSpec struct {
 }
 
 // Challenge opens a challenge: a game, its options, who may accept.
+// Refused with ErrCapped when the user has as many open challenges (games
+// against the computer, for one) as Config.Caps allows.
 func (s *Service) Challenge(ctx context.Context, req Request, spec ChallengeSpec) (Event, error) {
+	unlock, err := s.lockSessionCaps(ctx, req)
+	if err != nil {
+		return Event{}, err
+	}
+	defer unlock()
 	return s.change(ctx, req, func(cur *live) (*live, Event, error) {
 		if cur != nil {
 			return nil, Event{}, errf(ErrGameRunning, nil, "%s is in phase %s", req.Key, cur.rec.Phase())
+		}
+		if err := s.checkSessionCap(ctx, req, spec.Computer); err != nil {
+			return nil, Event{}, err
 		}
 		return s.newChallenge(req, spec)
 	})
@@ -70,7 +80,7 @@ func (s *Service) newChallenge(req Request, spec ChallengeSpec) (*live, Event, e
 			play.Time = 0
 		}
 		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: req.Key, Game: game.ID(), Options: game.Options(), Play: play,
+		rec := &Record{V: RecordVersion, Key: req.Key, Community: req.Community, Game: game.ID(), Options: game.Options(), Play: play,
 			Challenger: req.User, Invited: slices.Clone(spec.Invited), Seats: make([]User, n),
 			Created: now, Updated: now}
 		rec.Seats[seat] = req.User

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
@@ -48,6 +49,7 @@ type firstMove struct {
 	mu        sync.Mutex
 	calls     int
 	levels    []int
+	owners    []string // whose turn each search took (ai.OwnerOf)
 	block     chan struct{}
 	cancelled chan struct{}
 }
@@ -56,6 +58,7 @@ func (f *firstMove) Move(ctx context.Context, s rules.State, level int, seed uin
 	f.mu.Lock()
 	f.calls++
 	f.levels = append(f.levels, level)
+	f.owners = append(f.owners, ai.OwnerOf(ctx))
 	block := f.block
 	f.mu.Unlock()
 	if block != nil {

@@ -75,6 +75,9 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 		return Event{}, err
 	}
 	ev.By = req.User
+	if next != nil && next != e.cur && next.rec.Community == "" {
+		next.rec.Community = req.Community // a game an older bot started
+	}
 	if err := s.commit(ctx, e, next, req.ID, &ev); err != nil {
 		return Event{}, err
 	}
@@ -126,6 +129,11 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 		}
 		s.storeFailed("commit failed", err, "session", e.key.String())
+		if errors.Is(err, ErrUnknownOutcome) {
+			// The change may be stored: load the session again on its
+			// next use, whatever the store holds.
+			e.loaded = false
+		}
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 	}
 	if c.Finished != nil && c.Finished.Tour != nil && c.Tournament != nil {
@@ -162,6 +170,10 @@ func (s *Service) sendNotices(ctx context.Context, actor User, ev Event) {
 			if !u.Is(actor) && !u.Computer {
 				s.notify.Notify(ctx, Notice{Kind: NoticeGameOver, Key: snap.Record.Key, To: u, Session: snap})
 			}
+		}
+		if snap.Record.Tour != nil {
+			// Last: the place closes after the game's end was told there.
+			s.notify.Notify(ctx, Notice{Kind: NoticePlaceDone, Key: snap.Record.Key, Session: snap})
 		}
 		return
 	}

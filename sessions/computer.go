@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/ai"
 )
 
 // job is a computer search in the background for one session: the
@@ -46,10 +47,30 @@ func seed(r *Record) uint64 {
 	return h.Sum64()
 }
 
+// searchOwner is whose turn a search of the session r takes among the
+// computer's searches (ai.WithOwner): the person playing the computer, so
+// that one person's many games take one turn per round; the chat for the
+// clock's moves in a game between people.
+func searchOwner(r *Record, auto bool) string {
+	if !auto {
+		for _, u := range r.Seats {
+			if !u.Computer && !u.IsZero() {
+				id := u.ID
+				if id == "" {
+					id = "@" + u.Name
+				}
+				return "user\x00" + r.Key.Platform + "\x00" + id
+			}
+		}
+	}
+	return "chat\x00" + r.Key.Platform + "\x00" + r.Key.Channel
+}
+
 // runJob searches off the session's lock, then applies the move as a
 // normal change if the session is still the one searched.
 func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bool) {
 	from := j.from
+	ctx = ai.WithOwner(ctx, searchOwner(from.rec, auto))
 	level := from.rec.Play.Level
 	if auto {
 		level = s.autoLevel

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -367,5 +368,38 @@ func TestComputerHuffsTheLastPiece(t *testing.T) {
 	last := g.Actions[len(g.Actions)-1]
 	if g.Result == nil || g.Result.Winner != 1 || last.Kind != sessions.ActHuff || last.Text != "b4" {
 		t.Fatalf("result %+v, last action %+v; want Black's win by huffing b4", g.Result, last)
+	}
+}
+
+// TestComputerSearchOwner: the computer's searches take turns by the
+// person who plays the computer (every game of one person is one owner),
+// and by the chat for the clock's moves in a game between people.
+func TestComputerSearchOwner(t *testing.T) {
+	f := newClockFixture(t)
+	botGame(t, f.s, sessions.ColorBlack, map[string]string{"target": "1000"})
+	f.s.Settle(ctx, key)
+	other := sessions.Key{Platform: "test", Channel: "c2"}
+	p := sessions.DefaultPlayOptions()
+	p.Color = sessions.ColorBlack
+	must(t)(f.s.Challenge(ctx, sessions.Request{Key: other, User: alice}, sessions.ChallengeSpec{Game: "count", Options: map[string]string{"target": "1000"}, Computer: true, Play: p}))
+	f.s.Settle(ctx, other)
+
+	g := newClockFixture(t)
+	t0 := g.clk.Now()
+	g.start(t)
+	g.clk.Set(t0.Add(time.Hour))
+	g.tick(t)
+
+	for _, c := range []struct {
+		name string
+		got  []string
+		want []string
+	}{
+		{"alice's two games against the computer", f.comp.owners, []string{"user\x00test\x00a", "user\x00test\x00a"}},
+		{"the clock's move for alice against bob", g.comp.owners, []string{"chat\x00test\x00c1"}},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("%s: owners %q, want %q", c.name, c.got, c.want)
+		}
 	}
 }

@@ -38,7 +38,14 @@
 // the other seats. Its search runs in the background, off the session's
 // lock, with a context that a change of the session cancels; its move is
 // then applied as a normal change, only if the session did not change
-// meanwhile, and announced with NoticeMoved. Settle waits for it.
+// meanwhile, and announced with NoticeMoved. Settle waits for it. The
+// searches take turns between the people playing the computer: each runs
+// with ai.WithOwner of that person (of the chat, for the clock's moves).
+//
+// Caps (caps.go): Config.Caps bounds the open challenges, the games against
+// the computer and the open tournaments of one user; past one, the command
+// is refused with ErrCapped and nothing is stored. The counts are read from
+// the store (Store.LiveOf, Store.ActiveTournaments) under the user's lock.
 //
 // Ratings (seed 004): when a two-player game between two people ends, the
 // Change that stores it carries a RateRequest, and the Store applies it
@@ -61,6 +68,12 @@
 // the next one (NoticeTournament) or by the end. Resume opens the games a
 // restart left unopened and pairs a round left unpaired. The store keeps a
 // channel to one active tournament, so that two processes cannot open two.
+// A game's place refused for want of a right waits (TourGame.Wait): the
+// organiser and its players are told once (TourPlaceMissing), Tick tries
+// again, and the place is posted when it opens (TourPlaceOpened). The end
+// of a tournament game is followed by NoticePlaceDone, for the platform to
+// close its place; TourPlaceEnded names such a place afterwards. Standings
+// count the complete rounds only (TourEvent.Counted).
 //
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into

@@ -49,6 +49,12 @@ var (
 	ErrDamaged = errors.New("sessions: stored data damaged")
 	// ErrStorage: the store failed; nothing changed.
 	ErrStorage = errors.New("sessions: storage failed")
+	// ErrUnknownOutcome: the store could not find out whether the change
+	// was saved (a transaction sent to etcd whose answer was lost, and
+	// etcd out of reach until the store's bound): it may or may not have
+	// been; the session as stored shows which (the Service loads it again
+	// on its next use). Stores wrap it.
+	ErrUnknownOutcome = errors.New("sessions: whether the change was saved is not known")
 	// ErrNotFound: the store has no such record (stores wrap it).
 	ErrNotFound = errors.New("sessions: not found")
 	// ErrConflict: another process changed the session since this one
@@ -65,13 +71,18 @@ var (
 	// ErrNoTakeback: /takeback with no move of the user's to take back, or
 	// after the opponent has moved.
 	ErrNoTakeback = errors.New("sessions: nothing to take back")
+	// ErrCapped: the user holds as many open challenges, games against
+	// the computer or tournaments as Config.Caps allows; Err is a *Capped
+	// with the values. Nothing changed.
+	ErrCapped = errors.New("sessions: a per-user cap is reached")
 )
 
 // Kinds lists every error kind a Service method may return.
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
-	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
-	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues}
+	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrUnknownOutcome, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
+	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues,
+	ErrWithdrawn, ErrNoRoundLeft, ErrCapped}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's
@@ -109,10 +120,14 @@ func errf(kind, cause error, format string, args ...any) *Error {
 }
 
 // storeKind is the kind of a failed store call: ErrDamaged when the store
-// found damaged data, ErrStorage otherwise.
+// found damaged data, ErrUnknownOutcome when it could not tell whether a
+// change was saved, ErrStorage otherwise (nothing changed).
 func storeKind(err error) error {
-	if errors.Is(err, ErrDamaged) {
+	switch {
+	case errors.Is(err, ErrDamaged):
 		return ErrDamaged
+	case errors.Is(err, ErrUnknownOutcome):
+		return ErrUnknownOutcome
 	}
 	return ErrStorage
 }

@@ -51,8 +51,12 @@ type RateRequest struct {
 	Platform string
 	Game     string
 	// Month is the Period of the monthly ratings (the month the game ended).
-	Month   string
-	Players [2]User
+	Month string
+	// Community is where the game was played (Record.Community): a rated
+	// game there puts both players on its ladders (TopQuery.Community),
+	// all-time and of Month; empty for none.
+	Community string
+	Players   [2]User
 	// Score is seat 0's score: 1 won, 0.5 drawn, 0 lost.
 	Score float64
 	// Rated is false when only the penalties apply (the game ended before
@@ -141,7 +145,7 @@ func rateRequest(rec *Record) *RateRequest {
 	if a.Computer || b.Computer || a.ID == "" || b.ID == "" || a.Is(b) {
 		return nil
 	}
-	r := &RateRequest{Platform: rec.Key.Platform, Game: rec.Game, Month: Month(res.Ended), Players: [2]User{a, b}}
+	r := &RateRequest{Platform: rec.Key.Platform, Game: rec.Game, Month: Month(res.Ended), Community: rec.Community, Players: [2]User{a, b}}
 	moves := [2]int{}
 	for _, act := range rec.Actions {
 		if act.Kind == ActMove && act.Seat >= 0 && act.Seat < 2 {

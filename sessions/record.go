@@ -20,6 +20,11 @@ const OldestRecordVersion = 1
 
 // Key names a session: one game at a time per platform, channel and thread
 // (Discord thread, Telegram forum topic; empty when there is none).
+//
+// On Telegram the channel is the chat's id, so a group's key names its
+// community (see Request.Community); on Discord it is the channel (the
+// thread's parent), and the server (guild) the channel belongs to is not
+// in the key: requests carry it.
 type Key struct {
 	Platform string `json:"platform"`
 	Channel  string `json:"channel"`
@@ -259,8 +264,13 @@ type Record struct {
 	V int `json:"v"`
 	// ID is the finished game's id in the history, set by the Store when
 	// the game is stored as finished; empty before.
-	ID         string            `json:"id,omitempty"`
-	Key        Key               `json:"key"`
+	ID  string `json:"id,omitempty"`
+	Key Key    `json:"key"`
+	// Community is where the game is played, for the community ladders:
+	// the Request.Community of the challenge (or the tournament's); empty
+	// for private chats and the console. A game an older bot started
+	// takes the community of the next request that changes it.
+	Community  string            `json:"community,omitempty"`
 	Game       string            `json:"game"`
 	Options    map[string]string `json:"options,omitempty"`
 	Play       PlayOptions       `json:"play"`

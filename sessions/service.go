@@ -55,6 +55,14 @@ type Config struct {
 	// watching the game. It runs under the session's lock: it must not
 	// block, nor call the Service.
 	Changed func(key Key, s *Snapshot)
+	// Caps bound the open challenges, games against the computer and
+	// tournaments one user may hold at once; the zero value sets none
+	// (the bot sets DefaultCaps, or its configuration's).
+	Caps Caps
+	// CommitWatchdog is how long one transaction of the store may run
+	// before the Watchdog logs it and reports it stuck (0:
+	// DefaultCommitWatchdog).
+	CommitWatchdog time.Duration
 }
 
 // DefaultResident is Config.Resident's default.
@@ -87,6 +95,8 @@ type Service struct {
 	resident     int
 	venues       VenueSet
 	changed      func(Key, *Snapshot)
+	caps         Caps
+	watchdog     *Watchdog
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -121,7 +131,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, changed: c.Changed, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, changed: c.Changed, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -148,6 +158,7 @@ func New(c Config) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
 	return s
 }
 
@@ -169,6 +180,13 @@ type Request struct {
 	// a key that holds another session, or none, the request is refused
 	// with ErrNoGame, under the session's lock.
 	Game time.Time
+	// Community is the community the request comes from, whose ladders
+	// (TopQuery.Community) the games played from it join: the Discord
+	// server (its guild id), the Telegram group or supergroup (its chat
+	// id, whatever the topic); empty in private chats and the console,
+	// where only the platform's ladders are shown. Each adapter sets it
+	// in one place.
+	Community string
 }
 
 // EventKind says what a change did.

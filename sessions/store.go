@@ -22,7 +22,9 @@ type Store interface {
 	// store loaded it.
 	// A live session's actions only grow at the end or are cut back (a
 	// takeback) from one commit to the next, so that a store may write
-	// only the new ones.
+	// only the new ones. An error means nothing changed, except one
+	// wrapping ErrUnknownOutcome: the store could not find out whether c
+	// was applied.
 	Commit(ctx context.Context, c *Change) error
 	// Live returns every live session (for tools and tests: start-up
 	// reads LiveIndex). When some records are damaged it returns the
@@ -33,6 +35,13 @@ type Store interface {
 	// the computer plays in it. It skips the sessions it finds damaged
 	// and returns the others with an error wrapping ErrDamaged.
 	LiveIndex(ctx context.Context) ([]LiveEntry, error)
+	// LiveOf returns the live sessions in which the user of a platform
+	// with this id holds a seat (the challenges they opened or joined, the
+	// games they play), from an index of live sessions by user, as their
+	// heads: records without their actions. Config.Caps counts them. An
+	// empty userID holds none. When some records are damaged it returns
+	// the others with an error wrapping ErrDamaged.
+	LiveOf(ctx context.Context, platform, userID string) ([]*Record, error)
 	// Finished returns the finished game with the given id, or an error
 	// wrapping ErrNotFound.
 	Finished(ctx context.Context, id string) (*Record, error)
@@ -47,8 +56,16 @@ type Store interface {
 	// Standings returns a user's standings, every game and period, or one
 	// game's when game is not empty; sorted by game, then period.
 	Standings(ctx context.Context, platform, userID, game string) ([]Standing, error)
-	// Top returns the first q.Limit of a ladder and q.User's place in it.
+	// Top returns the first q.Limit of a ladder and q.User's place in it:
+	// the platform's, or a community's (q.Community).
 	Top(ctx context.Context, q TopQuery) (Ladder, error)
+	// RatingHistory returns what each finished game did to a user's
+	// all-time rating (RatedGames: one entry per game that changed it), in
+	// one game or, when game is empty, in every game; oldest first (by
+	// the time the game ended, then by its id). The store writes the
+	// entries in the game's ending transaction and reads them without
+	// going through other players' entries.
+	RatingHistory(ctx context.Context, platform, userID, game string) ([]RatedGame, error)
 	// FindUser returns the user of the platform who last finished a game
 	// under this name (any case, without @), or an error wrapping ErrNotFound.
 	FindUser(ctx context.Context, platform, name string) (User, error)
@@ -62,7 +79,8 @@ type Store interface {
 	// not active or was in another channel) while another tournament is
 	// active there fails with an error wrapping both ErrTournamentOpen
 	// and ErrConflict, and writes nothing. Change.Tournament is held to
-	// the same terms.
+	// the same terms. An error wrapping ErrUnknownOutcome says, as for
+	// Commit, that whether t was written is not known.
 	PutTournament(ctx context.Context, t *Tournament) error
 	// Tournament returns the tournament with this id, or an error
 	// wrapping ErrNotFound.
@@ -105,12 +123,17 @@ func (r *Record) Entry() LiveEntry {
 }
 
 // TopQuery selects a ladder: a game's players on a platform, ordered by
-// their rating of one period (AllTime or a month "2026-11").
+// their rating of one period (AllTime or a month "2026-11"); with a
+// Community, only the players who played a rated game of the game there
+// (in that month, for a month's ladder), still ranked by their rating on
+// the platform (a community's ladder is a view of the platform's).
 type TopQuery struct {
-	Platform string
-	Game     string
-	Period   string
-	Limit    int
+	Platform  string
+	Community string
+	Game      string
+	Period    string
+	// Limit is how many rows to return; 0 or less: all.
+	Limit int
 	// User, when set, is the player whose place Ladder.Me gives.
 	User string
 }
@@ -152,12 +175,15 @@ type Change struct {
 }
 
 // HistoryQuery selects finished games: those of one user on a platform,
-// or those of one session key. Game, when set, keeps only that game id.
+// or those of one session key. Game, when set, keeps only that game id;
+// With, when set with User, keeps only the games that user With (a user
+// id) played in too.
 type HistoryQuery struct {
 	Platform string
 	User     string // a user id; empty: query by Key
 	Key      Key
 	Game     string
+	With     string
 	Limit    int
 }
 
@@ -214,6 +240,11 @@ const (
 	// channel (Request.Elsewhere: on the web board). Event says what, as
 	// a command's reply would: post it in the channel as that reply.
 	NoticeEvent
+	// NoticePlaceDone: the tournament game played at Key (Session, its
+	// Record.Tour set) has ended, after every notice of its end: the
+	// platform closes its place (a Telegram topic, a Discord thread), and
+	// nothing more is posted there. Adapters that close nothing ignore it.
+	NoticePlaceDone
 )
 
 // Notice is one message for one user, or for the channel (To is zero).

@@ -99,7 +99,13 @@ func (s *Service) takeBack(cur *live, seat int) (*live, Event, error) {
 // Rematch challenges the players of the last game finished in this
 // session to the same game with the same options, colours swapped (in a
 // two-player game). Against the computer the new game starts at once.
+// Config.Caps applies as to Challenge.
 func (s *Service) Rematch(ctx context.Context, req Request) (Event, error) {
+	unlock, err := s.lockSessionCaps(ctx, req)
+	if err != nil {
+		return Event{}, err
+	}
+	defer unlock()
 	return s.change(ctx, req, func(cur *live) (*live, Event, error) {
 		if cur != nil {
 			return nil, Event{}, errf(ErrGameRunning, nil, "%s is in phase %s", req.Key, cur.rec.Phase())
@@ -127,6 +133,9 @@ func (s *Service) Rematch(ctx context.Context, req Request) (Event, error) {
 					spec.Invited = append(spec.Invited, u)
 				}
 			}
+		}
+		if err := s.checkSessionCap(ctx, req, spec.Computer); err != nil {
+			return nil, Event{}, err
 		}
 		return s.newChallenge(req, spec)
 	})

@@ -3,6 +3,7 @@ package sessions
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/boardgamebot/bot/sessions/tournament"
@@ -49,7 +50,10 @@ type Tournament struct {
 	Rev int64 `json:"rev"`
 	// Key is where the tournament was opened (its channel; Thread is the
 	// thread or forum topic the command came from, where standings go).
-	Key       Key               `json:"key"`
+	Key Key `json:"key"`
+	// Community is the Request.Community of /tournament new: its games
+	// are played there (Record.Community).
+	Community string            `json:"community,omitempty"`
 	Organiser User              `json:"organiser"`
 	Game      string            `json:"game"`
 	Options   map[string]string `json:"options,omitempty"`
@@ -105,6 +109,17 @@ type TourGame struct {
 	Result tournament.Result `json:"result,omitempty"`
 	Key    Key               `json:"key,omitzero"`
 	GameID string            `json:"game_id,omitempty"`
+	// Wait, while the game has no Key, says why the platform would not
+	// open its place (the bot lacks a right): the players and the
+	// organiser were told, and the bot tries again every TourRetryEvery.
+	// Nil once the place opened, and before any refusal.
+	Wait *NoVenues `json:"wait,omitempty"`
+}
+
+// Waiting reports whether the game waits for its place: it is paired
+// against an opponent, has no result and no place yet.
+func (g TourGame) Waiting() bool {
+	return g.Result == tournament.Pending && g.Black != "" && g.Key == (Key{})
 }
 
 // TourRef, in a Record, marks a game of a tournament: the game's end
@@ -141,6 +156,15 @@ const (
 	TourRoundEnded                           // the last game of round Round ended: standings follow
 	TourEnded                                // the last round ended: final standings
 	TourCancelled                            // the organiser (or a server manager) cancelled it
+	// TourPlaceMissing: the platform would not open the places of the
+	// games Boards of round Round (Missing says why: the right the bot
+	// lacks); the organiser and those games' players are told (Told), and
+	// the bot tries again every TourRetryEvery.
+	TourPlaceMissing
+	// TourPlaceOpened: the places of the games Boards of round Round
+	// opened after the round's pairings were posted (a retry, a restart):
+	// their links follow.
+	TourPlaceOpened
 )
 
 // TourEvent is the result of a tournament change, or of a game's end that
@@ -151,8 +175,43 @@ type TourEvent struct {
 	Round      int
 	Tournament *Tournament
 	// Standings are the standings after the event (players by user id in
-	// Standing.Player; Tournament.Players gives their names).
+	// Standing.Player; Tournament.Players gives their names). They count
+	// exactly the rounds 1 to Counted, every game of which has a result:
+	// the finished games of a round under way are not in them.
 	Standings []tournament.Standing
+	// Counted is the number of rounds the Standings count.
+	Counted int
+	// Boards are the games (indexes in the round's Games) of a
+	// TourPlaceMissing or TourPlaceOpened.
+	Boards []int
+	// Missing says why the places of a TourPlaceMissing did not open.
+	Missing *NoVenues
+}
+
+// Told returns who a TourPlaceMissing is for: the organiser and the
+// players of its games, each once.
+func (ev TourEvent) Told() []User {
+	t := ev.Tournament
+	if t == nil {
+		return nil
+	}
+	out := []User{t.Organiser}
+	add := func(id string) {
+		u := t.userOf(id)
+		if !slices.ContainsFunc(out, u.Is) {
+			out = append(out, u)
+		}
+	}
+	if ev.Round >= 1 && ev.Round <= len(t.Played) {
+		games := t.Played[ev.Round-1].Games
+		for _, b := range ev.Boards {
+			if b >= 0 && b < len(games) {
+				add(games[b].White)
+				add(games[b].Black)
+			}
+		}
+	}
+	return out
 }
 
 // Venues opens the places where tournament games are played, one per
@@ -163,9 +222,21 @@ type Venues interface {
 	// error of kind ErrNoVenues saying why not (Telegram: not a forum, or
 	// no right to manage topics).
 	CheckVenues(ctx context.Context, key Key) error
-	// OpenVenue opens the place of one game of tournament t (round, white
-	// and black users) under t.Key and returns its session key.
-	OpenVenue(ctx context.Context, t *Tournament, round int, white, black User) (Key, error)
+	// OpenVenue opens the place of one game under g.Tournament.Key and
+	// returns its session key. When the platform refuses for want of a
+	// right, the error is of kind ErrNoVenues with a *NoVenues naming it.
+	OpenVenue(ctx context.Context, g VenueGame) (Key, error)
+}
+
+// VenueGame is a tournament game whose place a Venues opens.
+type VenueGame struct {
+	Tournament   *Tournament
+	Round, Board int // Board is the index in the round's Games
+	White, Black User
+	// Start is the game as it starts there, its Record without a Key
+	// yet, for a platform whose places open with their first message (a
+	// Discord forum post starts with the board).
+	Start *Snapshot
 }
 
 // VenueSet holds each platform's Venues (by Key.Platform). Fill it before
@@ -193,6 +264,12 @@ var (
 	// ErrNoVenues: the platform cannot open game places here; Err is a
 	// *NoVenues saying why.
 	ErrNoVenues = errors.New("sessions: games cannot be opened here")
+	// ErrWithdrawn: join by a player who left the tournament while it ran
+	// (they forfeit its later games and cannot come back).
+	ErrWithdrawn = errors.New("sessions: withdrew from the tournament")
+	// ErrNoRoundLeft: a late join in a Swiss whose last round is paired:
+	// no round is left to pair the newcomer in.
+	ErrNoRoundLeft = errors.New("sessions: no round left")
 )
 
 // BadCount is the detail of ErrPlayerCount: the players signed up and the
@@ -214,12 +291,37 @@ const (
 	// VenueUnreachable: the platform could not be asked (a network error,
 	// the platform down): nothing changed, try again later.
 	VenueUnreachable VenueProblem = "unreachable"
+	// VenueAnnouncements: a Discord announcement channel, whose threads
+	// are for its news, not for games.
+	VenueAnnouncements VenueProblem = "announcements"
 )
 
-// NoVenues is the detail of ErrNoVenues.
-type NoVenues struct{ Problem VenueProblem }
+// VenueRight is a right a platform's bot needs to open the games' places,
+// named by the adapter that found it missing (its catalogue words it:
+// VenueRight_<name>).
+type VenueRight string
 
-func (e *NoVenues) Error() string { return "no venues: " + string(e.Problem) }
+// The rights the adapters name.
+const (
+	RightManageTopics  VenueRight = "manage_topics"  // Telegram: an administrator who may manage topics
+	RightCreateThreads VenueRight = "create_threads" // Discord: Create Public Threads
+	RightThreadsSend   VenueRight = "send_threads"   // Discord: Send Messages in Threads
+	RightCreatePosts   VenueRight = "create_posts"   // Discord, a forum channel: Create Posts (Send Messages)
+)
+
+// NoVenues is the detail of ErrNoVenues: the problem and, for
+// VenueNoRights, the right missing ("" when the platform did not say).
+type NoVenues struct {
+	Problem VenueProblem `json:"problem"`
+	Right   VenueRight   `json:"right,omitempty"`
+}
+
+func (e *NoVenues) Error() string {
+	if e.Right != "" {
+		return "no venues: " + string(e.Problem) + " (" + string(e.Right) + ")"
+	}
+	return "no venues: " + string(e.Problem)
+}
 
 // Clone returns a deep copy of t.
 func (t *Tournament) Clone() *Tournament {
@@ -239,6 +341,12 @@ func (t *Tournament) Clone() *Tournament {
 	}
 	for i, r := range t.Played {
 		r.Games = append([]TourGame(nil), r.Games...)
+		for j, g := range r.Games {
+			if g.Wait != nil {
+				w := *g.Wait
+				r.Games[j].Wait = &w
+			}
+		}
 		c.Played[i] = r
 	}
 	return &c

@@ -133,6 +133,11 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	}
 	play.Time = max(play.Time, 0)
 
+	release, err := s.capTournaments(ctx, req) // Config.Caps.Tournaments
+	if err != nil {
+		return TourEvent{}, err
+	}
+	defer release()
 	unlock, err := s.lockTour(ctx, "at\x00"+req.Key.Platform+"\x00"+req.Key.Channel)
 	if err != nil {
 		return TourEvent{}, err
@@ -143,10 +148,10 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	} else if cur != nil && cur.Status.Active() {
 		return TourEvent{Tournament: cur}, errf(ErrTournamentOpen, nil, "tournament %s is %s", cur.ID, cur.Status)
 	}
-	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Organiser: req.User, Game: game.ID(),
+	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Community: req.Community, Organiser: req.User, Game: game.ID(),
 		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
 		Status: StatusSignup, Created: s.now().UTC()}
-	if err := s.store.PutTournament(ctx, t); errors.Is(err, ErrTournamentOpen) {
+	if err := s.storePut(ctx, t); errors.Is(err, ErrTournamentOpen) {
 		// Another process opened one in the channel first: the store
 		// keeps a channel to one active tournament.
 		ev := TourEvent{}
@@ -215,7 +220,7 @@ func (s *Service) loadTour(ctx context.Context, id string) (*Tournament, error) 
 // ErrConflict) for the caller to load again; other failures as an *Error.
 func (s *Service) putTour(ctx context.Context, t *Tournament) error {
 	t.Rev++
-	err := s.store.PutTournament(ctx, t)
+	err := s.storePut(ctx, t)
 	if err == nil || errors.Is(err, ErrConflict) {
 		return err
 	}
@@ -276,16 +281,24 @@ func mayDirect(t *Tournament, req Request) bool {
 }
 
 // JoinTournament enters req.User in the active tournament of req.Key's
-// channel: during sign-up, or (a Swiss) while it runs, with zero points.
+// channel: during sign-up, or (a Swiss) while it runs, with zero points,
+// when a round is left to pair them in (else ErrNoRoundLeft). A player
+// who left a running tournament cannot come back (ErrWithdrawn).
 func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
 	if req.User.ID == "" || req.User.Computer {
 		return TourEvent{}, errf(ErrNotPlayer, nil, "a player needs a user id")
 	}
 	var rating int
 	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+		i := t.entrant(req.User)
 		switch {
-		case t.entrant(req.User) >= 0:
+		case i >= 0 && t.Players[i].Left > 0:
+			return false, errf(ErrWithdrawn, nil, "%s left tournament %s in round %d", req.User.Name, t.ID, t.Players[i].Left)
+		case i >= 0:
 			return false, errf(ErrAlreadyJoined, nil, "%s is entered", req.User.Name)
+		case t.Status == StatusRunning && t.Format == FormatSwiss && len(t.Played) >= t.Rounds:
+			// Paired from the next round on: there is none.
+			return false, errf(ErrNoRoundLeft, nil, "tournament %s plays its last round, %d", t.ID, len(t.Played))
 		case t.Status == StatusRunning && t.Format == FormatSwiss:
 		case t.Status != StatusSignup:
 			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
@@ -419,7 +432,7 @@ func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, 
 	if err != nil {
 		return s.tourRefusal(t, err)
 	}
-	t = s.openRound(ctx, t, 1)
+	t = s.openRound(ctx, t, 1, false)
 	s.advance(ctx, t.ID) // a round of byes and forfeits only is over already
 	if again, err := s.loadTour(ctx, t.ID); err == nil {
 		t = again
@@ -504,21 +517,54 @@ func (s *Service) tourRefusal(t *Tournament, err error) (TourEvent, error) {
 
 // tourEvent builds the event of a change of t, with its standings.
 func (s *Service) tourEvent(kind TourEventKind, by User, round int, t *Tournament) TourEvent {
-	return TourEvent{Kind: kind, By: by, Round: round, Tournament: t, Standings: s.standingsOf(t)}
+	return TourEvent{Kind: kind, By: by, Round: round, Tournament: t, Standings: s.standingsOf(t), Counted: t.roundsDone()}
 }
 
 // standingsOf computes t's standings (every entrant; nil during sign-up
-// with nobody entered).
+// with nobody entered) after its complete rounds, t.roundsDone(): the
+// games of a round under way count once the whole round is over.
 func (s *Service) standingsOf(t *Tournament) []tournament.Standing {
 	if len(t.Players) == 0 {
 		return nil
 	}
-	st, err := tournament.Standings(t.players(), t.rounds())
+	st, err := tournament.Standings(t.players(), t.rounds()[:t.roundsDone()])
 	if err != nil {
 		s.log.Error("tournament standings failed", "tournament", t.ID, "err", err)
 		return nil
 	}
 	return st
+}
+
+// roundsDone is the number of t's first rounds whose every game has a
+// result.
+func (t *Tournament) roundsDone() int {
+	for i, r := range t.Played {
+		if slices.ContainsFunc(r.Games, func(g TourGame) bool { return g.Result == tournament.Pending }) {
+			return i
+		}
+	}
+	return len(t.Played)
+}
+
+// TourPlaceEnded returns the record of the tournament game that ended at
+// key when key is that game's place and nothing has been played there
+// since (nil otherwise): such a place serves that one game, and the
+// platforms close it (a Telegram topic, a Discord thread), so adapters
+// take no command there.
+func (s *Service) TourPlaceEnded(ctx context.Context, key Key) (*Record, error) {
+	if key.Thread == "" {
+		return nil, nil // a channel is never a game's place of its own
+	}
+	if _, err := s.Look(ctx, key); err == nil {
+		return nil, nil // a session is under way there
+	} else if KindOf(err) != ErrNoGame {
+		return nil, err
+	}
+	hist, err := s.History(ctx, HistoryQuery{Key: key, Limit: 1})
+	if err != nil || len(hist) == 0 || hist[0].Tour == nil {
+		return nil, err
+	}
+	return hist[0], nil
 }
 
 // players returns the entrants for package tournament (those who left

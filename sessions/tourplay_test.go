@@ -34,11 +34,11 @@ func (v *fakeVenues) CheckVenues(ctx context.Context, key sessions.Key) error {
 	return v.refuse
 }
 
-func (v *fakeVenues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+func (v *fakeVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.fail != nil {
-		if err := v.fail(round, white, black); err != nil {
+		if err := v.fail(g.Round, g.White, g.Black); err != nil {
 			return sessions.Key{}, err
 		}
 	}
@@ -492,8 +492,12 @@ func TestTournamentLateJoinSwiss(t *testing.T) {
 			t.Errorf("the quitter is paired in round 3: %+v", g)
 		}
 	}
-	lateScore := 0.0 // what the late player scored since round 2 (a bye of round 3 counts)
-	for _, r := range tr.Played[1:] {
+	here := tourMust(t)(f.svc.TournamentHere(ctx, tourKey))
+	if here.Counted != 2 {
+		t.Fatalf("round 3 under way: the standings count %d rounds, want 2", here.Counted)
+	}
+	lateScore := 0.0 // what the late player scored in round 2 (round 3, under way, counts once over)
+	for _, r := range tr.Played[1:here.Counted] {
 		for _, g := range r.Games {
 			pw, pb := points(g.Result)
 			switch late.ID {
@@ -504,7 +508,7 @@ func TestTournamentLateJoinSwiss(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range tourMust(t)(f.svc.TournamentHere(ctx, tourKey)).Standings {
+	for _, s := range here.Standings {
 		if s.Player == late.ID && s.Points != lateScore {
 			t.Errorf("the late player: %+v, want %v points", s, lateScore)
 		}

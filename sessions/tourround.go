@@ -75,8 +75,13 @@ func (t *Tournament) left(id string) bool {
 }
 
 // openRound opens the games of round n of t not opened yet and sends the
-// notices of each; it returns the tournament as it stands after.
-func (s *Service) openRound(ctx context.Context, t *Tournament, n int) *Tournament {
+// notices of each; it returns the tournament as it stands after. late
+// says that the round's pairings were posted before (a retry by Tick, a
+// restart): the places that open now are posted in the tournament's
+// channel with their links (TourPlaceOpened), as the pairings would have.
+// Places the platform refuses for want of a right are told at once
+// (TourPlaceMissing), once per game and reason.
+func (s *Service) openRound(ctx context.Context, t *Tournament, n int, late bool) *Tournament {
 	if n < 1 || n > len(t.Played) {
 		return t
 	}
@@ -97,20 +102,70 @@ func (s *Service) openRound(ctx context.Context, t *Tournament, n int) *Tourname
 		l.mu.Unlock()
 	}()
 	failed := false
+	var opened []int
+	refused := map[NoVenues][]int{}
 	for b, g := range t.Played[n-1].Games {
-		if g.Result != tournament.Pending || g.Black == "" || g.Key != (Key{}) {
+		if !g.Waiting() {
 			continue
 		}
-		next, retry := s.openGame(ctx, t, n, b)
+		next, retry, why := s.openGame(ctx, t, n, b)
 		if next != nil {
 			t = next
+			opened = append(opened, b)
+		}
+		if why != nil {
+			refused[*why] = append(refused[*why], b)
 		}
 		failed = failed || retry
+	}
+	for why, boards := range refused {
+		t = s.placesMissing(ctx, t, n, boards, why)
 	}
 	if failed {
 		s.stuck(t.ID)
 	}
+	if late && len(opened) > 0 {
+		ev := s.tourEvent(TourPlaceOpened, User{}, n, t)
+		ev.Boards = opened
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
+	}
 	return t
+}
+
+// placesMissing marks the games boards of round n as waiting for a place
+// the platform refused (why), and tells the organiser and their players
+// (TourPlaceMissing) about the games not marked so before; it returns
+// the tournament after.
+func (s *Service) placesMissing(ctx context.Context, t *Tournament, n int, boards []int, why NoVenues) *Tournament {
+	var told []int
+	after, err := s.changeTourID(ctx, t.ID, func(cur *Tournament) (bool, error) {
+		told = nil
+		if cur.Status != StatusRunning || n > len(cur.Played) {
+			return false, nil
+		}
+		for _, b := range boards {
+			if b >= len(cur.Played[n-1].Games) {
+				continue
+			}
+			g := &cur.Played[n-1].Games[b]
+			if !g.Waiting() || g.Wait != nil && *g.Wait == why {
+				continue
+			}
+			w := why
+			g.Wait = &w
+			told = append(told, b)
+		}
+		return len(told) > 0, nil
+	})
+	if err != nil || after == nil {
+		return t // logged where it failed; the next retry tells
+	}
+	if len(told) > 0 {
+		ev := s.tourEvent(TourPlaceMissing, User{}, n, after)
+		ev.Boards, ev.Missing = told, &why
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: after.Key, Tour: &ev})
+	}
+	return after
 }
 
 // stuck has Tick try again, after TourRetryEvery, to open the games of the
@@ -159,7 +214,7 @@ func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
 			continue
 		}
 		if t.Status == StatusRunning && len(t.Played) > 0 {
-			s.openRound(ctx, t, len(t.Played))
+			s.openRound(ctx, t, len(t.Played), true)
 			s.advance(ctx, id)
 		}
 	}
@@ -182,7 +237,7 @@ func (s *Service) stalledTournaments(ctx context.Context, now time.Time) []strin
 		}
 		r := t.Played[len(t.Played)-1]
 		unopened := slices.ContainsFunc(r.Games, func(g TourGame) bool {
-			return g.Result == tournament.Pending && g.Black != "" && g.Key == (Key{}) && !t.left(g.White) && !t.left(g.Black)
+			return g.Waiting() && !t.left(g.White) && !t.left(g.Black)
 		})
 		if t.complete() || unopened && now.Sub(r.Paired) >= TourStallAfter {
 			ids = append(ids, t.ID)
@@ -196,66 +251,83 @@ func (s *Service) stalledTournaments(ctx context.Context, now time.Time) []strin
 // with the game's key written in the tournament in the same transaction.
 // It returns the tournament after, nil when nothing was opened; retry
 // reports a failure worth trying again (logged; Tick tries again after
-// TourRetryEvery, Resume after a restart). A venue opened but whose game
-// could not be committed stays unused.
-func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool) {
+// TourRetryEvery, Resume after a restart), why the platform's refusal for
+// want of a right. A venue opened but whose game could not be committed
+// stays unused.
+func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool, why *NoVenues) {
 	g := t.Played[n-1].Games[b]
 	log := s.log.With("tournament", t.ID, "round", n, "board", b+1)
 	v := s.venues[t.Key.Platform]
 	if v == nil {
 		log.Error("no venues for the tournament's platform", "platform", t.Key.Platform)
-		return nil, false
+		return nil, false, nil
 	}
 	if t.left(g.White) || t.left(g.Black) {
-		return nil, false // LeaveTournament made it a forfeit
-	}
-	white, black := t.userOf(g.White), t.userOf(g.Black)
-	key, err := v.OpenVenue(ctx, t, n, white, black)
-	if err != nil {
-		log.Error("opening a tournament game's venue failed", "err", err)
-		return nil, true
+		return nil, false, nil // LeaveTournament made it a forfeit
 	}
 	game, err := s.games(t.Game, t.Options)
 	if err != nil {
 		log.Error("tournament game does not build", "err", err)
-		return nil, false
+		return nil, false, nil
+	}
+	white, black := t.userOf(g.White), t.userOf(g.Black)
+	newGame := func(key Key, tr *Tournament) (*live, error) {
+		now := s.now().UTC()
+		rec := &Record{V: RecordVersion, Key: key, Community: tr.Community, Game: game.ID(), Options: game.Options(), Play: tr.Play,
+			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
+			Tour: &TourRef{ID: tr.ID, Round: n, Board: b}}
+		l := &live{rec: rec, game: game}
+		l.state, err = startState(game, rec)
+		return l, err
+	}
+	start, err := newGame(Key{}, t)
+	if err != nil {
+		log.Error("tournament game does not start", "err", err)
+		return nil, false, nil
+	}
+	key, err := v.OpenVenue(ctx, VenueGame{Tournament: t, Round: n, Board: b, White: white, Black: black, Start: start.snapshot()})
+	if err != nil {
+		var nv *NoVenues
+		if KindOf(err) == ErrNoVenues && errors.As(err, &nv) && nv.Problem != VenueNone {
+			log.Warn("the platform refused a tournament game's place", "err", err)
+			return nil, true, nv
+		}
+		log.Error("opening a tournament game's venue failed", "err", err)
+		return nil, true, nil
 	}
 	e, err := s.acquire(ctx, key)
 	if err != nil {
-		return nil, true // acquire logged it
+		return nil, true, nil // acquire logged it
 	}
 	defer s.release(e)
 	if e.cur != nil {
 		log.Error("a tournament game's venue holds a session already", "session", key.String())
-		return nil, false
+		return nil, false, nil
 	}
 	unlock, err := s.lockTour(ctx, t.ID)
 	if err != nil {
-		return nil, true
+		return nil, true, nil
 	}
 	defer unlock()
 	for try := 0; try <= tourRetries; try++ {
 		cur, err := s.loadTour(ctx, t.ID)
 		if err != nil {
-			return nil, KindOf(err) != ErrNoTournament
+			return nil, KindOf(err) != ErrNoTournament, nil
 		}
 		if cur.Status != StatusRunning || n > len(cur.Played) || b >= len(cur.Played[n-1].Games) {
-			return nil, false
+			return nil, false, nil
 		}
 		if cg := cur.Played[n-1].Games[b]; cg.Result != tournament.Pending || cg.Key != (Key{}) {
 			log.Warn("tournament game opened elsewhere first: its venue stays unused", "session", key.String())
-			return nil, false
+			return nil, false, nil
 		}
-		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: key, Game: game.ID(), Options: game.Options(), Play: cur.Play,
-			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
-			Tour: &TourRef{ID: cur.ID, Round: n, Board: b}}
-		l := &live{rec: rec, game: game}
-		if l.state, err = startState(game, rec); err != nil {
+		l, err := newGame(key, cur)
+		if err != nil {
 			log.Error("tournament game does not start", "err", err)
-			return nil, false
+			return nil, false, nil
 		}
 		cur.Played[n-1].Games[b].Key = key
+		cur.Played[n-1].Games[b].Wait = nil
 		cur.Rev++
 		ev := Event{Kind: EvStarted, Seat: -1, tourPut: cur}
 		err = s.commit(ctx, e, l, "", &ev)
@@ -264,17 +336,17 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 			continue
 		}
 		if err != nil {
-			return nil, true // commit logged it
+			return nil, true, nil // commit logged it
 		}
 		tev := &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: cur}
 		s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, Session: ev.Session, Tour: tev})
-		for _, u := range rec.Seats {
+		for _, u := range l.rec.Seats {
 			s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, To: u, Session: ev.Session, Tour: tev})
 		}
-		return cur, false
+		return cur, false, nil
 	}
 	log.Error("opening a tournament game: the tournament keeps changing")
-	return nil, true
+	return nil, true, nil
 }
 
 // tourResult, for a change that finishes a tournament game, takes the
@@ -331,7 +403,7 @@ func (s *Service) setTourResult(ctx context.Context, c *Change) error {
 // process wrote the tournament first, it loads it again and retries (a
 // conflict on the session itself is returned as is).
 func (s *Service) commitTour(ctx context.Context, c *Change) error {
-	err := s.store.Commit(ctx, c)
+	err := s.storeCommit(ctx, c)
 	for try := 0; try < tourRetries && c.Tournament != nil && c.Finished != nil && c.Finished.Tour != nil && errors.Is(err, ErrConflict); try++ {
 		if !s.sessionHeld(ctx, c) {
 			// Another process changed the game too (ended it, maybe):
@@ -345,7 +417,7 @@ func (s *Service) commitTour(ctx context.Context, c *Change) error {
 		if c.Tournament != nil && c.Tournament.Rev-1 == rev {
 			return err // the tournament had not moved: the session had
 		}
-		err = s.store.Commit(ctx, c)
+		err = s.storeCommit(ctx, c)
 	}
 	return err
 }
@@ -370,8 +442,9 @@ func (s *Service) advance(ctx context.Context, id string) {
 		if t == nil {
 			return
 		}
-		t = s.openRound(ctx, t, n)
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: t, Standings: s.standingsOf(t)}})
+		t = s.openRound(ctx, t, n, false)
+		ev := s.tourEvent(TourRoundPaired, User{}, n, t)
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
 	}
 }
 
@@ -425,10 +498,12 @@ func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int)
 	}
 	switch {
 	case ended != nil:
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: ended.Key, Tour: &TourEvent{Kind: TourEnded, Round: len(ended.Played), Tournament: ended, Standings: s.standingsOf(ended)}})
+		ev := s.tourEvent(TourEnded, User{}, len(ended.Played), ended)
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: ended.Key, Tour: &ev})
 		return nil, 0
 	case paired != nil:
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: before.Key, Tour: &TourEvent{Kind: TourRoundEnded, Round: len(before.Played), Tournament: before, Standings: s.standingsOf(before)}})
+		ev := s.tourEvent(TourRoundEnded, User{}, len(before.Played), before)
+		s.send(ctx, Notice{Kind: NoticeTournament, Key: before.Key, Tour: &ev})
 		return paired, len(paired.Played)
 	}
 	return nil, 0
@@ -446,7 +521,7 @@ func (s *Service) resumeTournaments(ctx context.Context) {
 		if t.Status != StatusRunning || len(t.Played) == 0 {
 			continue
 		}
-		s.openRound(ctx, t, len(t.Played))
+		s.openRound(ctx, t, len(t.Played), true)
 		s.advance(ctx, t.ID)
 	}
 }

@@ -60,6 +60,16 @@ const (
 	// tournaments, by channel and of a channel's active one are not
 	// items: Import builds them again.
 	KindTournament = "tournaments"
+	// KindRated: ID platform 0 user 0 game 0 ended (unix nanoseconds,
+	// decimal) 0 game id; a sessions.RatedGame. The rating history.
+	KindRated = "rating_log"
+	// KindMember: ID platform 0 user 0 game 0 period 0 community; no
+	// value. The community ladders a player is on.
+	KindMember = "community_member"
+	// KindCommunityLadder: ID platform 0 community 0 game 0 period 0
+	// rating (decimal) 0 user; a sessions.Standing. The community
+	// ladders' index.
+	KindCommunityLadder = "community_ladder"
 )
 
 // Kinds are the kinds of Item, in the order Export gives them. Request
@@ -70,7 +80,8 @@ const (
 // (*Store).exporters and a case in importItem; the same two in package
 // etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
-	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament}
+	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament,
+		KindRated, KindMember, KindCommunityLadder}
 }
 
 // RecordValue is the Value of a live session or finished game: its JSON
@@ -234,6 +245,17 @@ func openReadOnly(path string, o Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("storage: %s has schema %d: start this bot on it once (it upgrades the file to schema %d), then try again", path, schema, SchemaVersion)
 	}
+	built := true
+	if err := s.view("buckets", func(tx *bbolt.Tx) error {
+		built = tx.Bucket(bGames) == nil || tx.Bucket(bRatedLog) != nil
+		return nil
+	}); err != nil || !built {
+		db.Close()
+		if err == nil {
+			err = fmt.Errorf("storage: %s was written by an older bot, without the rating history: start this bot on it once (it builds it), then try again", path)
+		}
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -381,6 +403,42 @@ func (s *Store) exporters() []exporter {
 				return emit(Item{KindTournament, id, val})
 			})
 		}},
+		{KindRated, func(tx *bbolt.Tx, emit func(Item) error) error {
+			return each(tx, bRatedLog, func(k, v []byte) error {
+				p := bytes.SplitN(k, []byte{0}, 4)
+				if len(p) != 4 || len(p[3]) != 16 {
+					return damage(fmt.Errorf("rating history key %q", k))
+				}
+				var r ratedRecord
+				if err := json.Unmarshal(v, &r); err != nil {
+					return fmt.Errorf("rating history %q: %w", k, damage(err))
+				}
+				val, err := json.Marshal(r.RatedGame)
+				if err != nil {
+					return err
+				}
+				id := JoinID(string(p[0]), string(p[1]), string(p[2]), strconv.FormatInt(int64(binary.BigEndian.Uint64(p[3][:8])), 10),
+					strconv.FormatUint(binary.BigEndian.Uint64(p[3][8:]), 10))
+				return emit(Item{KindRated, id, val})
+			})
+		}},
+		{KindMember, func(tx *bbolt.Tx, emit func(Item) error) error {
+			return each(tx, bMember, func(k, _ []byte) error { return emit(Item{KindMember, string(k), nil}) })
+		}},
+		{KindCommunityLadder, func(tx *bbolt.Tx, emit func(Item) error) error {
+			return each(tx, bCLadder, func(k, v []byte) error {
+				p := bytes.SplitN(k, []byte{0}, 5)
+				if len(p) != 5 || len(p[4]) < 4 {
+					return damage(fmt.Errorf("community ladder key %q", k))
+				}
+				val, err := standingValue(v)
+				if err != nil {
+					return fmt.Errorf("community ladder %q: %w", k, err)
+				}
+				id := JoinID(string(p[0]), string(p[1]), string(p[2]), string(p[3]), strconv.Itoa(uninverted(p[4][:4])), string(p[4][4:]))
+				return emit(Item{KindCommunityLadder, id, val})
+			})
+		}},
 	}
 }
 
@@ -516,19 +574,7 @@ func importItem(tx *bbolt.Tx, it Item) error {
 		if err != nil {
 			return err
 		}
-		rating, err := strconv.Atoi(p[3])
-		if err != nil {
-			return errors.New("bad rating")
-		}
-		v, err := standingRecordValue(it.Value)
-		if err != nil {
-			return err
-		}
-		k := append(ladderPrefix(p[0], p[1], p[2]), inverted(rating)...)
-		if err := tx.Bucket(bLadder).Put(append(bytes.Clone(k), p[4]...), v); err != nil {
-			return err
-		}
-		return addCount(tx.Bucket(bCounts), k, 1)
+		return importRow(tx, bLadder, bCounts, ladderPrefix(p[0], p[1], p[2]), p[3], p[4], it.Value)
 	case KindName:
 		if _, err := SplitID(it, 2); err != nil {
 			return err
@@ -558,6 +604,19 @@ func importItem(tx *bbolt.Tx, it Item) error {
 		return tx.Bucket(bRoutes).Put(join(p[0], p[1]), it.Value)
 	case KindTournament:
 		return importTournament(tx, it)
+	case KindRated:
+		return importRated(tx, it)
+	case KindMember:
+		if _, err := SplitID(it, 5); err != nil {
+			return err
+		}
+		return tx.Bucket(bMember).Put([]byte(it.ID), nil)
+	case KindCommunityLadder:
+		p, err := SplitID(it, 6)
+		if err != nil {
+			return err
+		}
+		return importRow(tx, bCLadder, bCCounts, communityPrefix(p[0], p[1], p[2], p[3]), p[4], p[5], it.Value)
 	}
 	return errors.New("unknown kind")
 }
@@ -582,6 +641,51 @@ func importTournament(tx *bbolt.Tx, it Item) error {
 		}
 	}
 	return writeTournament(tx, id, ch, t)
+}
+
+// importRow writes a ladder's row (of the platform's ladders or a
+// community's: ladder and counts) under prefix: the user's standing
+// value at rating (decimal), and counts it.
+func importRow(tx *bbolt.Tx, ladder, counts []byte, prefix []byte, rating, user string, value []byte) error {
+	r, err := strconv.Atoi(rating)
+	if err != nil {
+		return errors.New("bad rating")
+	}
+	v, err := standingRecordValue(value)
+	if err != nil {
+		return err
+	}
+	k := append(prefix, inverted(r)...)
+	if err := tx.Bucket(ladder).Put(append(bytes.Clone(k), user...), v); err != nil {
+		return err
+	}
+	return addCount(tx.Bucket(counts), k, 1)
+}
+
+// importRated writes a rating history entry under the key its ID names.
+func importRated(tx *bbolt.Tx, it Item) error {
+	p, err := SplitID(it, 5)
+	if err != nil {
+		return err
+	}
+	at, err := strconv.ParseInt(p[3], 10, 64)
+	if err != nil {
+		return errors.New("bad time")
+	}
+	n, err := gameNumber(p[4])
+	if err != nil {
+		return err
+	}
+	var g sessions.RatedGame
+	if err := json.Unmarshal(it.Value, &g); err != nil {
+		return err
+	}
+	v, err := json.Marshal(ratedRecord{V: 1, RatedGame: g})
+	if err != nil {
+		return err
+	}
+	k := binary.BigEndian.AppendUint64([]byte(JoinID(p[0], p[1], p[2], "")), uint64(at))
+	return tx.Bucket(bRatedLog).Put(binary.BigEndian.AppendUint64(k, n), v)
 }
 
 func standingRecordValue(v []byte) ([]byte, error) {

@@ -47,34 +47,36 @@ func chunkKey(p []byte, i int) []byte {
 	return binary.BigEndian.AppendUint32(p[:len(p):len(p)], uint32(i))
 }
 
-// lastChunk returns the index of the first action of the session's last
-// chunk, or -1 when it has none.
-func lastChunk(moves *bbolt.Bucket, p []byte) int {
-	c := moves.Cursor()
-	k, _ := c.Seek(chunkKey(p, 1<<32-1))
-	if k == nil {
-		k, _ = c.Last()
-	} else {
-		k, _ = c.Prev()
-	}
-	if k == nil || len(k) != len(p)+4 || !bytes.HasPrefix(k, p) {
-		return -1
-	}
-	return int(binary.BigEndian.Uint32(k[len(p):]))
-}
-
 // putLive writes the live session r under the key k: its head with its
 // newest actions, after moving full chunks of older ones to bucket moves
 // (or dropping the chunks past its actions: a takeback). The actions
 // stored are r.Actions' first ones: a session's actions only grow at the
 // end, or are cut back.
+//
+// How many actions are in chunks is read from the old head, never
+// searched for in bucket moves: putLive runs in the group commit's write
+// transaction, after other sessions of the batch may have deleted their
+// chunks, and bbolt v1.5.0's Cursor.Last never returns once every key of
+// a bucket spanning several pages was deleted in the transaction (its
+// loop over empty leaves goes back to the first one for ever: issue 24,
+// TestBboltLastAfterDeletingEverything); Prev may step over emptied
+// leaves too. So no write transaction of this package calls Last or
+// Prev: they seek forward (First, Seek, Next skip emptied leaves).
 func putLive(tx *bbolt.Tx, k []byte, r *sessions.Record) error {
 	moves, p := tx.Bucket(bMoves), logPrefix(k)
 	moves.FillPercent = 0.9 // a session's chunks come in order
 	acts := r.Actions
 	base := 0 // the first action not in a chunk
-	if last := lastChunk(moves, p); last >= 0 {
-		base = last + chunkSize
+	if old := tx.Bucket(bLive).Get(k); old != nil {
+		h, err := splitHead(old)
+		if err != nil {
+			// A damaged head, or a schema-1 record being migrated: its
+			// chunks, if any, are not known; write them all again.
+			if err := dropChunks(moves, p); err != nil {
+				return err
+			}
+		}
+		base = h.base
 	}
 	for base > len(acts) {
 		base -= chunkSize
@@ -100,9 +102,26 @@ func dropLive(tx *bbolt.Tx, k []byte) error {
 	if err := tx.Bucket(bLive).Delete(k); err != nil {
 		return err
 	}
-	p := logPrefix(k)
-	c := tx.Bucket(bMoves).Cursor()
-	for k, _ := c.Seek(p); k != nil && bytes.HasPrefix(k, p); k, _ = c.Seek(p) {
+	return dropChunks(tx.Bucket(bMoves), logPrefix(k))
+}
+
+// dropChunks deletes the chunks of the session whose chunk keys start
+// with p.
+func dropChunks(moves *bbolt.Bucket, p []byte) error {
+	return deleteFrom(moves, p, func(k []byte) (bool, error) { return bytes.HasPrefix(k, p), nil })
+}
+
+// deleteFrom deletes the keys of b from the key from on, in order, as
+// long as del reports true for them (del may write other buckets). It
+// seeks again after each delete, as bbolt asks of a cursor after a
+// change, and only forward (see putLive).
+func deleteFrom(b *bbolt.Bucket, from []byte, del func(k []byte) (bool, error)) error {
+	c := b.Cursor()
+	for k, _ := c.Seek(from); k != nil; k, _ = c.Seek(from) {
+		if ok, err := del(k); !ok || err != nil {
+			return err
+		}
+		from = bytes.Clone(k) // k is bbolt's, and about to be deleted
 		if err := c.Delete(); err != nil {
 			return err
 		}
@@ -113,17 +132,13 @@ func dropLive(tx *bbolt.Tx, k []byte) error {
 // loadLive reads the live session of key k whose head is v, with all its
 // actions.
 func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
-	rec, tail, err := decodeHead(v)
+	h, err := splitHead(v)
 	if err != nil {
 		return nil, err
 	}
-	if js, _, _ := bytes.Cut(v, []byte{0}); len(tail) < 5 || crc32.ChecksumIEEE(js) != binary.BigEndian.Uint32(tail[1:5]) {
-		return nil, damage(errors.New("bad head"))
-	}
-	base, w := binary.Uvarint(tail[5:])
-	w += 5
-	if w <= 5 || base%chunkSize != 0 {
-		return nil, damage(errors.New("bad head"))
+	rec, err := decode(h.js)
+	if err != nil {
+		return nil, err
 	}
 	p := logPrefix(k)
 	var acts []sessions.Action
@@ -137,14 +152,36 @@ func loadLive(tx *bbolt.Tx, k, v []byte) (*sessions.Record, error) {
 			return nil, damage(fmt.Errorf("moves %d to %d: bad chunk", n+1, n+chunkSize))
 		}
 	}
-	if len(acts) != int(base) {
-		return nil, damage(fmt.Errorf("moves %d to %d are missing", len(acts)+1, base))
+	if len(acts) != h.base {
+		return nil, damage(fmt.Errorf("moves %d to %d are missing", len(acts)+1, h.base))
 	}
-	if acts, err = readActions(acts, tail[w:]); err != nil {
+	if acts, err = readActions(acts, h.newest); err != nil {
 		return nil, damage(fmt.Errorf("the newest moves: %w", err))
 	}
 	rec.Actions = acts
 	return rec, nil
+}
+
+// headParts are the parts of a head (encodeHead).
+type headParts struct {
+	js     []byte // the record without its actions
+	flags  byte
+	base   int    // how many actions are in chunks
+	newest []byte // the newest actions (appendActions)
+}
+
+// splitHead splits the head v, checking its JSON against its checksum
+// and its count of actions in chunks; an error wraps sessions.ErrDamaged.
+func splitHead(v []byte) (headParts, error) {
+	js, tail, _ := bytes.Cut(v, []byte{0})
+	if len(tail) < 5 || crc32.ChecksumIEEE(js) != binary.BigEndian.Uint32(tail[1:5]) {
+		return headParts{}, damage(errors.New("bad head"))
+	}
+	base, w := binary.Uvarint(tail[5:])
+	if w <= 0 || base%chunkSize != 0 || base > 1<<32 {
+		return headParts{}, damage(errors.New("bad head"))
+	}
+	return headParts{js: js, flags: tail[0], base: int(base), newest: tail[5+w:]}, nil
 }
 
 // headComputer, in a head's flags: the session is a game in play with a
@@ -170,12 +207,13 @@ func encodeHead(r *sessions.Record, base int, tail []sessions.Action) ([]byte, e
 	return appendActions(v, tail), nil
 }
 
-// decodeHead decodes a head: the record (without actions) and what
-// follows it (flags, the count of actions in chunks, the newest actions).
-func decodeHead(v []byte) (*sessions.Record, []byte, error) {
-	js, tail, _ := bytes.Cut(v, []byte{0})
-	rec, err := decode(js)
-	return rec, tail, err
+// decodeHead decodes the record of a head, without its actions.
+func decodeHead(v []byte) (*sessions.Record, error) {
+	h, err := splitHead(v)
+	if err != nil {
+		return nil, err
+	}
+	return decode(h.js)
 }
 
 // The actions of a head or a chunk, one after the other, each: a byte
@@ -369,13 +407,16 @@ func (s *Store) liveIndex(tx *bbolt.Tx, damaged *[]error) ([]sessions.LiveEntry,
 	var out []sessions.LiveEntry
 	err := tx.Bucket(bLive).ForEach(func(k, v []byte) error {
 		key, ok := parseKey(k)
-		js, rest, _ := bytes.Cut(v, []byte{0})
-		if !ok || len(rest) < 5 || crc32.ChecksumIEEE(js) != binary.BigEndian.Uint32(rest[1:5]) {
+		h, err := splitHead(v)
+		if !ok && err == nil {
+			err = damage(errors.New("bad key"))
+		}
+		if err != nil {
 			what := "session " + keyString(k)
-			*damaged = append(*damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, damage(errors.New("bad head")))))
+			*damaged = append(*damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))
 			return nil
 		}
-		out = append(out, sessions.LiveEntry{Key: key, Due: due[string(k)], Computer: rest[0]&headComputer != 0})
+		out = append(out, sessions.LiveEntry{Key: key, Due: due[string(k)], Computer: h.flags&headComputer != 0})
 		return nil
 	})
 	return out, err

@@ -49,8 +49,11 @@ func getStanding(tx *bbolt.Tx, platform string, u sessions.User, game, period st
 	return sr.Standing, true, nil
 }
 
-// putStanding writes a standing and moves it in the ladder and its counts.
-func putStanding(tx *bbolt.Tx, old sessions.Standing, had bool, st sessions.Standing) error {
+// putStanding writes a standing and moves it in the platform's ladder and
+// in every community ladder the player is on (of its game and period),
+// with their counts; join, when not empty and the player is not on it
+// yet, adds them to that community's ladder (a rated game played there).
+func putStanding(tx *bbolt.Tx, old sessions.Standing, had bool, st sessions.Standing, join string) error {
 	v, err := json.Marshal(standingRecord{V: 1, Standing: st})
 	if err != nil {
 		return err
@@ -58,8 +61,16 @@ func putStanding(tx *bbolt.Tx, old sessions.Standing, had bool, st sessions.Stan
 	if err := tx.Bucket(bRatings).Put(ratingKey(st.Platform, st.User.ID, st.Game, st.Period), v); err != nil {
 		return err
 	}
-	prefix := ladderPrefix(st.Platform, st.Game, st.Period)
-	ladder, counts := tx.Bucket(bLadder), tx.Bucket(bCounts)
+	if err := moveRow(tx.Bucket(bLadder), tx.Bucket(bCounts), ladderPrefix(st.Platform, st.Game, st.Period), old, had, st, v); err != nil {
+		return err
+	}
+	return moveCommunityRows(tx, old, st, v, join)
+}
+
+// moveRow moves a player's row in a ladder (its index in ladder, the
+// players per rating in counts, under prefix) from old, when they had
+// one, to st, whose stored value is v.
+func moveRow(ladder, counts *bbolt.Bucket, prefix []byte, old sessions.Standing, had bool, st sessions.Standing, v []byte) error {
 	if had {
 		if err := ladder.Delete(append(append(bytes.Clone(prefix), inverted(old.Rating)...), old.User.ID...)); err != nil {
 			return err
@@ -101,12 +112,16 @@ func rate(tx *bbolt.Tx, r *sessions.RateRequest) ([]sessions.RatingChange, error
 		}
 	}
 	next, changes := sessions.ApplyRating(r, cur)
+	join := ""
+	if r.Joins() {
+		join = r.Community
+	}
 	for seat := range 2 {
 		if !r.Rated && r.Penalty[seat] == 0 {
 			continue // an unrated game leaves the winner of an abandoned game as they were
 		}
 		for p := range 2 {
-			if err := putStanding(tx, cur[seat][p], had[seat][p], next[seat][p]); err != nil {
+			if err := putStanding(tx, cur[seat][p], had[seat][p], next[seat][p], join); err != nil {
 				return nil, err
 			}
 		}
@@ -162,17 +177,13 @@ func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
 func (s *Store) Forget(ctx context.Context, before time.Time) error {
 	limit := binary.BigEndian.AppendUint64(nil, uint64(before.UnixNano()))
 	return s.update("request ids", func(tx *bbolt.Tx) error {
-		seen, at := tx.Bucket(bSeen), tx.Bucket(bSeenAt)
-		c := at.Cursor()
-		for k, _ := c.First(); k != nil && bytes.Compare(k[:8], limit) < 0; k, _ = c.First() {
-			if err := seen.Delete(k[8:]); err != nil {
-				return err
+		seen := tx.Bucket(bSeen)
+		return deleteFrom(tx.Bucket(bSeenAt), nil, func(k []byte) (bool, error) {
+			if len(k) < 8 || bytes.Compare(k[:8], limit) >= 0 {
+				return false, nil
 			}
-			if err := c.Delete(); err != nil {
-				return err
-			}
-		}
-		return nil
+			return true, seen.Delete(k[8:])
+		})
 	})
 }
 
@@ -199,12 +210,16 @@ func (s *Store) Standings(ctx context.Context, platform, userID, game string) ([
 
 // Top implements sessions.Store: the head of the ladder is the first keys
 // of its index; a player's place adds up the counts of the ratings above
-// theirs, one key per distinct rating, not one per player.
+// theirs, one key per distinct rating, not one per player. A community's
+// ladder has the same form in buckets of its own (communities.go).
 func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, error) {
 	var l sessions.Ladder
-	prefix := ladderPrefix(q.Platform, q.Game, q.Period)
-	err := s.view("ladder of "+q.Platform+" "+q.Game+" "+q.Period, func(tx *bbolt.Tx) error {
-		c := tx.Bucket(bLadder).Cursor()
+	ladder, counts, prefix := bLadder, bCounts, ladderPrefix(q.Platform, q.Game, q.Period)
+	if q.Community != "" {
+		ladder, counts, prefix = bCLadder, bCCounts, communityPrefix(q.Platform, q.Community, q.Game, q.Period)
+	}
+	err := s.view("ladder of "+q.Platform+" "+q.Community+" "+q.Game+" "+q.Period, func(tx *bbolt.Tx) error {
+		c := tx.Bucket(ladder).Cursor()
 		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix) && (q.Limit <= 0 || len(l.Rows) < q.Limit); k, v = c.Next() {
 			var sr standingRecord
 			if err := json.Unmarshal(v, &sr); err != nil {
@@ -213,7 +228,7 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 			l.Rows = append(l.Rows, sr.Standing)
 		}
 		var mine []byte
-		if q.User != "" {
+		if q.User != "" && (q.Community == "" || tx.Bucket(bMember).Get(memberKey(q.Platform, q.User, q.Game, q.Period, q.Community)) != nil) {
 			st, ok, err := getStanding(tx, q.Platform, sessions.User{ID: q.User}, q.Game, q.Period)
 			if err != nil {
 				return err
@@ -224,7 +239,7 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 			}
 		}
 		l.Place = 1
-		cc := tx.Bucket(bCounts).Cursor()
+		cc := tx.Bucket(counts).Cursor()
 		for k, v := cc.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cc.Next() {
 			n := int(binary.BigEndian.Uint64(v))
 			l.Players += n

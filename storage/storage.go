@@ -50,7 +50,8 @@ var (
 	bCounts    = []byte("ladder_count") // platform 0 game 0 period 0 inverted rating (4 bytes) -> players (8 bytes)
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
-	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan, bTourOpen}
+	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan, bTourOpen,
+		bRatedLog, bMember, bCLadder, bCCounts}
 )
 
 // Mode is how Commit groups transactions.
@@ -86,9 +87,15 @@ type Options struct {
 	Log *slog.Logger
 	// ReadOnly opens an existing database without writing to it (bbolt's
 	// shared lock; bot migrate reads its source so): nothing is created or
-	// upgraded, a database of an older schema is refused, and every change
-	// fails.
+	// upgraded, a database of an older schema (or without the rating
+	// history) is refused, and every change fails.
 	ReadOnly bool
+	// Community names the community of a finished game of an older bot,
+	// whose record does not say where it was played (Record.Community),
+	// when a database written before the rating history and community
+	// ladders is opened and they are built from its finished games; nil:
+	// such games count for the platforms' ladders only.
+	Community func(sessions.Key) string
 }
 
 // Store is the bbolt store of sessions and finished games. It implements
@@ -102,6 +109,7 @@ type Store struct {
 	wg       sync.WaitGroup
 	once     sync.Once
 	log      *slog.Logger
+	legacy   func(sessions.Key) string // Options.Community
 	mu       sync.Mutex
 	logged   map[string]bool // what was found damaged (logged once)
 }
@@ -156,7 +164,7 @@ func Open(path string, o Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: opening %s: %w", path, err)
 	}
 	s := &Store{db: db, mode: o.Mode, maxBatch: o.MaxBatch, commits: make(chan *commitReq), quit: make(chan struct{}),
-		log: o.Log, logged: map[string]bool{}}
+		log: o.Log, legacy: o.Community, logged: map[string]bool{}}
 	if err := s.createBuckets(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("storage: creating buckets in %s: %w", path, err)
@@ -189,6 +197,7 @@ func (s *Store) createBuckets() error {
 	}
 	return s.update("buckets", func(tx *bbolt.Tx) error {
 		fill := tx.Bucket(bTourOpen) == nil
+		fillRated := tx.Bucket(bRatedLog) == nil && tx.Bucket(bGames) != nil
 		for _, b := range buckets {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
@@ -196,6 +205,11 @@ func (s *Store) createBuckets() error {
 		}
 		if fill {
 			if err := fillTourOpen(tx); err != nil {
+				return err
+			}
+		}
+		if fillRated {
+			if err := s.fillRatingLog(tx); err != nil {
 				return err
 			}
 		}
@@ -356,11 +370,23 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 		} else {
 			k, _ = c.Prev()
 		}
+		var with map[string]bool // the games of q.With, from the index alone
+		if q.User != "" && q.With != "" {
+			with = map[string]bool{}
+			wp := join(q.Platform, q.With)
+			wc := tx.Bucket(bByUser).Cursor()
+			for k, _ := wc.Seek(wp); k != nil && bytes.HasPrefix(k, wp); k, _ = wc.Next() {
+				with[string(k[len(k)-8:])] = true
+			}
+		}
 		for ; k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Prev() {
 			if q.Limit > 0 && len(out) >= q.Limit {
 				break
 			}
 			id := k[len(k)-8:]
+			if with != nil && !with[string(id)] {
+				continue
+			}
 			rec, err := getGame(tx, id)
 			if err != nil {
 				return fmt.Errorf("storage: game %d in the index: %w", binary.BigEndian.Uint64(id), err)
@@ -520,7 +546,7 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 	} else if old := live.Get(k); old != nil {
-		if rec, _, err := decodeHead(old); err == nil {
+		if rec, err := decodeHead(old); err == nil {
 			for _, u := range rec.Seats {
 				if u.ID != "" {
 					if err := liveUser.Delete(append(join(c.Key.Platform, u.ID), k...)); err != nil {
@@ -552,6 +578,9 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 			return err
 		}
 		rec.Ratings = r.ratings
+		if err := putRatedGames(tx, rec); err != nil {
+			return err
+		}
 	}
 	if err := putNames(tx, c.Key.Platform, rec.Seats); err != nil {
 		return err
@@ -579,21 +608,41 @@ func applySession(tx *bbolt.Tx, r *commitReq) error {
 	return nil
 }
 
-// LiveOf returns the keys of the live sessions a user plays in.
-func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]sessions.Key, error) {
+// LiveOf implements sessions.Store: it reads the index of live sessions
+// by user, then each one's head (no move log). A head that does not decode
+// is skipped (and logged, once) and the others are returned, with an error
+// wrapping sessions.ErrDamaged.
+func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
 	prefix := join(platform, userID)
-	var out []sessions.Key
+	var out []*sessions.Record
+	var damaged []error
 	err := s.view("live sessions of "+platform+" user "+userID, func(tx *bbolt.Tx) error {
+		live := tx.Bucket(bLive)
 		c := tx.Bucket(bLiveUser).Cursor()
 		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-			parts := strings.Split(string(k[len(prefix):]), "\x00")
-			if len(parts) != 3 {
+			if _, ok := parseKey(k[len(prefix):]); !ok {
 				return fmt.Errorf("storage: bad index key %q: %w", k, sessions.ErrDamaged)
 			}
-			out = append(out, sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})
+			v := live.Get(k[len(prefix):])
+			if v == nil {
+				continue
+			}
+			rec, err := decodeHead(v)
+			if err != nil {
+				what := "session " + keyString(k[len(prefix):])
+				damaged = append(damaged, s.damaged(what, fmt.Errorf("storage: %s: %w", what, err)))
+				continue
+			}
+			out = append(out, rec)
 		}
 		return nil
 	})
+	if err == nil || errors.Is(err, sessions.ErrDamaged) {
+		err = errors.Join(append(damaged, err)...)
+	}
 	return out, err
 }
 

@@ -156,14 +156,14 @@ func TestHistoryAndIndexes(t *testing.T) {
 		if err := s.Commit(ctx, &sessions.Change{Key: r.Key, Live: live}); err != nil {
 			t.Fatal(err)
 		}
-		if keys, _ := s.LiveOf(ctx, "test", g.seats[0].ID); len(keys) != 1 || keys[0] != r.Key {
-			t.Fatalf("live index of %s: %v", g.seats[0].Name, keys)
+		if recs, _ := s.LiveOf(ctx, "test", g.seats[0].ID); len(recs) != 1 || recs[0].Key != r.Key {
+			t.Fatalf("live index of %s: %v", g.seats[0].Name, recs)
 		}
 		if err := s.Commit(ctx, &sessions.Change{Key: r.Key, Finished: r}); err != nil {
 			t.Fatal(err)
 		}
-		if keys, _ := s.LiveOf(ctx, "test", g.seats[0].ID); len(keys) != 0 {
-			t.Fatalf("live index after the end: %v", keys)
+		if recs, _ := s.LiveOf(ctx, "test", g.seats[0].ID); len(recs) != 0 {
+			t.Fatalf("live index after the end: %v", recs)
 		}
 	}
 	ids := func(rs []*sessions.Record, err error) string {

@@ -45,6 +45,10 @@ type Message struct {
 	// created: at a key that holds another game now, the message is
 	// refused (sessions.Request.Game).
 	Game time.Time
+	// Community is the community the message comes from
+	// (sessions.Request.Community: a Discord server, a Telegram group);
+	// empty in private chats and the console.
+	Community string
 
 	sp Speaker // the reply's language, set by Handle
 }
@@ -78,10 +82,28 @@ type Reply struct {
 	// Error marks the answer to a refused command: nothing changed. A
 	// platform may show it only to the sender.
 	Error bool
+	// Lookup marks the answer to a command that changed nothing: a
+	// read-only command (/board, /moves, /help, /games, /history, /top,
+	// /rating, ...) or a refusal. Anything else is game news: a move's
+	// board, a challenge and its answer, a result, a clock's notice, a
+	// tournament's posts. A platform with a busy chat sends the news
+	// first, and may drop a lookup that a newer message makes useless
+	// (a /board answer when a newer board of the game comes, the same
+	// answer waiting twice); news is never dropped. Handle sets it from
+	// the command and its outcome; notices are news.
+	Lookup bool
 	// Duplicate marks the answer to a second delivery of an update that
 	// was applied already (Message.ID seen before): an adapter may send
 	// nothing at all.
 	Duplicate bool
+	// Limited marks the rate limit's answer to a command it refused (its
+	// user sends commands faster than Config.Rate lets through): the one
+	// notice (Lines, with Error), or nothing (Dropped).
+	Limited bool
+	// Dropped marks a command dropped unanswered: the rate limit refused
+	// it after its one notice. An adapter sends nothing (an interaction or
+	// a button press is acknowledged with nothing).
+	Dropped bool
 	// Replay, when set, asks for an animated GIF of a finished game
 	// (render.Renderer.Replay(Replay.Frames, Replay.Moves, ...)), sent as a
 	// file named Replay.Name.
@@ -102,6 +124,9 @@ type Reply struct {
 	// (/web): the links adapters make buttons of. Its Play link plays as
 	// the user: an adapter shows it to that user only.
 	Web *WebBoard
+	// Figure, when set, asks the adapter to draw a rating chart or a
+	// player's card (Figure.PNG) and send it with the lines.
+	Figure *Figure
 }
 
 // Span is a range of lines, From included, To excluded.
@@ -173,6 +198,11 @@ type Config struct {
 	// Web makes the links of the web board (/web); nil: the bot serves
 	// no web board, and /web says so.
 	Web WebLinks
+	// Rate is the per-user rate limit of commands; the zero value limits
+	// nothing (the bot sets DefaultRate, or its configuration's).
+	Rate Rate
+	// Now is the rate limit's clock; nil means time.Now.
+	Now func() time.Time
 }
 
 // Handler turns messages into calls of the sessions service and their
@@ -187,6 +217,8 @@ type Handler struct {
 	log       *slog.Logger
 	cmds      map[string]*command
 	order     []*command
+	limit     *limiter // nil: no rate limit
+	now       func() time.Time
 }
 
 // command is one command of the language.
@@ -197,6 +229,8 @@ type command struct {
 	// CmdUsage_<name>, CmdShort_<name> and CmdLong_<name>.
 	minArgs int
 	maxArgs int // -1: any number
+	// reads: the command changes nothing, its answer is a Lookup.
+	reads bool
 	// only names the platform that has the command ("telegram"): the
 	// adapter of that platform answers it; elsewhere run says it is not
 	// there.
@@ -207,7 +241,13 @@ type command struct {
 // New returns a Handler.
 func New(c Config) *Handler {
 	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, cmds: map[string]*command{},
-		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}}
+		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if r := c.Rate; on(r.PerChat, r.PerChatWindow) || on(r.Overall, r.OverallWindow) {
+		h.limit = newLimiter(r)
+	}
 	if h.words == nil {
 		w, err := NewWords(c.Lang)
 		if err != nil {
@@ -257,7 +297,9 @@ func (p Speaker) usage(c *command) string { return p.T("CmdUsage_" + c.name) }
 func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 
 // Handle answers one message. It never panics: a failure anywhere is
-// logged and answered with one line saying that nothing changed.
+// logged and answered with one line saying that nothing changed. A user
+// past the rate limit (Config.Rate) gets one notice, then nothing
+// (Reply.Dropped) until the limit lets their commands through again.
 func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -266,7 +308,16 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		}
 	}()
 	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
-	defer func() { reply.Lang = m.sp.Lang }()
+	defer func() {
+		reply.Lang = m.sp.Lang
+		reply.Lookup = reply.Lookup || reply.Error
+	}()
+	if strings.TrimSpace(m.Text) == "" {
+		return Reply{}
+	}
+	if r, ok := h.admit(ctx, m, m.sp); !ok {
+		return r
+	}
 	text := m.Text
 	switch {
 	case len(text) > MaxText:
@@ -303,13 +354,24 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		}
 		return fail(m.sp.T("TakesLess", "Name", c.name, "Usage", m.sp.usage(c)))
 	}
-	return c.run(h, ctx, m, args)
+	reply = c.run(h, ctx, m, args)
+	reply.Lookup = reply.Lookup || c.reads
+	return reply
 }
 
-func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true} }
+// ReadOnly reports whether the command of that name ("board", "move")
+// never changes a game, so that its answer is always a Lookup; false for
+// a command that may (or whose subcommands may: "tournament"), and for a
+// name that is no command.
+func (h *Handler) ReadOnly(name string) bool {
+	c, ok := h.cmds[strings.ToLower(name)]
+	return ok && c.reads
+}
+
+func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true, Lookup: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Elsewhere: m.Elsewhere, Game: m.Game}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community, Elsewhere: m.Elsewhere, Game: m.Game}
 }
 
 func clip(s string, n int) string {

@@ -12,6 +12,13 @@
 // reminders, lapsed challenges) come as sessions.Notice values through the
 // adapter's sessions.Notifier; NoticeReply turns each into a Reply.
 //
+// Handle applies the per-user rate limit (Config.Rate, ratelimit.go) before
+// anything else, for every platform: past it, one notice (the catalogue's
+// SlowDown), then Reply.Dropped until the user's bucket is full again; a
+// player's move at their turn passes once per turn. Adapters that answer a
+// command themselves call Admit. The refusals of the per-user caps
+// (sessions.ErrCapped) are worded in limits.go.
+//
 // /notify on|off (turn pings by private message) is Telegram's: the
 // Telegram adapter answers it itself; elsewhere Handle says so, and /help
 // marks it "(Telegram only)".

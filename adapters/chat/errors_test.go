@@ -13,7 +13,9 @@ import (
 
 // TestEveryErrorKindHasItsText: each kind of the closed set, in a challenge
 // and in a game, becomes one line of its own that names a command; only
-// ErrStorage gets the apology that nothing could be saved.
+// ErrStorage gets the apology that nothing could be saved, and only
+// ErrUnknownOutcome says that it may or may not have been, /board showing
+// which.
 func TestEveryErrorKindHasItsText(t *testing.T) {
 	ctx := context.Background()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
@@ -38,7 +40,8 @@ func TestEveryErrorKindHasItsText(t *testing.T) {
 				if !r.Error || len(r.Lines) != 1 || !strings.Contains(r.Lines[0], "/") {
 					t.Errorf("%v, %s, /%s: %q", kind, snap.Phase(), cmd, r.Text())
 				}
-				if r.Text() == generic || strings.Contains(r.Text(), "could not save") != (kind == sessions.ErrStorage) {
+				if r.Text() == generic || strings.Contains(r.Text(), "could not save") != (kind == sessions.ErrStorage) ||
+					strings.Contains(r.Text(), "may or may not have been saved") != (kind == sessions.ErrUnknownOutcome) {
 					t.Errorf("%v, /%s: %q", kind, cmd, r.Text())
 				}
 			}

@@ -155,6 +155,8 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 	}
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	switch {
+	case n.Kind == sessions.NoticePlaceDone:
+		return r // nothing to say: the platform closes the game's place
 	case n.Kind == sessions.NoticeTournament && n.Tour != nil:
 		return h.tourReply(p, *n.Tour)
 	case n.Kind == sessions.NoticeTourGame && n.Tour != nil && s != nil:
@@ -509,6 +511,22 @@ func (h *Handler) rating(ctx context.Context, m Message, args []string) Reply {
 		return Reply{Lines: []string{m.sp.T("NoRating", "Name", who.Name, "Start", sessions.StartRating, "Count", sessions.MinRatedMoves)}}
 	}
 	out.Lines = append([]string{m.sp.T("RatingsHeader", "Name", who.Name)}, out.Lines...)
+	// The chart: of the game asked for, else of the one played most.
+	charted := game
+	if charted == "" {
+		for _, g := range order {
+			if p := by[g]; p.all != nil && (charted == "" || p.all.Games > by[charted].all.Games) {
+				charted = g
+			}
+		}
+	}
+	if p := by[charted]; p != nil && p.all != nil {
+		hist, err := h.svc.RatingHistory(ctx, m.Key.Platform, who.ID, charted)
+		if err != nil {
+			return h.errorReply("rating", m, err)
+		}
+		out.Figure = m.sp.ratingFigure(who, charted, h.gameNamed(m.sp, charted), hist, p.all, h.svc.Now())
+	}
 	return out
 }
 
@@ -519,9 +537,11 @@ func (p Speaker) record(st *sessions.Standing) string {
 var monthRe = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
 
 func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
-	game, period := "", sessions.AllTime
+	game, period, community := "", sessions.AllTime, m.Community
 	for _, a := range args {
 		switch w := strings.ToLower(a); {
+		case w == Global:
+			community = ""
 		case w == "month" || w == "monthly" || w == "this":
 			period = sessions.Month(h.svc.Now())
 		case w == "all" || w == "alltime":
@@ -540,6 +560,7 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 	if period != sessions.AllTime {
 		when = period
 	}
+	where := m.sp.scope(m.Key.Platform, community)
 	if game == "" {
 		var err error
 		if game, err = h.gameHere(ctx, m.Key); err != nil {
@@ -547,27 +568,35 @@ func (h *Handler) top(ctx context.Context, m Message, args []string) Reply {
 		}
 	}
 	if game == "" {
-		return h.leaders(ctx, m, period, when)
+		return h.leaders(ctx, m, period, when, community, where)
 	}
-	l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: game, Period: period, Limit: TopLimit, User: m.User.ID})
+	l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Community: community, Game: game, Period: period, Limit: TopLimit, User: m.User.ID})
 	if err != nil {
 		return h.errorReply("top", m, err)
 	}
+	var out Reply
 	if l.Players == 0 {
-		return Reply{Lines: []string{m.sp.T("TopNone", "Game", game, "When", when)}}
-	}
-	out := Reply{Lines: []string{m.sp.T("TopHeader", "Game", game, "When", when, "Count", l.Players)}}
-	place := 0
-	for i, st := range l.Rows {
-		if i == 0 || st.Rating != l.Rows[i-1].Rating {
-			place = i + 1
-		}
-		out.Lines = append(out.Lines, m.sp.T("TopLine", "Place", place, "Name", st.User.Name, "Rating", st.Rating, "Record", m.sp.record(&st)))
-	}
-	if l.Me != nil {
-		out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Of", l.Players, "Rating", l.Me.Rating))
+		out.Lines = []string{m.sp.T("TopNone", "Game", game, "When", when, "Where", where)}
 	} else {
-		out.Lines = append(out.Lines, m.sp.T("TopNotYou"))
+		out.Lines = []string{m.sp.T("TopHeader", "Game", game, "When", when, "Where", where, "Count", l.Players)}
+		place := 0
+		for i, st := range l.Rows {
+			if i == 0 || st.Rating != l.Rows[i-1].Rating {
+				place = i + 1
+			}
+			out.Lines = append(out.Lines, m.sp.T("TopLine", "Place", place, "Name", st.User.Name, "Rating", st.Rating, "Record", m.sp.record(&st)))
+		}
+		switch {
+		case l.Me != nil:
+			out.Lines = append(out.Lines, m.sp.T("TopYou", "Place", l.Place, "Of", l.Players, "Rating", l.Me.Rating))
+		case community != "":
+			out.Lines = append(out.Lines, m.sp.T("TopNotYouHere"))
+		default:
+			out.Lines = append(out.Lines, m.sp.T("TopNotYou"))
+		}
+	}
+	if community != "" {
+		out.Lines = append(out.Lines, m.sp.T("TopGlobalHint", "Game", game, "Platform", platformName(m.Key.Platform)))
 	}
 	return out
 }
@@ -589,11 +618,12 @@ func (h *Handler) gameHere(ctx context.Context, key sessions.Key) (string, error
 	return recs[0].Game, nil
 }
 
-// leaders lists the first players of every game's ladder.
-func (h *Handler) leaders(ctx context.Context, m Message, period, when string) Reply {
-	out := Reply{Lines: []string{m.sp.T("LeadersHeader", "When", when)}}
+// leaders lists the first players of every game's ladder (of community,
+// or the platform's).
+func (h *Handler) leaders(ctx context.Context, m Message, period, when, community, where string) Reply {
+	out := Reply{Lines: []string{m.sp.T("LeadersHeader", "When", when, "Where", where)}}
 	for _, g := range h.games() {
-		l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Game: g.ID, Period: period, Limit: LeadersLimit})
+		l, err := h.svc.Top(ctx, sessions.TopQuery{Platform: m.Key.Platform, Community: community, Game: g.ID, Period: period, Limit: LeadersLimit})
 		if err != nil {
 			return h.errorReply("top", m, err)
 		}
@@ -611,7 +641,7 @@ func (h *Handler) leaders(ctx context.Context, m Message, period, when string) R
 		out.Lines = append(out.Lines, m.sp.T("LeadersLine", "Game", g.ID, "Count", l.Players, "Rows", strings.Join(rows, ", ")))
 	}
 	if len(out.Lines) == 1 {
-		return Reply{Lines: []string{m.sp.T("LeadersNone", "When", when)}}
+		return Reply{Lines: []string{m.sp.T("LeadersNone", "When", when, "Where", where)}}
 	}
 	return out
 }

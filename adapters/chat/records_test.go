@@ -69,7 +69,11 @@ type recFixture struct {
 // newRecFixture serves the count game (listed in /games) and the real
 // games, with a fake clock, a one-hour clock per move and a computer
 // that plays the first legal move.
-func newRecFixture(t *testing.T) *recFixture {
+func newRecFixture(t *testing.T) *recFixture { return newRecFixtureWords(t, nil) }
+
+// newRecFixtureWords is newRecFixture speaking the catalogues words (nil:
+// the embedded ones).
+func newRecFixtureWords(t *testing.T, words *chat.Words) *recFixture {
 	store := sessionstest.NewMemoryStore()
 	n := &notices{}
 	clk := &clock{t: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
@@ -83,7 +87,7 @@ func newRecFixture(t *testing.T) *recFixture {
 		}})
 	t.Cleanup(svc.Close)
 	list := func() []games.Info { return append(games.List(), games.Info{ID: "count", Name: "Counting game"}) }
-	h := chat.New(chat.Config{Sessions: svc, Games: list})
+	h := chat.New(chat.Config{Sessions: svc, Games: list, Words: words})
 	return &recFixture{fixture: &fixture{t: t, h: h, store: store}, svc: svc, n: n, clk: clk}
 }
 
@@ -129,7 +133,7 @@ func TestRatedGameAndItsRecords(t *testing.T) {
 	f.expectExact("alice", "/rating", "Ratings of alice (/top <game> for the ladder):\n"+
 		"count: 985 all time (1 game: 0 won, 1 lost, 0 drawn); 985 this month (1 game: 0 won, 1 lost, 0 drawn).", false)
 	f.expect("alice", "/rating @bob count", `Ratings of bob.*\n.*count: 1015 all time`, false)
-	r = f.expect("alice", "/top count", `Ladder of count, all time \(2 players\):\n1\. bob 1015`, false)
+	r = f.expect("alice", "/top count", `Ladder of count, all time, global \(2 players\):\n1\. bob 1015`, false)
 	if !strings.Contains(r.Text(), "Your place: 2 of 2, rated 985.") {
 		t.Fatalf("/top:\n%s", r.Text())
 	}

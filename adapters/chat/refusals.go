@@ -31,8 +31,14 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	if errors.As(err, &re) {
 		rulesMsg = m.sp.rulesText(re)
 	}
-	if line, ok := m.sp.tourError(cmd, err, se.Kind); ok {
+	if line, ok := m.sp.tourError(cmd, err, se.Kind, nil); ok {
 		return fail(line)
+	}
+	if s == nil && sessionBound[se.Kind] {
+		// These refusals are worded from the session: without one, say
+		// only that it does not fit (never read a session that is not).
+		h.log.Error("a refusal without its session", "command", cmd, "session", m.Key.String(), "err", err)
+		return fail(m.sp.T("RefusedNotNow"))
 	}
 	switch se.Kind {
 	case sessions.ErrNoGame:
@@ -117,6 +123,9 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		if errors.As(err, &bv) && bv.Key == "players" && strings.HasPrefix(cmd, "tournament") {
 			return fail(m.sp.T("TourNoFourPlayers", "Value", clip(bv.Value, 20)))
 		}
+		if errors.As(err, &bv) && strings.HasPrefix(cmd, "tournament") {
+			return fail(m.sp.T("TourBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
+		}
 		if errors.As(err, &bv) {
 			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
 		}
@@ -150,8 +159,13 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		return fail(m.sp.T("RefusedNoSuchGame"))
 	case sessions.ErrNoTakeback:
 		return fail(m.sp.T("RefusedNoTakeback"))
+	case sessions.ErrCapped:
+		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
 		return fail(m.sp.T("RefusedDamaged"))
+	case sessions.ErrUnknownOutcome:
+		// The Service logged it.
+		return fail(m.sp.T("RefusedUnknownOutcome"))
 	case sessions.ErrBroken:
 		h.log.Error("broken session", "session", m.Key.String(), "err", err)
 		return fail(m.sp.T("RefusedBroken"))
@@ -159,6 +173,11 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
 	return fail(m.sp.T("RefusedStorage"))
 }
+
+// sessionBound are the kinds whose refusal is worded from the session
+// the error carries (whose turn it is, who must answer).
+var sessionBound = map[error]bool{sessions.ErrNotStarted: true, sessions.ErrGameRunning: true, sessions.ErrNotInvited: true,
+	sessions.ErrAlreadyJoined: true, sessions.ErrNotChallenger: true, sessions.ErrNotYourTurn: true, sessions.ErrNotNow: true}
 
 // illegalMove answers a move the rules refused with one line: their
 // reason, one list of a few legal moves (none of ours when the reason

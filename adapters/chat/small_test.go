@@ -144,20 +144,20 @@ func huffMarked(t *testing.T, byNumber bool) {
 func TestTopWithoutGame(t *testing.T) {
 	f := newRecFixture(t)
 	f.game(t) // a rated count game in key's channel: bob 1015, alice 985
-	f.expect("carol", "/top", `^Ladder of count, all time \(2 players\):\n1\. bob 1015`, false)
+	f.expect("carol", "/top", `^Ladder of count, all time, global \(2 players\):\n1\. bob 1015`, false)
 	say := func(channel, name, text string) chat.Reply {
 		return f.h.Handle(ctx, chat.Message{Key: sessions.Key{Platform: key.Platform, Channel: channel}, User: user(name), Text: text})
 	}
-	want := "Leaders of every game, all time (/top <game> for a whole ladder):\ncount (2 players): 1. bob 1015, 2. alice 985."
+	want := "Leaders of every game, all time, global (/top <game> for a whole ladder):\ncount (2 players): 1. bob 1015, 2. alice 985."
 	if r := say("elsewhere", "carol", "/top"); r.Text() != want {
 		t.Errorf("/top where nothing was played:\n%s\nwant\n%s", r.Text(), want)
 	}
-	if r := say("elsewhere", "carol", "/top 2026-10"); r.Text() != "No rated games yet (2026-10): /play <game> @user starts one." {
+	if r := say("elsewhere", "carol", "/top 2026-10"); r.Text() != "No rated games yet (2026-10, global): /play <game> @user starts one." {
 		t.Errorf("/top 2026-10 where nothing was played:\n%s", r.Text())
 	}
 	// A game going on decides, before the last one finished here.
 	say("elsewhere", "carol", "/play halma size=8 @dave")
-	if r := say("elsewhere", "carol", "/top"); r.Text() != "No rated halma games yet (all time): /play halma @user starts one." {
+	if r := say("elsewhere", "carol", "/top"); r.Text() != "No rated halma games yet (all time, global): /play halma @user starts one." {
 		t.Errorf("/top beside a Halma challenge:\n%s", r.Text())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -57,7 +58,9 @@ func (h *Handler) tournament(ctx context.Context, m Message, args []string) Repl
 	case "standings":
 		ev, err = h.svc.TournamentHere(ctx, m.Key)
 		if err == nil {
-			return h.tourStandings(m.sp, ev)
+			r := h.tourStandings(m.sp, ev)
+			r.Lookup = true
+			return r
 		}
 	case "show":
 		if !tourIDRe.MatchString(rest[0]) {
@@ -65,10 +68,15 @@ func (h *Handler) tournament(ctx context.Context, m Message, args []string) Repl
 		}
 		ev, err = h.svc.TournamentByID(ctx, m.Key.Platform, strings.TrimPrefix(rest[0], "#"))
 		if err == nil {
-			return h.tourShow(m.sp, ev)
+			r := h.tourShow(m.sp, ev)
+			r.Lookup = true
+			return r
 		}
 	}
 	if err != nil {
+		if line, ok := m.sp.tourError(name, err, sessions.KindOf(err), ev.Tournament); ok {
+			return fail(line)
+		}
 		return h.errorReply(name, m, err)
 	}
 	return h.tourReply(m.sp, ev)
@@ -111,7 +119,7 @@ func (h *Handler) tourSpec(m Message, args []string) (sessions.TournamentSpec, *
 			case "roundrobin", "round-robin", "rr":
 				spec.Format = sessions.FormatRoundRobin
 			default:
-				return refuse(m.sp.T("RefusedBadValue", "Key", k, "Value", clip(v, 20), "Choices", m.sp.orList([]string{"swiss", "roundrobin"})))
+				return refuse(m.sp.T("TourBadValue", "Key", k, "Value", clip(v, 20), "Choices", m.sp.orList([]string{"swiss", "roundrobin"})))
 			}
 		case "rounds":
 			n, err := strconv.Atoi(v)
@@ -126,7 +134,7 @@ func (h *Handler) tourSpec(m Message, args []string) (sessions.TournamentSpec, *
 			case "no":
 				spec.Double = false
 			default:
-				return refuse(m.sp.T("RefusedBadValue", "Key", k, "Value", clip(v, 20), "Choices", m.sp.orList([]string{"yes", "no"})))
+				return refuse(m.sp.T("TourBadValue", "Key", k, "Value", clip(v, 20), "Choices", m.sp.orList([]string{"yes", "no"})))
 			}
 		case "color", "level":
 			return refuse(m.sp.T("TourNoSeatOption", "Key", k))
@@ -211,8 +219,27 @@ func (h *Handler) tourReply(p Speaker, ev sessions.TourEvent) Reply {
 		}
 	case sessions.TourCancelled:
 		add("TourCancelled", "By", by, "ID", t.ID)
+	case sessions.TourPlaceMissing:
+		add("TourPlaceMissing", "ID", t.ID, "Round", ev.Round, "Count", len(ev.Boards), "Right", p.venueRight(ev.Missing),
+			"Organiser", t.Organiser.Name)
+		r.Lines = append(r.Lines, p.pairingsOf(t, ev.Round, ev.Boards)...)
+	case sessions.TourPlaceOpened:
+		add("TourPlaceOpened", "ID", t.ID, "Round", ev.Round, "Count", len(ev.Boards))
+		r.Lines = append(r.Lines, p.pairingsOf(t, ev.Round, ev.Boards)...)
 	}
 	return r
+}
+
+// standingsTitle is the title of the standings of ev: the final ones, or
+// those after the rounds they count (ev.Counted), or before any round.
+func (p Speaker) standingsTitle(t *sessions.Tournament, ev sessions.TourEvent) string {
+	switch {
+	case t.Status == sessions.StatusFinished:
+		return p.T("TourFinalTitle", "ID", t.ID)
+	case ev.Counted == 0:
+		return p.T("TourStandingsStart", "ID", t.ID, "Rounds", t.Rounds)
+	}
+	return p.T("TourStandingsAfter", "ID", t.ID, "Round", ev.Counted, "Rounds", t.Rounds)
 }
 
 // tourStandings answers /tournament standings: the sign-up list, or the
@@ -232,19 +259,13 @@ func (h *Handler) tourStandings(p Speaker, ev sessions.TourEvent) Reply {
 	case sessions.StatusCancelled:
 		r.Lines = append(r.Lines, p.T("TourWasCancelled", "ID", t.ID, "Game", p.tourGame(t)))
 	}
-	done := tourRoundsDone(t)
-	title := p.T("TourStandingsAfter", "ID", t.ID, "Round", done, "Rounds", t.Rounds)
-	switch {
-	case t.Status == sessions.StatusFinished:
-		title = p.T("TourFinalTitle", "ID", t.ID)
-	case done == 0:
-		title = p.T("TourStandingsStart", "ID", t.ID, "Rounds", t.Rounds)
-	}
-	p.standings(&r, t, ev.Standings, title)
-	if t.Status == sessions.StatusRunning && len(t.Played) > done {
+	p.standings(&r, t, ev.Standings, p.standingsTitle(t, ev))
+	if t.Status == sessions.StatusRunning && len(t.Played) > ev.Counted {
+		// The round under way, not counted yet: its finished games as
+		// results, the others as being played (or waiting for a place).
 		round := len(t.Played)
 		r.Lines = append(r.Lines, p.T("TourPlaying", "Round", round, "Count", tourPending(t, round)))
-		r.Lines = append(r.Lines, p.pairings(t, round)...)
+		r.Lines = append(r.Lines, p.results(t, round)...)
 	}
 	return r
 }
@@ -265,13 +286,9 @@ func (h *Handler) tourShow(p Speaker, ev sessions.TourEvent) Reply {
 	}
 	for _, rd := range t.Played {
 		r.Lines = append(r.Lines, p.T("TourShowRound", "Round", rd.Number))
-		r.Lines = append(r.Lines, p.results(t, rd.Number)...)
+		r.Lines = append(r.Lines, p.resultsLinked(t, rd.Number, true)...)
 	}
-	title := p.T("TourStandingsAfter", "ID", t.ID, "Round", tourRoundsDone(t), "Rounds", t.Rounds)
-	if t.Status == sessions.StatusFinished {
-		title = p.T("TourFinalTitle", "ID", t.ID)
-	}
-	p.standings(&r, t, ev.Standings, title)
+	p.standings(&r, t, ev.Standings, p.standingsTitle(t, ev))
 	return r
 }
 
@@ -404,6 +421,11 @@ func (p Speaker) tourSeats(t *sessions.Tournament) [2]string {
 // pairings lists a round's games as they are paired: the board, the
 // players with their colours, where the game is; byes and forfeits.
 func (p Speaker) pairings(t *sessions.Tournament, round int) []string {
+	return p.pairingsOf(t, round, nil)
+}
+
+// pairingsOf is pairings of the games boards of the round (nil: all).
+func (p Speaker) pairingsOf(t *sessions.Tournament, round int, boards []int) []string {
 	rd := tourRound(t, round)
 	if rd == nil {
 		return nil
@@ -411,6 +433,9 @@ func (p Speaker) pairings(t *sessions.Tournament, round int) []string {
 	seats := p.tourSeats(t)
 	var out []string
 	for i, g := range rd.Games {
+		if boards != nil && !slices.Contains(boards, i) {
+			continue
+		}
 		white, black := tourName(t, g.White), tourName(t, g.Black)
 		switch {
 		case g.Result == tournament.Bye || g.Black == "":
@@ -421,9 +446,12 @@ func (p Speaker) pairings(t *sessions.Tournament, round int) []string {
 			out = append(out, p.T("TourForfeit", "Board", i+1, "Winner", black, "Loser", white))
 		default:
 			players := p.T("Versus", "A", p.T("Player", "Name", white, "Seat", seats[0]), "B", p.T("Player", "Name", black, "Seat", seats[1]))
-			if where := p.place(g.Key); where != "" {
+			switch where := p.place(g.Key); {
+			case where != "":
 				out = append(out, p.T("TourPairingAt", "Board", i+1, "Players", players, "Where", where))
-			} else {
+			case g.Wait != nil && g.Waiting():
+				out = append(out, p.T("TourPairingWaiting", "Board", i+1, "Players", players, "Right", p.venueRight(g.Wait)))
+			default:
 				out = append(out, p.T("TourPairing", "Board", i+1, "Players", players))
 			}
 		}
@@ -433,6 +461,13 @@ func (p Speaker) pairings(t *sessions.Tournament, round int) []string {
 
 // results lists a round's games with their results and game ids.
 func (p Speaker) results(t *sessions.Tournament, round int) []string {
+	return p.resultsLinked(t, round, false)
+}
+
+// resultsLinked is results; with linked, a finished game also links its
+// place (its Discord thread or Telegram topic, closed now but still
+// there to read).
+func (p Speaker) resultsLinked(t *sessions.Tournament, round int, linked bool) []string {
 	rd := tourRound(t, round)
 	if rd == nil {
 		return nil
@@ -448,16 +483,28 @@ func (p Speaker) results(t *sessions.Tournament, round int) []string {
 		case tournament.BlackByForfeit:
 			out = append(out, p.T("TourForfeit", "Board", i+1, "Winner", black, "Loser", white))
 		case tournament.Pending:
-			if where := p.place(g.Key); where != "" {
+			switch where := p.place(g.Key); {
+			case where != "":
 				out = append(out, p.T("TourResultPendingAt", "Board", i+1, "White", white, "Black", black, "Where", where))
-			} else {
+			case g.Waiting() && g.Wait != nil:
+				out = append(out, p.T("TourResultWaitingFor", "Board", i+1, "White", white, "Black", black, "Right", p.venueRight(g.Wait)))
+			case g.Waiting():
+				out = append(out, p.T("TourResultWaiting", "Board", i+1, "White", white, "Black", black))
+			default:
 				out = append(out, p.T("TourResultPending", "Board", i+1, "White", white, "Black", black))
 			}
 		default:
 			score := map[tournament.Result]string{tournament.WhiteWins: "1-0", tournament.BlackWins: "0-1", tournament.Draw: "½-½"}[g.Result]
-			if g.GameID != "" {
+			where := ""
+			if linked && g.Key.Platform != "console" { // a console's place is no link, and over
+				where = p.place(g.Key)
+			}
+			switch {
+			case g.GameID != "" && where != "":
+				out = append(out, p.T("TourResultGameAt", "Board", i+1, "White", white, "Black", black, "Score", score, "Game", g.GameID, "Where", where))
+			case g.GameID != "":
 				out = append(out, p.T("TourResultGame", "Board", i+1, "White", white, "Black", black, "Score", score, "Game", g.GameID))
-			} else {
+			default:
 				out = append(out, p.T("TourResult", "Board", i+1, "White", white, "Black", black, "Score", score))
 			}
 		}
@@ -620,8 +667,8 @@ func (h *Handler) tourGameReply(p Speaker, n sessions.Notice) Reply {
 }
 
 // tourError words the errors of the tournament commands; ok is false for
-// the other kinds.
-func (p Speaker) tourError(cmd string, err error, kind error) (string, bool) {
+// the other kinds. t, when known, is the tournament the command met.
+func (p Speaker) tourError(cmd string, err error, kind error, t *sessions.Tournament) (string, bool) {
 	switch kind {
 	case sessions.ErrNoTournament:
 		if cmd == "tournament show" {
@@ -634,6 +681,13 @@ func (p Speaker) tourError(cmd string, err error, kind error) (string, bool) {
 		return p.T("RefusedNotOrganiser"), true
 	case sessions.ErrNotEntered:
 		return p.T("RefusedNotEntered"), true
+	case sessions.ErrWithdrawn:
+		return p.T("RefusedTourWithdrawn"), true
+	case sessions.ErrNoRoundLeft:
+		if t != nil {
+			return p.T("RefusedNoRoundLeft", "ID", t.ID, "Round", len(t.Played), "Rounds", t.Rounds), true
+		}
+		return p.T("RefusedNoRoundLeftShort"), true
 	case sessions.ErrPlayerCount:
 		var bc *sessions.BadCount
 		switch {
@@ -658,11 +712,43 @@ func (p Speaker) tourError(cmd string, err error, kind error) (string, bool) {
 		case sessions.VenueNotForum:
 			return p.T("RefusedVenuesNotForum"), true
 		case sessions.VenueNoRights:
-			return p.T("RefusedVenuesNoRights"), true
+			return p.T("RefusedVenuesMissing", "Right", p.venueRight(nv)), true
 		case sessions.VenueUnreachable:
 			return p.T("RefusedVenuesUnreachable"), true
+		case sessions.VenueAnnouncements:
+			return p.T("RefusedVenuesAnnouncements"), true
 		}
 		return p.T("RefusedVenuesNone"), true
 	}
+	if !strings.HasPrefix(cmd, "tournament") {
+		return "", false
+	}
+	// Kinds that mean something else for a game.
+	switch kind {
+	case sessions.ErrAlreadyJoined:
+		return p.T("RefusedTourJoined"), true
+	case sessions.ErrNotPlayer:
+		return p.T("RefusedTourNotPlayer"), true
+	}
 	return "", false
+}
+
+// venueRights are the catalogue's words for the rights the bot may lack to
+// open the games' places (sessions.VenueRight).
+var venueRights = map[sessions.VenueRight]string{
+	sessions.RightManageTopics:  "VenueRightManageTopics",
+	sessions.RightCreateThreads: "VenueRightCreateThreads",
+	sessions.RightThreadsSend:   "VenueRightThreadsSend",
+	sessions.RightCreatePosts:   "VenueRightCreatePosts",
+}
+
+// venueRight words the right a refusal names (one platform's: the
+// adapter said which), or the rights in general when it names none.
+func (p Speaker) venueRight(nv *sessions.NoVenues) string {
+	if nv != nil {
+		if id, ok := venueRights[nv.Right]; ok {
+			return p.T(id)
+		}
+	}
+	return p.T("VenueRightUnknown")
 }

@@ -285,7 +285,19 @@ func TestTournamentErrorsWorded(t *testing.T) {
 		{"tournament start", &sessions.Error{Kind: sessions.ErrPlayerCount, Err: &sessions.BadCount{Players: 1, Min: 3}}, "Only 1 player has joined"},
 		{"tournament start", &sessions.Error{Kind: sessions.ErrPlayerCount, Err: &sessions.BadCount{Players: 13, Min: 3, Max: 12}}, "13 players have joined; a round-robin takes 3 to 12"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNotForum}}, "need a group with topics"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights}}, "the right to manage topics"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}},
+			"give me the administrator right to manage topics, then"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightCreateThreads}},
+			"give me the permission Create Public Threads, then"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightCreatePosts}},
+			"give me the permission Create Posts, then"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueAnnouncements}}, "not run in announcement channels"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrBadOption, Err: &sessions.BadValue{Key: "format", Value: "knockout", Choices: []string{"swiss", "roundrobin"}}},
+			"format=knockout is not allowed (choose swiss or roundrobin). /help tournament lists the options."},
+		{"tournament join", &sessions.Error{Kind: sessions.ErrAlreadyJoined}, "You have joined this tournament already"},
+		{"tournament join", &sessions.Error{Kind: sessions.ErrWithdrawn}, "a player who leaves cannot come back"},
+		{"tournament join", &sessions.Error{Kind: sessions.ErrNoRoundLeft}, "no round is left to pair you in"},
+		{"tournament join", &sessions.Error{Kind: sessions.ErrNotPlayer}, "Only people can play in a tournament"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNone}}, "Tournaments are not played here"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: fmt.Errorf("%w: %w", &sessions.NoVenues{Problem: sessions.VenueUnreachable}, errors.New("timeout"))}, "could not ask the platform"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrBadOption, Err: &sessions.BadValue{Key: "players", Value: "4", Choices: []string{"2"}}}, "players=4 is not offered in tournaments"},
@@ -300,6 +312,10 @@ func TestTournamentErrorsWorded(t *testing.T) {
 		r := h.ErrorReply(tc.cmd, chat.Message{Key: key, User: user("bob")}, tc.err)
 		if !r.Error || !strings.Contains(r.Text(), tc.want) {
 			t.Errorf("%s %v: %q, want %q", tc.cmd, tc.err, r.Text(), tc.want)
+		}
+		// A refusal names one platform's right, never both platforms'.
+		if strings.Contains(r.Text(), "Telegram") || strings.Contains(r.Text(), "Discord") {
+			t.Errorf("%s %v: %q names a platform", tc.cmd, tc.err, r.Text())
 		}
 	}
 }
@@ -337,8 +353,9 @@ type testVenues struct{}
 
 func (testVenues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
-func (testVenues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
-	return sessions.Key{Platform: t.Key.Platform, Channel: t.Key.Channel, Thread: fmt.Sprintf("r%d-%s-%s", round, white.Name, black.Name)}, nil
+func (testVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+	t := g.Tournament
+	return sessions.Key{Platform: t.Key.Platform, Channel: t.Key.Channel, Thread: fmt.Sprintf("r%d-%s-%s", g.Round, g.White.Name, g.Black.Name)}, nil
 }
 
 // TestTournamentInChat runs the tournament commands on the service, in

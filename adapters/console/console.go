@@ -48,6 +48,9 @@ type Config struct {
 	// DrawStandings, when set, draws a tournament's standings as PNG
 	// (render.Renderer.Standings), written to PictureDir.
 	DrawStandings func(p *chat.StandingsPicture) ([]byte, error)
+	// DrawFigure, when set, draws a rating chart or a player's card as PNG
+	// (chat.Figure.PNG), written to PictureDir.
+	DrawFigure func(f *chat.Figure) ([]byte, error)
 	// Notices, when set, are the notices of the sessions service (a
 	// Notifier's): the console prints those of its channel (the computer's
 	// moves, the clock's, reminders, lapsed challenges) after each command,
@@ -221,6 +224,9 @@ func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, fil
 		return
 	}
 	r := c.Handler.NoticeReply(n)
+	if len(r.Lines) == 0 && r.Picture == nil && r.Standings == nil {
+		return // nothing to say (a tournament game's place done)
+	}
 	switch words := c.speaker(r.Lang); {
 	case n.Key == key:
 	case n.Key.Thread == "":
@@ -253,8 +259,8 @@ type Venues struct{}
 func (Venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
 // OpenVenue implements sessions.Venues.
-func (Venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
-	return sessions.Key{Platform: Platform, Channel: t.Key.Channel, Thread: PlaceName(t.ID, round, white, black)}, nil
+func (Venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+	return sessions.Key{Platform: Platform, Channel: g.Tournament.Key.Channel, Thread: PlaceName(g.Tournament.ID, g.Round, g.White, g.Black)}, nil
 }
 
 // PlaceName is the name of the place of a tournament game:
@@ -298,6 +304,9 @@ func printReply(c Config, w io.Writer, r chat.Reply, files *int) {
 	}
 	if r.Standings != nil && c.DrawStandings != nil && c.PictureDir != "" {
 		writeFile(c, w, r.Lang, "Picture", r.Standings.Name, func() ([]byte, error) { return c.DrawStandings(r.Standings) })
+	}
+	if r.Figure != nil && c.DrawFigure != nil && c.PictureDir != "" {
+		writeFile(c, w, r.Lang, "Picture", r.Figure.Name, func() ([]byte, error) { return c.DrawFigure(r.Figure) })
 	}
 	if r.Document != nil {
 		if c.PictureDir == "" {

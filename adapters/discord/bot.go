@@ -47,6 +47,12 @@ type Config struct {
 	// Web makes the web board's links: board messages get a link button
 	// to the game's watch page; nil for none (the bot serves no board).
 	Web chat.WebLinks
+	// RetryPause is the first pause before sending a message again after
+	// a failure that may pass (the connection dropped, Discord answered
+	// 5xx), doubled at each attempt up to a minute; 0 means one second.
+	// A message is tried until it goes, Discord refuses it, or the bot
+	// stops.
+	RetryPause time.Duration
 }
 
 // Routes keeps the channels whose commands go to a session under another
@@ -72,6 +78,8 @@ type client interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, p *discordgo.WebhookParams, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	MessageThreadStartComplex(channelID, messageID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ThreadStartComplex(channelID string, t *discordgo.ThreadStart, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	ForumThreadStartComplex(channelID string, t *discordgo.ThreadStart, m *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Channel, error)
+	ChannelEditComplex(channelID string, e *discordgo.ChannelEdit, o ...discordgo.RequestOption) (*discordgo.Channel, error)
 	ChannelMessageSendComplex(channelID string, m *discordgo.MessageSend, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	ChannelMessageEditComplex(m *discordgo.MessageEdit, o ...discordgo.RequestOption) (*discordgo.Message, error)
 	Channel(channelID string, o ...discordgo.RequestOption) (*discordgo.Channel, error)
@@ -99,10 +107,14 @@ type Bot struct {
 	where places
 
 	mu       sync.Mutex
+	halt     chan struct{}                      // closed when Run has stopped: sends give up
 	busy     map[sessions.Key]int               // requests in hand per session: their replies carry the news
 	queue    map[sessions.Key][]sessions.Notice // notices waiting for those replies, or being posted
 	posted   map[sessions.Key]string            // the position version of the last post per session
 	flushing map[sessions.Key]bool
+	starters map[string]bool         // forum posts that started with their game's board
+	tags     map[string]forumRound   // forum -> its tag for the round last opened there
+	closed   map[sessions.Key]string // tournament games' places archived, with their game's id
 }
 
 // New returns a Bot on the chat handler h and the sessions service svc,
@@ -134,9 +146,13 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if cfg.HTTPClient != nil {
 		s.Client = cfg.HTTPClient
 	}
-	b := &Bot{cfg: cfg, s: s, c: s, h: h, svc: svc, r: r, log: log, games: cfg.Games,
+	if cfg.RetryPause <= 0 {
+		cfg.RetryPause = time.Second
+	}
+	b := &Bot{cfg: cfg, s: s, h: h, svc: svc, r: r, log: log, games: cfg.Games, halt: make(chan struct{}),
 		busy: map[sessions.Key]int{}, queue: map[sessions.Key][]sessions.Notice{}, posted: map[sessions.Key]string{},
-		flushing: map[sessions.Key]bool{}}
+		flushing: map[sessions.Key]bool{}, starters: map[string]bool{}, tags: map[string]forumRound{}, closed: map[sessions.Key]string{}}
+	b.c = patient{client: session{s}, b: b}
 	if b.games == nil {
 		b.games = games.List
 	}
@@ -152,6 +168,13 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 func (b *Bot) Run(ctx context.Context) error {
 	base := context.WithoutCancel(ctx)
 	b.ctx.Store(&base)
+	b.mu.Lock()
+	select {
+	case <-b.halt:
+		b.halt = make(chan struct{}) // a Run again
+	default:
+	}
+	b.mu.Unlock()
 	b.stop.Store(false)
 	if b.cfg.Routes != nil {
 		routes, err := b.cfg.Routes.Routes(ctx, Platform)
@@ -199,8 +222,18 @@ func (b *Bot) Run(ctx context.Context) error {
 	case <-time.After(10 * time.Second):
 		b.log.Warn("discord: interactions still in hand at shutdown")
 	}
+	b.mu.Lock()
+	close(b.halt)
+	b.mu.Unlock()
 	b.log.Info("discord: stopping")
 	return nil
+}
+
+// halted returns a channel closed once Run has stopped.
+func (b *Bot) halted() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.halt
 }
 
 func (b *Bot) selfID() string {
@@ -297,15 +330,15 @@ func (b *Bot) track() bool {
 // opened).
 type places struct {
 	mu     sync.Mutex
-	parent map[string]string       // thread -> parent channel
-	plain  map[string]bool         // channels known not to be threads
-	routes map[string]sessions.Key // channel -> the key its commands go to
-	perms  map[string]int64        // channel -> the bot's permissions there, from its last interaction
+	parent map[string]string                // thread -> parent channel
+	plain  map[string]discordgo.ChannelType // channels known not to be threads, with their type
+	routes map[string]sessions.Key          // channel -> the key its commands go to
+	perms  map[string]int64                 // channel -> the bot's permissions there, from its last interaction
 }
 
 func (p *places) init() {
 	p.parent = map[string]string{}
-	p.plain = map[string]bool{}
+	p.plain = map[string]discordgo.ChannelType{}
 	p.routes = map[string]sessions.Key{}
 	p.perms = map[string]int64{}
 }
@@ -349,7 +382,7 @@ func (p *places) learn(id string, t discordgo.ChannelType, parent string) {
 	if isThread(t) && parent != "" {
 		p.parent[id] = parent
 	} else if !isThread(t) {
-		p.plain[id] = true
+		p.plain[id] = t
 	}
 }
 
@@ -359,7 +392,16 @@ func (p *places) lookup(id string) (parent string, thread, known bool) {
 	if parent, ok := p.parent[id]; ok {
 		return parent, true, true
 	}
-	return "", false, p.plain[id]
+	_, known = p.plain[id]
+	return "", false, known
+}
+
+// kind returns the type of a channel known not to be a thread.
+func (p *places) kind(id string) (discordgo.ChannelType, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	t, ok := p.plain[id]
+	return t, ok
 }
 
 func (p *places) route(channel string, key sessions.Key) {
@@ -457,7 +499,10 @@ func (b *Bot) commandKey(ctx context.Context, channelID string) sessions.Key {
 }
 
 // enter marks a request of key in hand; leave ends it. Notices about a
-// session with a request in hand are left to that request's reply.
+// session with a request in hand are left to that request's reply. Only
+// requests that may change the game enter: a flood of read-only commands
+// (/board, /moves, a refusal) never holds back the computer's move or the
+// clock's posts.
 func (b *Bot) enter(key sessions.Key) {
 	b.mu.Lock()
 	b.busy[key]++

@@ -59,12 +59,23 @@ func startWith(t *testing.T, f *fakeDiscord, sc sessions.Config, guild string) *
 // build makes a bot of f on a sessions service of sc.
 func build(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config) (*Bot, *sessions.Service) {
 	t.Helper()
+	return buildChat(t, f, sc, cfg, chat.Config{})
+}
+
+// buildChat is build with a configuration of the chat handler (its
+// Sessions is the service built here).
+func buildChat(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config, cc chat.Config) (*Bot, *sessions.Service) {
+	t.Helper()
 	rl := &relay{}
 	sc.Notifier = rl
 	sc.Rand = func(n int) int { return 0 }
 	svc := sessions.New(sc)
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc, Web: cfg.Web})
+	cc.Sessions = svc
+	if cfg.Web != nil {
+		cc.Web = cfg.Web
+	}
+	h := chat.New(cc)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Token, cfg.HTTPClient = "test-token", f.client()
 	b, err := New(cfg, h, svc, render.New(), log)
@@ -465,7 +476,7 @@ func TestCommandsRegistered(t *testing.T) {
 		}
 	}
 	for _, n := range []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
-		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help"} {
+		"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help"} {
 		if byName[n] == nil {
 			t.Errorf("no /%s among %v", n, names)
 		}
@@ -788,6 +799,10 @@ func TestCommandText(t *testing.T) {
 		{"board", nil, "/board"},
 		{"top", []any{map[string]any{"name": "month", "type": 3, "value": "2026-10"}, map[string]any{"name": "game", "type": 3, "value": "dame"}}, "/top dame 2026-10"},
 		{"history", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/history @u102 halma"},
+		{"top", []any{map[string]any{"name": "ladder", "type": 3, "value": "global"}, map[string]any{"name": "game", "type": 3, "value": "dame"}}, "/top global dame"},
+		{"top", []any{map[string]any{"name": "ladder", "type": 3, "value": "here"}}, "/top"},
+		{"vs", []any{map[string]any{"name": "game", "type": 3, "value": "halma"}, map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/vs @u102 halma"},
+		{"profile", []any{map[string]any{"name": "user", "type": 6, "value": bob.id}}, "/profile @u102"},
 		{"help", []any{map[string]any{"name": "command", "type": 3, "value": "play"}}, "/help play"},
 	} {
 		d := decodeCommand(t, c.name, c.opts)

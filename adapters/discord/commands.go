@@ -17,7 +17,7 @@ import (
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
 var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "web", "draw", "resign",
-	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "games", "help", "lang",
+	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help", "lang",
 	"tournament"}
 
 // tourSubs are the subcommands of /tournament, in order.
@@ -144,9 +144,16 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		o.Autocomplete = true
 		return o
 	}
-	var helpChoices []*discordgo.ApplicationCommandOptionChoice
-	for _, n := range slashNames {
-		helpChoices = append(helpChoices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+	required := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o.Required = true
+		return o
+	}
+	// /top's ladder: this server's (the default) or the platform's, whose
+	// value is the word /top takes, chat.Global, in every language.
+	ladder := str("ladder", "DiscordOptLadder", false)
+	for _, c := range []struct{ value, id string }{{"here", "DiscordLadderHere"}, {chat.Global, "DiscordLadderGlobal"}} {
+		name, names := loc.text(100, func(p chat.Speaker) string { return p.T(c.id, "Global", p.T("WordGlobal")) })
+		ladder.Choices = append(ladder.Choices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: c.value})
 	}
 	def := h.DefaultTime(Platform)
 	tourDesc := map[string]string{"new": "DiscordTour_new", "join": "DiscordTour_join", "leave": "DiscordTour_leave",
@@ -201,8 +208,12 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		"replay":  {str("id", "DiscordOptID", true)},
 		"export":  {str("id", "DiscordOptID", true)},
 		"rating":  {user("user", "DiscordOptRatingUser"), game(false)},
-		"top":     {game(false), str("month", "DiscordOptMonth", false)},
-		"help":    {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Choices: helpChoices}},
+		"top":     {ladder, game(false), str("month", "DiscordOptMonth", false)},
+		"profile": {user("user", "DiscordOptProfileUser")},
+		"vs":      {required(user("user", "DiscordOptVsUser")), game(false)},
+		// More commands than the 25 choices Discord takes: the command's
+		// name is autocompleted.
+		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
 		"lang":    {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
 	}
 	hd, hds := desc("DiscordOptCommand")
@@ -309,7 +320,10 @@ func commandText(d discordgo.ApplicationCommandInteractionData, bot string) (str
 			s, _ := o.Value.(string)
 			words = append(words, strings.Fields(s)...)
 		}
-	case "history", "rating", "top":
+	case "history", "rating", "top", "profile", "vs":
+		if o := opt("ladder"); o != nil && token(o) == chat.Global {
+			words = append(words, chat.Global)
+		}
 		if o := opt("user"); o != nil {
 			words = append(words, userWord(o))
 		}

@@ -44,7 +44,16 @@
 // button) are ephemeral: only the user sees them; a refused command
 // changes nothing. An interaction delivered twice is applied once: its id
 // is remembered in the process and passed to the sessions service as the
-// request id. Rate limits and gateway resumes are left to discordgo. A
-// text longer than a message (2000 characters) goes in several, cut at
-// line ends, or between two characters in a longer line.
+// request id. Rate limits (429s) and gateway resumes are left to
+// discordgo, but the answers to interactions are read, edited and deleted
+// in a rate-limit bucket per interaction, as Discord limits them, rather
+// than in discordgo's one bucket for the whole bot. A message whose
+// sending fails for a while (the connection drops, Discord answers 5xx)
+// is tried again, the pause doubling from Config.RetryPause up to a
+// minute, until it goes, Discord refuses it, or the bot stops. A game's
+// posts (the computer's move, the clock's) wait for the answers to the
+// commands in hand that may change the game, never for read-only ones
+// (chat.Handler.ReadOnly). A text longer than a message (2000
+// characters) goes in several, cut at line ends, or between two
+// characters in a longer line.
 package discord

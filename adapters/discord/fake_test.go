@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +38,7 @@ type fakeReq struct {
 	list   []any          // a JSON array payload (bulk overwrite)
 	files  []fakeFile
 	msgID  string // the message the request created or edited
+	status int    // the answer's HTTP status; 0: the connection dropped
 }
 
 type fakeFile struct {
@@ -56,7 +58,29 @@ type fakeChannel struct {
 	typ            int
 	parent, name   string
 	hideFromEvents bool
+	// perms, when set, are the bot's permissions in the channel (its
+	// interactions' app_permissions, and what Discord checks when the bot
+	// opens threads or posts there); a thread without its own has its
+	// parent's; 0: the fake's perms.
+	perms int64
+	// A forum's tags (available_tags: id and name each), and a post's
+	// (applied_tags).
+	tags    []fakeTag
+	applied []string
+	// A thread archived (and locked) takes no message: the fake refuses
+	// a send there, and fails the test, as Discord refuses it.
+	archived, locked bool
 }
+
+// fakeTag is a forum's tag.
+type fakeTag struct{ id, name string }
+
+// Discord's channel types the fake knows beyond text channels and
+// public threads.
+const (
+	typeNews  = 5
+	typeForum = 15
+)
 
 type fakeDiscord struct {
 	t   *testing.T
@@ -77,17 +101,29 @@ type fakeDiscord struct {
 	channels   map[string]*fakeChannel
 	sent       map[string]time.Time // interaction id -> dispatched
 	failThread bool
-	omitChan   bool             // interactions without the "channel" object
-	perms      int64            // the bot's permissions in interactions; 0: allPerms
-	members    map[string]int64 // a user's permissions in interactions (member.permissions)
-	refuse     int              // gateway connections to refuse (503) before accepting
-	refused    int              // gateway connections refused
+	omitChan   bool              // interactions without the "channel" object
+	perms      int64             // the bot's permissions in interactions; 0: allPerms
+	members    map[string]int64  // a user's permissions in interactions (member.permissions)
+	refuse     int               // gateway connections to refuse (503) before accepting
+	refused    int               // gateway connections refused
+	guilds     map[string]string // a channel's server, when not fakeGuild (its threads' too)
+	faults     []fault           // requests to fail, the first match first
+	held       map[string]bool   // interaction tokens whose answers wait for release
+	release    chan struct{}     // closed by releaseHeld
+}
+
+// fault is a failure the REST API answers to the next request that
+// matches: an HTTP status (a 5xx, a 429), or 0 to drop the connection.
+type fault struct {
+	match  func(q *fakeReq) bool
+	status int
 }
 
 func newFakeDiscord(t *testing.T) *fakeDiscord {
 	f := &fakeDiscord{t: t, wake: make(chan struct{}), next: 1_000_000_000_000_000_000,
 		messages: map[string]*fakeMsg{}, originals: map[string]string{}, tokens: map[string]string{},
-		channels: map[string]*fakeChannel{fakeChan: {typ: 0, name: "games"}}, sent: map[string]time.Time{}}
+		channels: map[string]*fakeChannel{fakeChan: {typ: 0, name: "games"}}, sent: map[string]time.Time{},
+		held: map[string]bool{}, release: make(chan struct{})}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", f.gateway)
 	mux.HandleFunc("/ws/", f.gateway)
@@ -281,11 +317,29 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("fake REST %s %s: authorization %q", r.Method, req.path, r.Header.Get("Authorization"))
 	}
 	f.mu.Lock()
+	for k, ft := range f.faults {
+		if !ft.match(req) {
+			continue
+		}
+		f.faults = append(f.faults[:k:k], f.faults[k+1:]...)
+		req.status = ft.status
+		f.reqs = append(f.reqs, req)
+		close(f.wake)
+		f.wake = make(chan struct{})
+		f.mu.Unlock()
+		f.answerFault(w, ft.status)
+		return
+	}
 	status, resp := f.route(req)
+	req.status = status
 	f.reqs = append(f.reqs, req)
 	close(f.wake)
 	f.wake = make(chan struct{})
+	hold, release := f.holds(req), f.release
 	f.mu.Unlock()
+	if hold {
+		<-release
+	}
 	if resp == nil {
 		w.WriteHeader(status)
 		return
@@ -293,6 +347,61 @@ func (f *fakeDiscord) rest(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(resp)
+}
+
+// answerFault answers a request with a failure: a dropped connection
+// (status 0), a 429 asking for a short wait, or an error status.
+func (f *fakeDiscord) answerFault(w http.ResponseWriter, status int) {
+	switch status {
+	case 0:
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			f.t.Errorf("fake REST: hijacking the connection: %v", err)
+			return
+		}
+		conn.Close()
+	case http.StatusTooManyRequests:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": "You are being rate limited.", "retry_after": 0.01, "global": false})
+	default:
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]any{"message": http.StatusText(status), "code": 0})
+	}
+}
+
+// failNext makes the next requests that match fail, one per status: an
+// HTTP status, or 0 to drop the connection.
+func (f *fakeDiscord) failNext(match func(q *fakeReq) bool, statuses ...int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range statuses {
+		f.faults = append(f.faults, fault{match, s})
+	}
+}
+
+// hold makes the answers to the requests about an interaction (by its
+// token) wait until releaseHeld: its answer is on its way for as long.
+func (f *fakeDiscord) hold(i map[string]any) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.held[i["token"].(string)] = true
+}
+
+// releaseHeld lets the held answers go.
+func (f *fakeDiscord) releaseHeld() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	close(f.release)
+	f.release = make(chan struct{})
+	clear(f.held)
+}
+
+// holds reports whether the answer to q waits; f.mu is held.
+func (f *fakeDiscord) holds(q *fakeReq) bool {
+	p := strings.Split(strings.Trim(q.path, "/"), "/")
+	return len(p) >= 3 && p[0] == "webhooks" && f.held[p[2]]
 }
 
 func readBody(r *http.Request, req *fakeReq) error {
@@ -399,6 +508,44 @@ func (f *fakeDiscord) checkComponents(q *fakeReq) bool {
 	return true
 }
 
+// checkCommands checks application commands as Discord takes them: at
+// most 25 options a command (or subcommand), at most 25 choices an
+// option, and no choices on an autocompleted option; it says what is
+// wrong, "" for nothing.
+func checkCommands(list []any) string {
+	var walk func(where string, opts []any) string
+	walk = func(where string, opts []any) string {
+		if len(opts) > 25 {
+			return fmt.Sprintf("%s has %d options (25 at most)", where, len(opts))
+		}
+		for _, o := range opts {
+			om, _ := o.(map[string]any)
+			name := where + " " + fmt.Sprint(om["name"])
+			choices, _ := om["choices"].([]any)
+			if len(choices) > 25 {
+				return fmt.Sprintf("%s has %d choices (25 at most)", name, len(choices))
+			}
+			if om["autocomplete"] == true && len(choices) > 0 {
+				return name + " has choices and autocomplete"
+			}
+			if sub, ok := om["options"].([]any); ok {
+				if why := walk(name, sub); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	}
+	for _, c := range list {
+		cm, _ := c.(map[string]any)
+		opts, _ := cm["options"].([]any)
+		if why := walk("/"+fmt.Sprint(cm["name"]), opts); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 // route answers a request; f.mu is held.
 func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 	if !f.checkComponents(q) {
@@ -415,6 +562,10 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 	case q.method == "GET" && q.path == "/gateway":
 		return 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"}
 	case q.method == "PUT" && at(0) == "applications" && p[len(p)-1] == "commands":
+		if why := checkCommands(q.list); why != "" {
+			f.t.Errorf("fake REST: the commands are refused: %s", why)
+			return 400, invalidForm
+		}
 		for _, c := range q.list {
 			c.(map[string]any)["id"] = f.newID()
 		}
@@ -422,6 +573,10 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 	case q.method == "POST" && at(0) == "interactions" && at(3) == "callback":
 		token := at(2)
 		typ := int(num(q.body["type"]))
+		if why := f.closedTo(f.tokens[token]); why != "" && (typ == 4 || typ == 5) && !ephemeralBody(q.body) {
+			f.t.Errorf("fake REST: an answer posted in %s: %s", f.tokens[token], why)
+			return 400, map[string]any{"message": why, "code": 50083}
+		}
 		if typ == 4 || typ == 5 {
 			m := &fakeMsg{id: f.newID(), channel: f.tokens[token]}
 			f.apply(m, q)
@@ -448,6 +603,10 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 		}
 		return 200, m.json()
 	case q.method == "POST" && at(0) == "webhooks" && len(p) == 3:
+		if why := f.closedTo(f.tokens[at(2)]); why != "" && int(num(q.body["flags"]))&64 == 0 {
+			f.t.Errorf("fake REST: a follow-up posted in %s: %s", f.tokens[at(2)], why)
+			return 400, map[string]any{"message": why, "code": 50083}
+		}
 		m := &fakeMsg{id: f.newID(), channel: f.tokens[at(2)]}
 		q.msgID = m.id
 		f.apply(m, q)
@@ -462,26 +621,81 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 		f.channels[msg] = &fakeChannel{typ: 11, parent: parent, name: name}
 		return 201, map[string]any{"id": msg, "type": 11, "parent_id": parent, "name": name, "guild_id": fakeGuild}
 	case q.method == "POST" && at(0) == "channels" && at(2) == "threads" && len(p) == 3:
-		// A thread without a message (a tournament game's).
-		if f.failThread {
+		// A thread without a message (a tournament game's), or a forum's
+		// post with its starting message.
+		parent, id := at(1), f.newID()
+		pc := f.channels[parent]
+		forum := pc != nil && pc.typ == typeForum
+		need := int64(1 << 35) // Create Public Threads
+		if forum {
+			need = 1 << 11 // Create Posts: Send Messages in a forum
+		}
+		if f.failThread || f.botPerms(parent)&need == 0 {
 			return 403, map[string]any{"message": "Missing Permissions", "code": 50013}
 		}
-		parent, id := at(1), f.newID()
+		msg, hasMsg := q.body["message"].(map[string]any)
+		if forum != hasMsg {
+			f.t.Errorf("fake REST: a thread in channel %s (forum %v) with a starting message %v", parent, forum, hasMsg)
+			return 400, map[string]any{"message": "Invalid Form Body", "code": 50035}
+		}
 		name, _ := q.body["name"].(string)
 		typ := int(num(q.body["type"]))
 		if typ == 0 {
 			typ = 12 // Discord's default: a private thread
 		}
-		f.channels[id] = &fakeChannel{typ: typ, parent: parent, name: name}
+		c := &fakeChannel{typ: typ, parent: parent, name: name}
+		out := map[string]any{"id": id, "type": typ, "parent_id": parent, "name": name, "guild_id": fakeGuild}
+		if forum {
+			c.typ = 11 // a forum's posts are public threads
+			for _, tg := range asList(q.body["applied_tags"]) {
+				tag, _ := tg.(string)
+				if !slices.ContainsFunc(pc.tags, func(x fakeTag) bool { return x.id == tag }) {
+					f.t.Errorf("fake REST: post %q tagged %q, not a tag of forum %s", name, tag, parent)
+				}
+				c.applied = append(c.applied, tag)
+			}
+			// The starting message has the post's id.
+			m := &fakeMsg{id: id, channel: id}
+			f.apply(m, &fakeReq{body: msg, files: q.files})
+			f.messages[id] = m
+			out["type"], out["applied_tags"] = 11, c.applied
+		}
+		f.channels[id] = c
 		q.msgID = id
-		return 201, map[string]any{"id": id, "type": typ, "parent_id": parent, "name": name, "guild_id": fakeGuild}
+		return 201, out
+	case q.method == "PATCH" && at(0) == "channels" && len(p) == 2:
+		// A thread archived or locked.
+		c := f.channels[at(1)]
+		if c == nil || (c.typ != 11 && c.typ != 12) {
+			f.t.Errorf("fake REST: PATCH of channel %s, not a thread: %v", at(1), q.body)
+			return 404, map[string]any{"message": "Unknown Channel", "code": 10003}
+		}
+		if l, ok := q.body["locked"].(bool); ok && l && f.botPerms(c.parent)&(1<<34) == 0 {
+			return 403, map[string]any{"message": "Missing Permissions", "code": 50013} // Manage Threads
+		}
+		if a, ok := q.body["archived"].(bool); ok {
+			c.archived = a
+		}
+		if l, ok := q.body["locked"].(bool); ok {
+			c.locked = l
+		}
+		return 200, map[string]any{"id": at(1), "type": c.typ, "parent_id": c.parent, "name": c.name,
+			"thread_metadata": map[string]any{"archived": c.archived, "locked": c.locked}}
 	case q.method == "POST" && at(0) == "channels" && at(2) == "messages" && len(p) == 3:
+		if why := f.closedTo(at(1)); why != "" {
+			f.t.Errorf("fake REST: a message sent to %s: %s", at(1), why)
+			return 400, map[string]any{"message": why, "code": 50083}
+		}
 		m := &fakeMsg{id: f.newID(), channel: at(1)}
 		q.msgID = m.id
 		f.apply(m, q)
 		f.messages[m.id] = m
 		return 200, m.json()
 	case q.method == "PATCH" && at(0) == "channels" && at(2) == "messages" && len(p) == 4:
+		if why := f.closedTo(at(1)); why != "" {
+			f.t.Errorf("fake REST: a message edited in %s: %s", at(1), why)
+			return 400, map[string]any{"message": why, "code": 50083}
+		}
 		m := f.messages[at(3)]
 		if m == nil {
 			return 404, map[string]any{"message": "Unknown Message", "code": 10008}
@@ -497,10 +711,75 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 		if c.parent != "" {
 			out["parent_id"] = c.parent
 		}
+		if c.typ == typeForum {
+			var tags []any
+			for _, tg := range c.tags {
+				tags = append(tags, map[string]any{"id": tg.id, "name": tg.name, "moderated": false})
+			}
+			out["available_tags"] = tags
+		}
+		if c.typ == 11 || c.typ == 12 {
+			out["thread_metadata"] = map[string]any{"archived": c.archived, "locked": c.locked}
+			out["applied_tags"] = c.applied
+		}
 		return 200, out
 	}
 	f.t.Errorf("fake REST: unexpected %s %s", q.method, q.path)
 	return 404, map[string]any{"message": "404: Not Found", "code": 0}
+}
+
+// botPerms are the bot's permissions in a channel: its own, a thread's
+// parent's, or the fake's; f.mu is held.
+func (f *fakeDiscord) botPerms(ch string) int64 {
+	for c := f.channels[ch]; c != nil; c = f.channels[c.parent] {
+		if c.perms != 0 {
+			return c.perms
+		}
+		if c.parent == "" {
+			break
+		}
+	}
+	if f.perms != 0 {
+		return f.perms
+	}
+	return allPerms
+}
+
+// closedTo says why nothing may be posted in a channel: an archived
+// thread, or a forum (which holds posts, not messages); "" when it takes
+// messages. f.mu is held.
+func (f *fakeDiscord) closedTo(ch string) string {
+	switch c := f.channels[ch]; {
+	case c == nil:
+		return ""
+	case c.archived:
+		return "Thread is archived"
+	case c.typ == typeForum:
+		return "Cannot send messages in a forum channel"
+	}
+	return ""
+}
+
+// ephemeralBody reports whether an interaction callback's message is
+// ephemeral (only its user sees it: nothing is posted in the channel).
+func ephemeralBody(body map[string]any) bool {
+	d, _ := body["data"].(map[string]any)
+	return int(num(d["flags"]))&64 != 0
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// thread returns a copy of a channel as the fake holds it.
+func (f *fakeDiscord) thread(id string) fakeChannel {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if c := f.channels[id]; c != nil {
+		return *c
+	}
+	return fakeChannel{}
 }
 
 // apply sets the fields a request gives to a message.
@@ -622,17 +901,22 @@ const allPerms = int64(1<<10 | 1<<11 | 1<<14 | 1<<15 | 1<<16 | 1<<35 | 1<<38)
 func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]any) map[string]any {
 	id := f.id()
 	f.mu.Lock()
-	perms := f.perms
+	perms := f.botPerms(ch)
 	member := f.members[u.id]
 	f.mu.Unlock()
-	if perms == 0 {
-		perms = allPerms
-	}
 	if member == 0 {
 		member = int64(1<<10 | 1<<11) // view the channel, send messages
 	}
+	f.mu.Lock()
+	guild := fakeGuild
+	if g := f.guilds[ch]; g != "" {
+		guild = g
+	} else if c := f.channels[ch]; c != nil && f.guilds[c.parent] != "" {
+		guild = f.guilds[c.parent]
+	}
+	f.mu.Unlock()
 	d := map[string]any{"id": id, "application_id": fakeApp, "type": typ, "token": "tok" + id, "version": 1,
-		"guild_id": fakeGuild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
+		"guild_id": guild, "channel_id": ch, "app_permissions": strconv.FormatInt(perms, 10),
 		"member": map[string]any{"user": map[string]any{"id": u.id, "username": u.name}, "roles": []any{},
 			"permissions": strconv.FormatInt(member, 10)},
 		"data": data, "locale": "en-US"}
@@ -650,6 +934,17 @@ func (f *fakeDiscord) interaction(typ int, ch string, u person, data map[string]
 	return d
 }
 
+// addChannel adds a text channel ch of the server guild.
+func (f *fakeDiscord) addChannel(ch, guild string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.channels[ch] = &fakeChannel{typ: 0, name: "games-" + ch}
+	if f.guilds == nil {
+		f.guilds = map[string]string{}
+	}
+	f.guilds[ch] = guild
+}
+
 // opt is an option of a slash command.
 type opt struct {
 	name string
@@ -665,6 +960,13 @@ func usr(name string, p person) opt {
 // slash sends a slash command; it returns the interaction.
 func (f *fakeDiscord) slash(t *testing.T, ch string, u person, name string, opts ...opt) map[string]any {
 	t.Helper()
+	i := f.command(ch, u, name, opts...)
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	return i
+}
+
+// command builds the interaction of a slash command, to dispatch.
+func (f *fakeDiscord) command(ch string, u person, name string, opts ...opt) map[string]any {
 	var os []any
 	users := map[string]any{}
 	for _, o := range opts {
@@ -677,10 +979,8 @@ func (f *fakeDiscord) slash(t *testing.T, ch string, u person, name string, opts
 			}
 		}
 	}
-	i := f.interaction(2, ch, u, map[string]any{"id": "cmd" + name, "name": name, "type": 1, "options": os,
+	return f.interaction(2, ch, u, map[string]any{"id": "cmd" + name, "name": name, "type": 1, "options": os,
 		"resolved": map[string]any{"users": users}})
-	f.dispatch(t, "INTERACTION_CREATE", i)
-	return i
 }
 
 // press presses a component of a message; values are a select menu's.

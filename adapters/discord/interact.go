@@ -37,13 +37,6 @@ func (b *Bot) interaction(i *discordgo.Interaction) {
 	}
 }
 
-// canThread reports whether the bot may open public threads and talk in
-// them, from the permissions an interaction carries.
-func canThread(perms int64) bool {
-	need := int64(discordgo.PermissionCreatePublicThreads | discordgo.PermissionSendMessagesInThreads)
-	return perms&need == need
-}
-
 // manager reports whether the member behind an interaction manages the
 // server (Manage Server, or Administrator): they may start and cancel any
 // tournament there.
@@ -55,7 +48,13 @@ func manager(i *discordgo.Interaction) bool {
 // the deferred answer (or, for a refusal, replace it by an ephemeral one).
 func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	d := i.ApplicationCommandData()
+	if b.refuseClosed(ctx, i, b.threadKey(i.ChannelID)) {
+		return
+	}
 	eph := private[d.Name]
+	if t, ok := b.where.kind(i.ChannelID); ok && isForum(t) {
+		eph = true // nothing is posted in a forum itself, only in its posts
+	}
 	var flags discordgo.MessageFlags
 	if eph {
 		flags = discordgo.MessageFlagsEphemeral
@@ -95,15 +94,29 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 		// played in it.)
 		key = b.commandKey(ctx, i.ChannelID)
 	}
-	b.enter(key)
-	defer b.leave(key)
-	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i)}
+	if !b.h.ReadOnly(d.Name) {
+		b.enter(key)
+		defer b.leave(key)
+	}
+	m := chat.Message{Key: key, User: user(i), Text: text, Mentions: mentions, ID: i.ID, Lang: string(i.Locale), Manager: manager(i), Community: community(i)}
 	reply := b.handle(ctx, m)
 	if !reply.Error && d.Name == "play" && key.Thread != "" && key.Thread != i.ChannelID {
 		b.route(ctx, i.ChannelID, key)
 	}
+	if !reply.Error && d.Name == "tournament" && !thread && reply.Tour != nil && reply.Tour.Kind == sessions.TourOpened &&
+		isForum(b.channelType(ctx, key.Channel)) {
+		// Opened in a forum itself, where nothing is posted: the
+		// tournament gets a post of its own.
+		reply = b.tournamentPost(ctx, key, reply)
+	}
 	b.deliver(ctx, i, key, d.Name, reply, answerSlash, eph)
 }
+
+// community is the community of an interaction (chat.Message.Community):
+// its server. The session key names the channel, not the server, so every
+// message from an interaction carries it; the bot's commands are offered
+// in servers only.
+func community(i *discordgo.Interaction) string { return i.GuildID }
 
 // answer says how an interaction was deferred, hence where its reply goes.
 type answer int
@@ -115,8 +128,9 @@ const (
 
 // deliver sends the reply to a command.
 func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key sessions.Key, cmd string, reply chat.Reply, how answer, eph bool) {
-	if reply.Duplicate {
-		// Applied already, by an earlier delivery: say nothing more.
+	if reply.Duplicate || reply.Dropped {
+		// Applied already, by an earlier delivery, or dropped by the
+		// user's rate limit: say nothing more.
 		if how == answerSlash {
 			if err := b.c.InteractionResponseDelete(i); err != nil {
 				b.log.Warn("discord: deleting a deferred answer", "err", err)
@@ -255,10 +269,15 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale))).T("DiscordNotHere")}, true)
 		return
 	}
+	if b.refuseClosed(ctx, i, key) {
+		return
+	}
 	u := user(i)
 	words := b.h.Words().In(b.h.LangFor(ctx, Platform, u, string(i.Locale)))
-	b.enter(key)
-	defer b.leave(key)
+	if kind == idYes || kind == idTarget || kind == idCommand && len(more) == 1 && !b.h.ReadOnly(commandName(more[0])) {
+		b.enter(key) // a press that may change the game
+		defer b.leave(key)
+	}
 	switch kind {
 	case idCommand:
 		if len(more) != 1 {
@@ -266,12 +285,15 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		}
 		b.deferUpdate(i)
 		text := more[0]
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: text, ID: i.ID, Lang: string(i.Locale), Community: community(i)})
 		b.deliver(ctx, i, key, commandName(text), reply, answerComponent, false)
 	case idResign:
 		snap, err := b.svc.Look(ctx, key)
 		if err != nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(u)) == 0 {
-			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale)})
+			reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/board", Lang: string(i.Locale), Community: community(i)})
+			if b.limited(i, reply) {
+				return
+			}
 			text := words.T("OnlyPlayerResigns")
 			if err != nil || snap.Phase() != sessions.PhasePlaying {
 				text = firstLine(reply)
@@ -289,7 +311,10 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 		b.respond(i, discordgo.InteractionResponseUpdateMessage, outgoing{content: words.T("DiscordPlayOn"), components: []discordgo.MessageComponent{}}, true)
 	case idYes:
 		b.deferUpdate(i)
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/resign", ID: i.ID, Lang: string(i.Locale), Community: community(i)})
+		if reply.Dropped {
+			return
+		}
 		if reply.Error {
 			b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 			return
@@ -301,6 +326,19 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	case idPiece, idTarget:
 		b.pick(ctx, i, words, key, u, kind, more, d.Values)
 	}
+}
+
+// limited answers a component, not yet acknowledged, whose command the
+// user's rate limit refused: the notice, only to them, or (dropped)
+// nothing; it reports whether the reply was the rate limit's.
+func (b *Bot) limited(i *discordgo.Interaction, r chat.Reply) bool {
+	switch {
+	case r.Dropped:
+		b.deferUpdate(i)
+	case r.Limited:
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: r.Text()}, true)
+	}
+	return r.Limited
 }
 
 // commandName is the command of a command text: "/accept" -> "accept".
@@ -317,7 +355,10 @@ func commandName(text string) string {
 func (b *Bot) movesMenu(ctx context.Context, i *discordgo.Interaction, words chat.Speaker, key sessions.Key, u sessions.User) {
 	snap, err := b.svc.Look(ctx, key)
 	if err != nil || snap.Turn() < 0 || !snap.Player(snap.Turn()).Is(u) {
-		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale)})
+		reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/moves", Lang: string(i.Locale), Community: community(i)})
+		if b.limited(i, reply) {
+			return
+		}
 		text := reply.Text()
 		if err == nil && snap.Turn() >= 0 && !snap.Player(snap.Turn()).Is(u) && len(snap.Record.SeatsOf(u)) > 0 {
 			text = words.T("DiscordNotYourTurn", "Name", snap.Player(snap.Turn()).Name) + "\n" + text
@@ -422,7 +463,10 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 		return
 	}
 	b.deferUpdate(i)
-	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale)})
+	reply := b.handle(ctx, chat.Message{Key: key, User: u, Text: "/move " + move, ID: i.ID, Lang: string(i.Locale), Community: community(i)})
+	if reply.Dropped {
+		return
+	}
 	if reply.Error {
 		b.editOriginal(i, outgoing{content: reply.Text(), components: []discordgo.MessageComponent{}})
 		return
@@ -432,6 +476,25 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 }
 
 // ---- autocomplete ----
+
+// completeHelp offers the commands whose names start with what was typed
+// for /help's command (at most 25; what was typed itself when none does:
+// /help then says there is no such command).
+func (b *Bot) completeHelp(i *discordgo.Interaction, typed string) {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, n := range slashNames {
+		if strings.HasPrefix(n, strings.TrimPrefix(typed, "/")) && len(choices) < 25 {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+		}
+	}
+	if len(choices) == 0 {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(typed, 100), Value: clip(typed, 100)})
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
+		b.log.Warn("discord: answering an autocomplete", "err", err)
+	}
+}
 
 // autocomplete offers the legal moves (or huffable squares) that start
 // with what was typed, at most 25.
@@ -448,6 +511,10 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 		}
 	}
 	typed = strings.ToLower(strings.Join(strings.Fields(typed), ""))
+	if d.Name == "help" {
+		b.completeHelp(i, typed)
+		return
+	}
 	key := b.commandKey(ctx, i.ChannelID)
 	var all []string
 	if snap, err := b.svc.Look(ctx, key); err == nil && snap.State != nil && snap.Turn() >= 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,13 +24,20 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	if p := reply.Picture; p != nil {
 		o.picture, err = b.draw(p)
 	}
-	if st := reply.Standings; st != nil {
-		png, serr := b.r.Standings(st.Table, render.Options{Theme: b.cfg.Picture.Theme})
-		if serr != nil {
-			err = errors.Join(err, serr)
-		} else {
-			o.attach = append(o.attach, attachment{name: fileName(st.Name, "standings.png"), mime: "image/png", data: png})
+	// A picture drawn apart from the board: attached as a PNG file.
+	attachPNG := func(name, def string, draw func(render.Options) ([]byte, error)) {
+		png, perr := draw(render.Options{Theme: b.cfg.Picture.Theme})
+		if perr != nil {
+			err = errors.Join(err, perr)
+			return
 		}
+		o.attach = append(o.attach, attachment{name: fileName(name, def), mime: "image/png", data: png})
+	}
+	if st := reply.Standings; st != nil {
+		attachPNG(st.Name, "standings.png", func(op render.Options) ([]byte, error) { return b.r.Standings(st.Table, op) })
+	}
+	if f := reply.Figure; f != nil {
+		attachPNG(f.Name, "picture.png", func(op render.Options) ([]byte, error) { return f.PNG(b.r, op) })
 	}
 	if r := reply.Replay; r != nil {
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
@@ -347,7 +355,17 @@ func (b *Bot) notice(n sessions.Notice) {
 		}
 	}()
 	key := n.Key
-	reply := b.h.NoticeReply(n)
+	switch {
+	case n.Kind == sessions.NoticePlaceDone:
+		b.closePlace(key, n.Session)
+		return
+	case n.Kind == sessions.NoticeTourGame && n.To.ID == "" && b.started(key.Thread):
+		return // the game's forum post started with this board
+	}
+	o, reply, err := b.noticeMessage(n)
+	if err != nil {
+		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
+	}
 	if n.Kind == sessions.NoticeExpired && key.Thread != "" && b.gameChannel(key) == key.Channel {
 		// The challenge message waits in the channel: it says so.
 		text := reply.Text()
@@ -356,29 +374,107 @@ func (b *Bot) notice(n sessions.Notice) {
 			return
 		}
 	}
-	o, err := b.outgoing(key, "", reply, n.Session)
-	if err != nil {
-		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
-	}
-	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
-		o.content = mentionOf(n.To) + " " + o.content
-	}
-	if n.Kind == sessions.NoticeTourGame && n.To.ID == "" && n.Session != nil {
-		// A tournament game opened: both players are called to its thread.
-		var call []string
-		for _, u := range n.Session.Record.Seats {
-			if m := mentionOf(u); snowflake(u.ID) && !strings.Contains(o.content, m) && !slices.Contains(call, m) {
-				call = append(call, m)
-			}
-		}
-		if len(call) > 0 {
-			o.content = strings.Join(call, " ") + " " + o.content
-		}
-	}
 	if o.empty() {
 		return
 	}
 	b.post(key, o)
+}
+
+// noticeMessage words a notice as a message: the chat handler's reply,
+// with a mention of the user it is for; a tournament game's opening board
+// calls both players (who may be pinged). It returns the reply too.
+func (b *Bot) noticeMessage(n sessions.Notice) (outgoing, chat.Reply, error) {
+	reply := b.h.NoticeReply(n)
+	o, err := b.outgoing(n.Key, "", reply, n.Session)
+	if n.To.ID != "" && !strings.Contains(o.content, "<@"+n.To.ID+">") {
+		o.content = mentionOf(n.To) + " " + o.content
+	}
+	var call []sessions.User
+	switch {
+	case n.Kind == sessions.NoticeTourGame && n.To.ID == "" && n.Session != nil:
+		// A tournament game opened: both players are called to its place.
+		call = n.Session.Record.Seats
+	case n.Kind == sessions.NoticeTournament && n.Tour != nil && n.Tour.Kind == sessions.TourPlaceMissing:
+		// The organiser and the players are told the bot lacks a right.
+		call = n.Tour.Told()
+	}
+	var mentions []string
+	for _, u := range call {
+		if m := mentionOf(u); snowflake(u.ID) && !strings.Contains(o.content, m) && !slices.Contains(mentions, m) {
+			mentions = append(mentions, m)
+			if !slices.Contains(o.users, u.ID) {
+				o.users = append(o.users, u.ID)
+			}
+		}
+	}
+	if len(mentions) > 0 {
+		o.content = strings.Join(mentions, " ") + " " + o.content
+	}
+	return o, reply, err
+}
+
+// started reports whether thread is a forum post that started with its
+// game's board, and forgets it: the board is not posted again.
+func (b *Bot) started(thread string) bool {
+	if thread == "" {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ok := b.starters[thread]
+	delete(b.starters, thread)
+	return ok
+}
+
+// closePlace archives and locks the thread (or forum post) of a
+// tournament game that ended, once its result was posted there, so that
+// finished games leave the server's list of active threads; without the
+// right to lock it (Manage Threads), it is archived only. Nothing is
+// posted there after: commands typed there are answered privately
+// (placeClosed).
+func (b *Bot) closePlace(key sessions.Key, s *sessions.Snapshot) {
+	th := b.gameChannel(key)
+	if th == key.Channel {
+		return // played in the channel itself: nothing to close
+	}
+	id := ""
+	if s != nil && s.Record != nil {
+		id = s.Record.ID
+	}
+	b.mu.Lock()
+	if len(b.closed) >= maxPlaces {
+		clear(b.closed)
+	}
+	b.closed[key] = id
+	b.mu.Unlock()
+	yes := true
+	_, err := b.c.ChannelEditComplex(th, &discordgo.ChannelEdit{Archived: &yes, Locked: &yes})
+	var re *discordgo.RESTError
+	if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden {
+		_, err = b.c.ChannelEditComplex(th, &discordgo.ChannelEdit{Archived: &yes})
+	}
+	if err != nil {
+		b.log.Warn("discord: archiving a finished tournament game's thread", "thread", th, "err", err)
+	}
+}
+
+// placeClosed returns the id of the tournament game that ended at key
+// when key is its thread, now archived: nothing may be posted there.
+func (b *Bot) placeClosed(ctx context.Context, key sessions.Key) (string, bool) {
+	if key.Thread == "" {
+		return "", false
+	}
+	b.mu.Lock()
+	id, ok := b.closed[key]
+	b.mu.Unlock()
+	if ok {
+		return id, true
+	}
+	rec, err := b.svc.TourPlaceEnded(ctx, key)
+	if err != nil || rec == nil {
+		return "", false
+	}
+	return rec.ID, true
 }
 
 // post sends a message where the game of key is played.
@@ -391,9 +487,17 @@ func (b *Bot) post(key sessions.Key, o outgoing) {
 
 // gameChannel is where the game of key is played: its thread when it has
 // one, else its channel (a challenge still waiting there, or a game whose
-// thread could not be opened).
+// thread could not be opened), or, for a forum, the post of its
+// tournament.
 func (b *Bot) gameChannel(key sessions.Key) string {
 	if key.Thread == "" {
+		// A forum holds no messages: a tournament opened in the forum
+		// itself posts in its own post (tournamentPost).
+		if t, ok := b.where.kind(key.Channel); ok && isForum(t) {
+			if r, ok := b.where.routed(key.Channel); ok && r.Thread != "" {
+				return r.Thread
+			}
+		}
 		return key.Channel
 	}
 	if _, thread, known := b.where.lookup(key.Thread); known {

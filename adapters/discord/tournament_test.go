@@ -241,7 +241,7 @@ func TestTournamentVenues(t *testing.T) {
 
 	tour := &sessions.Tournament{ID: "1", Key: key}
 	from = f.mark()
-	gk, err := v.OpenVenue(ctx, tour, 2, sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"})
+	gk, err := v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: alice.id, Name: "alice"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +262,7 @@ func TestTournamentVenues(t *testing.T) {
 	f.mu.Lock()
 	f.failThread = true
 	f.mu.Unlock()
-	_, err = v.OpenVenue(ctx, tour, 2, sessions.User{ID: carol.id, Name: "carol"}, sessions.User{ID: bob.id, Name: "bob"})
+	_, err = v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: carol.id, Name: "carol"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
 	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
 		t.Errorf("OpenVenue refused by Discord: %v, want ErrNoVenues, no rights", err)
 	}
@@ -279,7 +279,7 @@ func TestTourGameNotice(t *testing.T) {
 	f.answer(t, from, f.slash(t, fakeChan, alice, "board")) // the bot learns it may open threads here
 	tour := &sessions.Tournament{ID: "1", Key: sessions.Key{Platform: Platform, Channel: fakeChan}}
 	a, b := sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"}
-	gk, err := e.bot.Venues().OpenVenue(ctx, tour, 1, a, b)
+	gk, err := e.bot.Venues().OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 1, White: a, Black: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -688,21 +688,7 @@ func TestTournamentCancelByAdministrator(t *testing.T) {
 // come from the catalogue.
 func TestDiscordPseudoTournament(t *testing.T) {
 	f := newFakeDiscord(t)
-	w, err := chattest.Pseudo()
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs, rl := sessions.VenueSet{}, &relay{}
-	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs, Notifier: rl})
-	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
-	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rl.b.Store(b)
-	vs[Platform] = b.Venues()
-	run(t, f, b, svc)
+	svc := startPseudoTour(t, f).svc
 	for _, s := range []struct {
 		u   person
 		sub string
@@ -728,9 +714,40 @@ func TestDiscordPseudoTournament(t *testing.T) {
 	f.answer(t, from, f.slash(t, game.Key.Thread, personOf(t, game.Black), "resign"))
 	f.waitFor(t, from, "the final standings", func(q *fakeReq) bool { return posted(fakeChan)(q) && len(q.files) == 1 })
 
+	if checked := fromCatalogue(t, f.since(0, func(q *fakeReq) bool { return q.method == "POST" || q.method == "PATCH" })); checked < 15 {
+		t.Errorf("only %d lines checked", checked)
+	}
+}
+
+// startPseudoTour runs a bot that speaks the pseudo-language and opens
+// tournament games through its venues.
+func startPseudoTour(t *testing.T, f *fakeDiscord) *env {
+	t.Helper()
+	w, err := chattest.Pseudo()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, rl := sessions.VenueSet{}, &relay{}
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs, Notifier: rl})
+	t.Cleanup(svc.Close)
+	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rl.b.Store(b)
+	vs[Platform] = b.Venues()
+	return run(t, f, b, svc)
+}
+
+// fromCatalogue fails the test for each line the requests post
+// (mentions, thread links and the rows of a table in a code block aside)
+// that did not come from the catalogue; it returns how many it checked.
+func fromCatalogue(t *testing.T, reqs []*fakeReq) int {
+	t.Helper()
 	mention := regexp.MustCompile(`<[@#]\d+>`)
 	checked := 0
-	for _, q := range f.since(0, func(q *fakeReq) bool { return q.method == "POST" || q.method == "PATCH" }) {
+	for _, q := range reqs {
 		table := false
 		for _, l := range strings.Split(content(q), "\n") {
 			if l == "```" {
@@ -747,9 +764,7 @@ func TestDiscordPseudoTournament(t *testing.T) {
 			}
 		}
 	}
-	if checked < 15 {
-		t.Errorf("only %d lines checked", checked)
-	}
+	return checked
 }
 
 // TestTournamentAfterRestart: a tournament started by one process goes on

@@ -130,3 +130,22 @@ func TestFakeRefusesBadLinkButtons(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpCompletes: /help's command is autocompleted (the commands,
+// /web among them, are more than the 25 choices Discord takes: the fake
+// refuses a command with more, as Discord does).
+func TestHelpCompletes(t *testing.T) {
+	f := newFakeDiscord(t)
+	b, svc := build(t, f, sessions.Config{Store: sessionstest.NewMemoryStore()}, Config{})
+	run(t, f, b, svc)
+	from := f.mark()
+	i := f.interaction(4, fakeChan, alice, map[string]any{"id": "cmdhelp", "name": "help", "type": 1,
+		"options": []any{map[string]any{"name": "command", "type": 3, "value": "WE", "focused": true}}})
+	f.dispatch(t, "INTERACTION_CREATE", i)
+	cb := f.waitFor(t, from, "the completion", callback(i))
+	data, _ := cb.body["data"].(map[string]any)
+	choices, _ := data["choices"].([]any)
+	if num(cb.body["type"]) != 8 || len(choices) != 1 || choices[0].(map[string]any)["value"] != "web" {
+		t.Fatalf("completing /help WE: %v", cb.body)
+	}
+}

@@ -14,17 +14,18 @@ import (
 )
 
 // client makes the Bot API calls through telegram-bot-api's BotAPI, with a
-// context per call, 429 retry_after waited out, transient failures retried,
-// and the token kept out of every error.
+// context per call, 429 retry_after waited out, failures that may pass
+// tried again, and the token kept out of every error.
 type client struct {
 	api   *tgbotapi.BotAPI
 	http  tgbotapi.HTTPClient
 	token string
 	log   *slog.Logger
-	// tries is how many times a call is made at most.
-	tries int
-	// pause is the first wait after a network failure (doubled each time).
+	// pause is the first wait after a failure that may pass (doubled at
+	// each attempt up to maxPause).
 	pause time.Duration
+	// sleep waits between attempts: the clock's Sleep (tests replace it).
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 // ctxDoer gives every request of one call the call's context, which the
@@ -48,6 +49,8 @@ type apiError struct {
 	// Temporary says that the same call may succeed later: a network
 	// failure, a 5xx answer or a 429.
 	Temporary bool
+	// RetryAfter is the wait a 429 asks for (its retry_after), 0 for none.
+	RetryAfter time.Duration
 }
 
 func (e *apiError) Error() string {
@@ -71,63 +74,70 @@ func notModified(err error) bool {
 	return errors.As(err, &ae) && strings.Contains(ae.Msg, "not modified")
 }
 
-// call makes one Bot API call and returns its result. A 429 answer is
-// waited out for its retry_after and the call made again; a network
-// failure or a 5xx answer is retried after a growing pause; other answers
-// (400, 403, ...) are returned at once. A retry is logged, one line each.
+// call makes a Bot API call until Telegram answers it, and returns its
+// result. A 429 is waited out for its retry_after and never counts as a
+// failure; a network failure or a 5xx answer is tried again after a pause
+// that doubles from the first one up to a minute, for as long as ctx
+// lasts; a refusal (400, 403, ...) is returned at once: that call can
+// never succeed. Every wait is logged, one line each.
 func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, files []tgbotapi.RequestFile) (json.RawMessage, error) {
-	pause := c.pause
-	for try := 1; ; try++ {
-		api := *c.api
-		api.Client = ctxDoer{ctx: ctx, c: c.http}
-		var resp *tgbotapi.APIResponse
-		var err error
-		if len(files) > 0 {
-			resp, err = api.UploadFiles(method, p, files)
+	bo := backoff{first: c.pause}
+	for {
+		res, err := c.once(ctx, method, p, files)
+		var ae *apiError
+		if err == nil || ctx.Err() != nil || !errors.As(err, &ae) || !ae.Temporary {
+			return res, err
+		}
+		wait := ae.RetryAfter
+		if wait > 0 {
+			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", wait)
 		} else {
-			resp, err = api.MakeRequest(method, p)
+			wait = bo.next()
+			c.log.Warn("telegram: call failed; retrying", "method", method, "attempt", bo.attempt, "retry_in", wait, "err", ae.Msg)
 		}
-		if err == nil {
-			return resp.Result, nil
-		}
-		if ctx.Err() != nil {
-			return nil, &apiError{Method: method, Msg: ctx.Err().Error()}
-		}
-		var wait time.Duration
-		var te *tgbotapi.Error
-		failed := &apiError{Method: method, Msg: c.clean(err.Error()), Temporary: true}
-		switch {
-		case errors.As(err, &te) && te.RetryAfter > 0:
-			wait = time.Duration(te.RetryAfter) * time.Second
-			failed.Code, failed.Msg = http.StatusTooManyRequests, c.clean(te.Message)
-		case errors.As(err, &te) && te.Code != 0 && te.Code < 500:
-			return nil, &apiError{Method: method, Code: te.Code, Msg: c.clean(te.Message)}
-		case errors.As(err, &te) && te.Code == 0 && te.Message != "":
-			// UploadFiles leaves the code out: a refusal all the same.
-			return nil, &apiError{Method: method, Msg: c.clean(te.Message)}
-		default:
-			if te != nil {
-				failed.Code, failed.Msg = te.Code, c.clean(te.Message)
-			}
-			wait = pause
-			pause *= 2
-		}
-		if try >= c.tries {
-			return nil, failed
-		}
-		if failed.Code == http.StatusTooManyRequests {
-			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", te.RetryAfter)
-		} else {
-			c.log.Warn("telegram call failed: retrying", "method", method, "try", try, "retry_in", wait, "err", failed.Msg)
-		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil, &apiError{Method: method, Msg: ctx.Err().Error()}
-		case <-t.C:
+		if c.sleep(ctx, wait) != nil {
+			return nil, err
 		}
 	}
+}
+
+// once makes one attempt of a Bot API call. A failure is an *apiError: a
+// 429 with its RetryAfter, temporary; a network failure or a 5xx,
+// temporary; any other answer of the Bot API, a refusal.
+func (c *client) once(ctx context.Context, method string, p tgbotapi.Params, files []tgbotapi.RequestFile) (json.RawMessage, error) {
+	api := *c.api
+	api.Client = ctxDoer{ctx: ctx, c: c.http}
+	var resp *tgbotapi.APIResponse
+	var err error
+	if len(files) > 0 {
+		resp, err = api.UploadFiles(method, p, files)
+	} else {
+		resp, err = api.MakeRequest(method, p)
+	}
+	if err == nil {
+		return resp.Result, nil
+	}
+	if ctx.Err() != nil {
+		return nil, &apiError{Method: method, Msg: ctx.Err().Error()}
+	}
+	var te *tgbotapi.Error
+	if !errors.As(err, &te) {
+		// No answer, or one that is not the Bot API's (a proxy's page).
+		return nil, &apiError{Method: method, Msg: c.clean(err.Error()), Temporary: true}
+	}
+	code := te.Code
+	if code == 0 && resp != nil {
+		code = resp.ErrorCode // UploadFiles leaves it out of its error
+	}
+	failed := &apiError{Method: method, Code: code, Msg: c.clean(te.Message)}
+	switch {
+	case code == http.StatusTooManyRequests || te.RetryAfter > 0:
+		failed.Code, failed.Temporary = http.StatusTooManyRequests, true
+		failed.RetryAfter = time.Duration(te.RetryAfter) * time.Second
+	case code >= 500:
+		failed.Temporary = true
+	}
+	return nil, failed
 }
 
 // clean removes the token from a text (URLs in network errors hold it).
@@ -158,7 +168,11 @@ type message struct {
 	Chat      *tgbotapi.Chat `json:"chat"`
 	Text      string         `json:"text,omitempty"`
 	ReplyTo   *struct {
-		From *tgbotapi.User `json:"from,omitempty"`
+		MessageID int            `json:"message_id"`
+		From      *tgbotapi.User `json:"from,omitempty"`
+		// ForumTopicCreated marks a topic's first message, which every
+		// message of the topic answers unless it answers another.
+		ForumTopicCreated *struct{} `json:"forum_topic_created,omitempty"`
 	} `json:"reply_to_message,omitempty"`
 	Photo     []tgbotapi.PhotoSize `json:"photo,omitempty"`
 	Animation *struct {

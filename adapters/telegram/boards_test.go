@@ -1,6 +1,7 @@
 package telegram_test
 
 import (
+	"strconv"
 	"testing"
 )
 
@@ -23,4 +24,29 @@ func TestOldBoardKeyboard(t *testing.T) {
 		}
 	}
 	find(t, keyboard(t, third), "Move")
+}
+
+// TestTwoTapMoveKeyboardOnce: after a move in two taps, the keyboard of
+// the board it was played on is taken off once: the press that played it
+// and the new board both want it off, and Telegram refuses the second
+// edit ("message is not modified").
+func TestTwoTapMoveKeyboardOnce(t *testing.T) {
+	f := newFake(t)
+	h := startBot(t, f, "", nil)
+	photo := h.challenge(group, "spanish")
+	s := h.look(group)
+	next := h.playByButtons(group, alice, photo, s.State.Moves()[0])
+	find(t, keyboard(t, next), "Move")
+	h.stop() // every queued call made
+	off := 0
+	for _, c := range f.callsOf(0, func(c *call) bool {
+		return c.Method == "editMessageReplyMarkup" && c.Params["message_id"] == strconv.Itoa(photo.MsgID)
+	}) {
+		if len(keyboard(t, c)) == 0 {
+			off++
+		}
+	}
+	if off != 1 {
+		t.Errorf("the keyboard of the board the move was played on was taken off %d times, want once", off)
+	}
 }

@@ -16,11 +16,23 @@
 // Telegram gives bots no user id for an @username, so a challenge to @bob
 // is bound to the name: only a presser whose username is bob may accept it.
 //
-// Sending respects Telegram's limits: each chat has its own queue (never
-// dropped, never blocking other chats), groups get at most GroupLimit
-// messages per GroupWindow, a 429 answer is waited out for its retry_after
-// and the call made again, and a picture already sent is sent again by its
-// file_id. Updates are applied once: the update and callback ids are kept
+// Sending keeps Telegram's limits. Each chat has its own queue, which
+// never blocks another chat's: in it a game's news (a move's board, a
+// turn ping, a result, a challenge, a clock's notice) goes before the
+// answers to commands that changed nothing (chat.Reply.Lookup), a newer
+// board replaces an unsent /board answer, and the same answer waiting
+// twice goes once; news is never dropped. Into each chat the bot sends a
+// burst of ChatBurst messages, then one every ChatEvery; into a group at
+// most GroupLimit per GroupWindow; across all chats at most GlobalLimit a
+// second, the chats taking turns. A share of each chat's limits is kept
+// for news, so that a chat flooded with lookups still takes a move's
+// board at once. A 429 answer is waited out for its retry_after and never
+// counts as a failure; a network failure or a 5xx answer is tried again
+// after a pause doubling up to a minute, until the bot stops; a message
+// is given up only when Telegram says it can never go (blocked, removed
+// from the group, chat gone), with one log line, and then the chat's
+// queue goes with it. The time of all this is Config.Clock. A picture
+// already sent is sent again by its file_id. Updates are applied once: the update and callback ids are kept
 // to drop a second delivery, and passed to the sessions service as the
 // request id. An update is confirmed to Telegram (the offset of the next
 // getUpdates, or the answer to the webhook's request) only once its

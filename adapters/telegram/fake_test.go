@@ -25,7 +25,7 @@ import (
 // getUpdates honouring offset and timeout, and records every call
 // (sendMessage, sendPhoto with its decoded PNG, answerCallbackQuery, ...).
 type fakeAPI struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *httptest.Server
 	token string
 
@@ -48,12 +48,30 @@ type fakeAPI struct {
 	topics    map[int64][]topic
 	nextTopic int
 	members   map[[2]int64]map[string]any
+	// markup is the keyboard of each message sent ("chat/id" -> its
+	// reply_markup, normalised), for refusing the edits that change nothing.
+	markup map[string]string
+	// now is the time of the calls (call.Clock): time.Now, or a test's
+	// clock (useClock, enforce).
+	now func() time.Time
+	// limits, when set, are Telegram's limits, which the fake enforces
+	// with 429 answers (enforce).
+	limits *fakeLimits
+	// closed are the topics closed by closeForumTopic: a send there is
+	// refused (TOPIC_CLOSED), as Telegram refuses it, and fails the test.
+	closed map[closedTopic]bool
 }
 
 // topic is a forum topic the bot created.
 type topic struct {
 	id   int
 	name string
+}
+
+// closedTopic names a closed topic: its chat and its id.
+type closedTopic struct {
+	chat int64
+	id   int
 }
 
 // botID is the fake bot's user id (getMe).
@@ -79,17 +97,35 @@ type call struct {
 	Image  image.Image
 	Frames int
 	At     time.Time
-	// Status is the HTTP status of the answer; MsgID the id of a message sent.
-	Status int
-	MsgID  int
+	// Status is the HTTP status of the answer; MsgID the id of a message
+	// sent; Refusal the description of a refusal.
+	Status  int
+	MsgID   int
+	Refusal string
+	// Clock is the time of the call on the fake's clock (useClock), else
+	// At.
+	Clock time.Time
 }
 
-func newFake(t *testing.T) *fakeAPI {
+// newFake starts a fake Bot API. When the test ends, it fails the test
+// for every call Telegram would have refused as a mistake of the bot (an
+// edit that changes nothing).
+func newFake(t testing.TB) *fakeAPI {
 	f := &fakeAPI{t: t, token: "123456:TEST-token", changed: make(chan struct{}), nextID: 1000, nextMsg: 1,
 		fail: map[string][]int{}, broken: map[string][]int{}, delivered: map[int]time.Time{}, fileIDs: map[string]bool{}, blocked: map[string]bool{},
-		forums: map[int64]bool{}, topics: map[int64][]topic{}, nextTopic: 7000, members: map[[2]int64]map[string]any{}}
+		forums: map[int64]bool{}, topics: map[int64][]topic{}, nextTopic: 7000, members: map[[2]int64]map[string]any{},
+		markup: map[string]string{}, now: time.Now, closed: map[closedTopic]bool{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(f.srv.Close)
+	t.Cleanup(func() {
+		f.srv.Close()
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		for i, c := range f.calls {
+			if c.Status == http.StatusBadRequest && strings.Contains(c.Refusal, "not modified") {
+				t.Errorf("fake API: call %d, %s %v, refused: %s", i, c.Method, c.Params, c.Refusal)
+			}
+		}
+	})
 	return f
 }
 
@@ -136,6 +172,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	f.mu.Lock()
+	c.Clock = f.now()
 	if q := f.broken[method]; len(q) > 0 {
 		f.broken[method] = q[1:]
 		c.Status = q[0]
@@ -171,6 +208,15 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			"description": fmt.Sprintf("Too Many Requests: retry after %d", q[0]), "parameters": map[string]any{"retry_after": q[0]}})
 		return
 	}
+	if wait := f.limits.admit(method, c); wait > 0 {
+		c.Status = http.StatusTooManyRequests
+		f.calls = append(f.calls, c)
+		f.broadcast()
+		f.mu.Unlock()
+		f.reply(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error_code": 429,
+			"description": fmt.Sprintf("Too Many Requests: retry after %d", wait), "parameters": map[string]any{"retry_after": wait}})
+		return
+	}
 	if strings.HasPrefix(method, "send") && f.blocked[c.Params["chat_id"]] {
 		c.Status = http.StatusForbidden
 		f.calls = append(f.calls, c)
@@ -188,6 +234,10 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		id, _ := strconv.Atoi(thread)
 		if f.forums[chatID] && !slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
 			refusal = "Bad Request: message thread not found"
+		}
+		if f.closed[closedTopic{chatID, id}] {
+			refusal = "Bad Request: TOPIC_CLOSED"
+			f.t.Errorf("fake API: %s into the closed topic %d of chat %d: %v", method, id, chatID, c.Params)
 		}
 	}
 	f.mu.Unlock()
@@ -224,6 +274,18 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			result = map[string]any{"message_thread_id": t.id, "name": t.name, "icon_color": 7322096}
 		}
 		f.mu.Unlock()
+	case "closeForumTopic":
+		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
+		id, _ := strconv.Atoi(c.Params["message_thread_id"])
+		f.mu.Lock()
+		// The bot created every topic of the fake: it may close it
+		// without the right to manage topics.
+		if slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
+			f.closed[closedTopic{chatID, id}] = true
+		} else {
+			refusal = "Bad Request: message thread not found"
+		}
+		f.mu.Unlock()
 	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
 		if refusal != "" {
 			break
@@ -232,6 +294,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.mu.Lock()
 		c.MsgID = f.nextMsg
 		f.nextMsg++
+		f.markup[c.Params["chat_id"]+"/"+strconv.Itoa(c.MsgID)] = markupOf(c.Params["reply_markup"])
 		f.mu.Unlock()
 		m := map[string]any{"message_id": c.MsgID, "date": at.Unix(), "chat": map[string]any{"id": chatID, "type": chatType(chatID)}}
 		if thread, err := strconv.Atoi(c.Params["message_thread_id"]); err == nil {
@@ -278,13 +341,22 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			m["document"] = map[string]any{"file_id": fmt.Sprintf("doc-%d", c.MsgID)}
 		}
 		result = m
-	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook", "editMessageReplyMarkup",
+	case "editMessageReplyMarkup":
+		f.mu.Lock()
+		ref := c.Params["chat_id"] + "/" + c.Params["message_id"]
+		if old, known := f.markup[ref]; known && old == markupOf(c.Params["reply_markup"]) {
+			refusal = "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
+		} else {
+			f.markup[ref] = markupOf(c.Params["reply_markup"])
+		}
+		f.mu.Unlock()
+	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook",
 		"editMessageText", "editMessageCaption", "editMessageMedia", "setChatMenuButton":
 	default:
 		c.Status = http.StatusNotFound
 	}
 	if refusal != "" {
-		c.Status = http.StatusBadRequest
+		c.Status, c.Refusal = http.StatusBadRequest, refusal
 	}
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
@@ -478,6 +550,13 @@ func (f *fakeAPI) setMember(chatID, userID int64, status string, rights ...strin
 		m[r] = true
 	}
 	f.members[[2]int64{chatID, userID}] = m
+}
+
+// isClosed reports whether a chat's topic was closed.
+func (f *fakeAPI) isClosed(chatID int64, id int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed[closedTopic{chatID, id}]
 }
 
 // topicsOf returns the topics created in a chat, in order.
@@ -691,7 +770,7 @@ type kbButton struct {
 }
 
 // keyboard decodes the reply_markup of a call.
-func keyboard(t *testing.T, c *call) [][]kbButton {
+func keyboard(t testing.TB, c *call) [][]kbButton {
 	t.Helper()
 	s := c.Params["reply_markup"]
 	if s == "" {
@@ -714,7 +793,7 @@ func keyboard(t *testing.T, c *call) [][]kbButton {
 }
 
 // find returns the callback data of the button labelled label.
-func find(t *testing.T, kb [][]kbButton, label string) string {
+func find(t testing.TB, kb [][]kbButton, label string) string {
 	t.Helper()
 	for _, row := range kb {
 		for _, b := range row {
@@ -725,4 +804,110 @@ func find(t *testing.T, kb [][]kbButton, label string) string {
 	}
 	t.Fatalf("no button %q in %v", label, kb)
 	return ""
+}
+
+// markupOf is a reply_markup as Telegram keeps it: no keyboard and an
+// empty one are the same.
+func markupOf(s string) string {
+	var kb struct {
+		InlineKeyboard [][]json.RawMessage `json:"inline_keyboard"`
+	}
+	if s == "" || json.Unmarshal([]byte(s), &kb) != nil || len(kb.InlineKeyboard) == 0 {
+		return ""
+	}
+	out, _ := json.Marshal(kb)
+	return string(out)
+}
+
+// fakeLimits are Telegram's published limits on sending, which the fake
+// enforces when set (enforce): at most 20 messages a minute into one
+// group, about 30 a second in all, and into one private chat about one a
+// second after a short burst (3). A message over a limit is answered 429
+// with the retry_after that would let it through, and not counted.
+type fakeLimits struct {
+	all    []time.Time
+	groups map[string][]time.Time
+	chats  map[string]*fakeBucket
+}
+
+type fakeBucket struct {
+	tokens float64
+	at     time.Time
+}
+
+const (
+	fakeGroupLimit  = 20
+	fakeGlobalLimit = 30
+	fakeChatBurst   = 3
+)
+
+// useClock times the calls (call.Clock) by now, a test's clock.
+func (f *fakeAPI) useClock(now func() time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.now = now
+}
+
+// enforce makes the fake answer 429 at Telegram's limits, on the time of
+// now (a test's clock), which also times the calls.
+func (f *fakeAPI) enforce(now func() time.Time) {
+	f.useClock(now)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.limits = &fakeLimits{groups: map[string][]time.Time{}, chats: map[string]*fakeBucket{}}
+}
+
+// admit counts a send that the limits let through, and returns 0; or
+// the seconds to wait (retry_after) for one they refuse. f.mu is held.
+func (l *fakeLimits) admit(method string, c *call) int {
+	if l == nil {
+		return 0
+	}
+	now := c.Clock
+	switch method {
+	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
+	default:
+		return 0
+	}
+	within := func(ts []time.Time, per time.Duration) []time.Time {
+		i := 0
+		for i < len(ts) && !ts[i].Add(per).After(now) {
+			i++
+		}
+		return ts[i:]
+	}
+	var wait time.Duration
+	l.all = within(l.all, time.Second)
+	if len(l.all) >= fakeGlobalLimit {
+		wait = l.all[len(l.all)-fakeGlobalLimit].Add(time.Second).Sub(now)
+	}
+	id := c.Params["chat_id"]
+	private := !strings.HasPrefix(id, "-")
+	var b *fakeBucket
+	if private {
+		if b = l.chats[id]; b == nil {
+			b = &fakeBucket{tokens: fakeChatBurst, at: now}
+			l.chats[id] = b
+		}
+		b.tokens = min(fakeChatBurst, b.tokens+now.Sub(b.at).Seconds())
+		b.at = now
+		if b.tokens < 1 {
+			wait = max(wait, time.Duration((1-b.tokens)*float64(time.Second)))
+		}
+	} else {
+		l.groups[id] = within(l.groups[id], time.Minute)
+		if g := l.groups[id]; len(g) >= fakeGroupLimit {
+			wait = max(wait, g[len(g)-fakeGroupLimit].Add(time.Minute).Sub(now))
+		}
+	}
+	if wait > 0 {
+		return int((wait + time.Second - 1) / time.Second)
+	}
+	l.all = append(l.all, now)
+	if private {
+		b.tokens--
+	} else {
+		l.groups[id] = append(l.groups[id], now)
+	}
+	return 0
 }

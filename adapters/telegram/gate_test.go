@@ -128,7 +128,7 @@ func startProcess(t *testing.T, f *fakeAPI, w *wire, endpoint, prefix, name stri
 	n := &notifier{}
 	p.svc = sessions.New(sessions.Config{Store: p.store, Notifier: n})
 	p.bot, err = telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1, HTTPClient: &http.Client{Transport: w.transport(name)}, Webhook: webhook},
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1, HTTPClient: &http.Client{Transport: w.transport(name)}, Webhook: webhook},
 		chat.New(chat.Config{Sessions: p.svc}), p.svc, render.New(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -38,6 +38,18 @@ func (w where) key() sessions.Key {
 	return k
 }
 
+// Community is the community of a Telegram session (chat.Message.Community,
+// the ladders of /top): a group or supergroup, named by its chat id,
+// whatever the topic; "" in a private chat. Telegram gives groups
+// negative ids and users (hence private chats) positive ones, so the key
+// alone says it, also for the games of an older bot (storage.Options.Community).
+func Community(k sessions.Key) string {
+	if k.Platform == Platform && strings.HasPrefix(k.Channel, "-") {
+		return k.Channel
+	}
+	return ""
+}
+
 // userOf is the sessions user of a Telegram user: the id, and the username
 // as the name (so that a challenge to @bob, which Telegram gives no id for,
 // matches bob), or the first and last names when there is no username.
@@ -113,7 +125,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 	}
 	w := placeOf(m)
 	user := userOf(m.From)
-	msg := chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
+	msg := chat.Message{Key: w.key(), Community: Community(w.key()), User: user, Text: text, ID: "telegram:update:" + strconv.Itoa(updateID),
 		Mentions: b.mentions(text), Lang: m.From.LanguageCode}
 	if !strings.HasPrefix(text, "/") {
 		switch {
@@ -122,6 +134,10 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 			msg.Text = "/move " + text
 		case !private:
 			return // groups: only commands and moves are for the bot
+		}
+		if game, closed := b.topicClosed(ctx, w); closed {
+			b.refuseClosed(w, m.From, game)
+			return
 		}
 		b.deliver(ctx, w, b.h.Handle(ctx, msg), m.MessageID, nil)
 		return
@@ -139,17 +155,35 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		name = name[:at]
 	}
 	name = strings.ToLower(name)
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.refuseClosed(w, m.From, game)
+		return
+	}
 	msg.Text = "/" + name + rest
 	args := strings.Fields(rest)
 	if !private && managerCommand(name, args) {
 		msg.Manager = b.manages(ctx, m.Chat.ID, m.From.ID)
 	}
+	// admitted applies the user's rate limit to a command answered here
+	// rather than by the chat handler; when it is refused, its notice (or
+	// nothing) is sent instead.
+	admitted := func() bool {
+		r, ok := b.h.Admit(ctx, msg)
+		if !ok {
+			b.deliver(ctx, w, r, m.MessageID, nil)
+		}
+		return ok
+	}
 	switch name {
 	case "start":
-		b.start(w, m, args)
+		if admitted() {
+			b.start(w, m, args)
+		}
 		return
 	case "notify":
-		b.notifyCommand(w, m, args)
+		if admitted() {
+			b.notifyCommand(w, m, args)
+		}
 		return
 	case "web":
 		b.webCommand(ctx, w, m, msg)
@@ -158,7 +192,9 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		snap, _ := b.svc.Look(ctx, w.key())
 		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
 		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
-			b.sendText(w, esc(why), nil, m.MessageID)
+			if admitted() {
+				b.sendText(w, esc(why), nil, m.MessageID, lookup)
+			}
 			return
 		}
 		msg.User = unclash(snap, m.From)
@@ -169,8 +205,14 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 // replyMove reports whether text, typed as a reply to one of the bot's
 // messages, is a move: one word with a digit in it (every notation names
 // squares by digits), so that chatter in reply to a board is left alone.
+// In a forum topic every message answers the topic's first message (the
+// bot's, in a tournament game's topic) unless it answers another: that is
+// no reply to the bot, and a "2nd" typed there no move.
 func (b *Bot) replyMove(m *message, text string) bool {
 	if m.ReplyTo == nil || m.ReplyTo.From == nil || m.ReplyTo.From.ID != b.selfID || b.selfID == 0 {
+		return false
+	}
+	if m.ReplyTo.ForumTopicCreated != nil || m.IsTopic && m.ReplyTo.MessageID == m.ThreadID {
 		return false
 	}
 	return !strings.ContainsFunc(text, unicode.IsSpace) && strings.ContainsFunc(text, unicode.IsDigit)
@@ -185,13 +227,24 @@ func (b *Bot) deliver(ctx context.Context, w where, r chat.Reply, replyTo int, s
 }
 
 // deliverLead is deliver with a first line of HTML (mentions) put under
-// the board's title, or before the text; "" for none.
+// the board's title, or before the text; "" for none. The reply's
+// messages go as one parcel: news, or a lookup when the reply changed
+// nothing (chat.Reply.Lookup); a reply showing a live board replaces the
+// /board answers of the place still waiting.
 func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo int, snap *sessions.Snapshot, lead string) {
-	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate {
+	if (len(r.Lines) == 0 && r.Picture == nil && r.Replay == nil && r.Document == nil) || r.Duplicate || r.Dropped {
 		return
 	}
+	pc := &parcel{rank: news}
+	if r.Lookup || r.Error {
+		pc.rank = lookup
+	}
+	if r.Picture != nil && (pc.rank == news || r.Session != nil) {
+		pc.board = &w
+	}
+	defer b.out.push(w.chat, pc)
 	if r.Error {
-		b.sendText(w, esc(r.Text()), nil, replyTo)
+		b.addText(pc, w, esc(r.Text()), nil, replyTo)
 		return
 	}
 	if snap == nil {
@@ -204,30 +257,32 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	}
 	switch {
 	case r.Standings != nil:
-		b.sendStandings(w, r.Standings, text, kb)
+		b.addStandings(pc, w, r.Standings, text, kb)
+	case r.Figure != nil:
+		b.addFigure(pc, w, r.Figure, text, kb)
 	case r.Picture != nil:
 		caption, short := b.caption(r, snap, lead)
 		if len([]rune(caption)) > maxCaption {
-			b.sendText(w, text, nil, 0)
+			b.addText(pc, w, text, nil, 0)
 			caption = short
 		}
-		b.sendPhoto(w, r.Picture, caption, kb)
+		b.addPhoto(pc, w, r.Picture, caption, kb)
 	case r.Replay != nil || r.Document != nil:
 		// The text is the file's caption, or goes before it when too long.
 		caption := esc(r.Text())
 		if len([]rune(caption)) > maxCaption {
-			b.sendText(w, caption, nil, 0)
+			b.addText(pc, w, caption, nil, 0)
 			caption = ""
 		}
 		if r.Replay != nil {
-			b.sendReplay(w, r.Replay, caption, kb)
+			b.addReplay(pc, w, r.Replay, caption, kb)
 			caption, kb = "", nil
 		}
 		if r.Document != nil {
-			b.sendDocument(w, r.Document, caption, kb)
+			b.addDocument(pc, w, r.Document, caption, kb)
 		}
 	default:
-		b.sendText(w, text, kb, 0)
+		b.addText(pc, w, text, kb, 0)
 	}
 }
 
@@ -378,14 +433,18 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	}
 	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
 	msgID := q.Message.MessageID
+	if game, closed := b.topicClosed(ctx, w); closed {
+		b.answer(q.ID, words.T("TourPlaceClosed", "Game", game), true)
+		return
+	}
 	if ver != version(snap) {
 		b.answer(q.ID, words.T("KeyboardOutOfDate"), true)
 		b.editMarkup(w.chat, msgID, nil)
 		return
 	}
 	run := func(text string) {
-		r := b.h.Handle(ctx, chat.Message{Key: w.key(), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
-		if r.Duplicate {
+		r := b.h.Handle(ctx, chat.Message{Key: w.key(), Community: Community(w.key()), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
+		if r.Duplicate || r.Dropped {
 			b.answer(q.ID, "", false)
 			return
 		}
@@ -586,10 +645,10 @@ func (b *Bot) start(w where, m *message, args []string) {
 		if err := b.setPings(b.sending(), m.From.ID, true); err != nil {
 			text = words.T("PingsOnNotSaved")
 		}
-		b.sendText(w, esc(text), nil, 0)
+		b.sendText(w, esc(text), nil, 0, lookup)
 		return
 	}
-	b.sendText(w, esc(words.T("Start")), nil, 0)
+	b.sendText(w, esc(words.T("Start")), nil, 0, lookup)
 }
 
 // words speaks to a Telegram user in their language.
@@ -606,27 +665,27 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 	}
 	switch {
 	case len(args) > 1 || (arg != "" && arg != "on" && arg != "off"):
-		b.sendText(w, esc(words.T("NotifyUsage")), nil, m.MessageID)
+		b.sendText(w, esc(words.T("NotifyUsage")), nil, m.MessageID, lookup)
 	case arg == "on":
 		b.mu.Lock()
 		started := b.started[id]
 		b.mu.Unlock()
 		if !started {
 			link := "https://t.me/" + b.self + "?start=notify"
-			b.sendText(w, esc(words.T("NotifyStartFirst", "Link", link)), nil, m.MessageID)
+			b.sendText(w, esc(words.T("NotifyStartFirst", "Link", link)), nil, m.MessageID, lookup)
 			return
 		}
 		text := words.T("PingsOn")
 		if err := b.setPings(b.sending(), id, true); err != nil {
 			text = words.T("PingsOnNotSaved")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	case arg == "off":
 		text := words.T("PingsOff")
 		if err := b.setPings(b.sending(), id, false); err != nil {
 			text = words.T("PingsOffNotSaved")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	default:
 		b.mu.Lock()
 		on := b.optedIn[id]
@@ -635,7 +694,7 @@ func (b *Bot) notifyCommand(w where, m *message, args []string) {
 		if on {
 			text = words.T("PingsAreOn")
 		}
-		b.sendText(w, esc(text), nil, m.MessageID)
+		b.sendText(w, esc(text), nil, m.MessageID, lookup)
 	}
 }
 

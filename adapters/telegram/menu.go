@@ -70,7 +70,7 @@ func (b *Bot) publishCommands(ctx context.Context) {
 		if m.lang != "" {
 			p["language_code"] = m.lang
 		}
-		if _, err := b.persist(ctx, "setMyCommands", p); err != nil && ctx.Err() == nil {
+		if _, err := b.c.call(ctx, "setMyCommands", p, nil); err != nil && ctx.Err() == nil {
 			b.log.Warn("telegram: could not publish a command menu", "scope", m.scope, "err", err)
 		}
 	}

@@ -3,6 +3,7 @@ package telegram
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"time"
 
@@ -36,38 +37,6 @@ func (bo *backoff) next() time.Duration {
 // reset starts again from the first pause, after a success.
 func (bo *backoff) reset() { bo.pause, bo.attempt = 0, 0 }
 
-// sleep waits for d, or until ctx is done.
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
-}
-
-// persist makes a call until it succeeds, is refused (400, 401, ...) or
-// ctx is done. After a failure that may pass it waits (RetryPause, doubled
-// at each attempt up to a minute), and logs one line per failed attempt.
-func (b *Bot) persist(ctx context.Context, method string, p tgbotapi.Params) (json.RawMessage, error) {
-	c := *b.c
-	c.tries = 1 // failures are retried here, after a pause
-	bo := backoff{first: b.cfg.RetryPause}
-	for {
-		res, err := c.call(ctx, method, p, nil)
-		if err == nil || ctx.Err() != nil || !temporary(err) {
-			return res, err
-		}
-		pause := bo.next()
-		b.log.Warn("telegram: call failed; retrying", "method", method, "attempt", bo.attempt, "retry_in", pause, "err", err)
-		if b.sleep(ctx, pause) != nil {
-			return nil, err
-		}
-	}
-}
-
 // allowedUpdates are the update kinds the bot asks for.
 const allowedUpdates = `["message","callback_query"]`
 
@@ -95,7 +64,7 @@ func (b *Bot) poll(ctx context.Context) {
 // it returns, pollNow confirms the updates it handled.
 func (b *Bot) pollNow(ctx context.Context) {
 	// A webhook left set would make getUpdates fail with 409.
-	if _, err := b.persist(ctx, "deleteWebhook", tgbotapi.Params{}); err != nil && ctx.Err() == nil {
+	if _, err := b.c.call(ctx, "deleteWebhook", tgbotapi.Params{}, nil); err != nil && ctx.Err() == nil {
 		b.log.Warn("telegram: deleteWebhook failed", "err", err)
 	}
 	// offset is the first update not handled yet; asked the offset of
@@ -109,8 +78,11 @@ func (b *Bot) pollNow(ctx context.Context) {
 		}
 		if err != nil {
 			pause := bo.next()
+			if ae := (*apiError)(nil); errors.As(err, &ae) && ae.RetryAfter > 0 {
+				pause = ae.RetryAfter
+			}
 			b.log.Warn("telegram: getUpdates failed; retrying", "attempt", bo.attempt, "retry_in", pause, "err", err)
-			if b.sleep(ctx, pause) != nil {
+			if b.c.sleep(ctx, pause) != nil {
 				break
 			}
 			continue
@@ -140,9 +112,7 @@ func (b *Bot) getUpdates(ctx context.Context, offset int, timeout time.Duration,
 	}
 	pollCtx, cancel := context.WithTimeout(ctx, timeout+30*time.Second)
 	defer cancel()
-	c := *b.c
-	c.tries = 1 // failures are retried by poll, after a pause
-	res, err := c.call(pollCtx, "getUpdates", p, nil)
+	res, err := b.c.once(pollCtx, "getUpdates", p, nil) // poll tries again, after a pause
 	if err != nil {
 		return nil, err
 	}

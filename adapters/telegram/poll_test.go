@@ -90,7 +90,7 @@ func TestKillBeforeCommit(t *testing.T) {
 	wire := &cuttable{}
 	svc1 := sessions.New(sessions.Config{Store: stall})
 	bot1, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		HTTPClient: &http.Client{Transport: wire}, Retries: 1, RetryPause: time.Millisecond},
+		HTTPClient: &http.Client{Transport: wire}, RetryPause: time.Millisecond, ShutdownGrace: 100 * time.Millisecond},
 		chat.New(chat.Config{Sessions: svc1}), svc1, render.New(), nil)
 	if err != nil {
 		t.Fatal(err)

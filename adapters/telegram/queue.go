@@ -3,11 +3,10 @@ package telegram
 import (
 	"context"
 	"sync"
-	"time"
 )
 
 // lanes runs jobs one after another per key (a chat), different keys at
-// the same time. A lane's queue has no bound: a job is never dropped, and
+// the same time: the handling of updates, and the keyboard edits. A lane's queue has no bound: a job is never dropped, and
 // pushing never blocks. A lane's goroutine ends when its queue is empty.
 type lanes struct {
 	mu sync.Mutex
@@ -54,42 +53,16 @@ func (l *lanes) run(key int64, ln *lane) {
 }
 
 // wait waits until every lane is empty, or until ctx is done.
-func (l *lanes) wait(ctx context.Context) error {
+func (l *lanes) wait(ctx context.Context) error { return waitFor(ctx, &l.wg) }
+
+// waitFor waits for wg, or until ctx is done.
+func waitFor(ctx context.Context, wg *sync.WaitGroup) error {
 	done := make(chan struct{})
-	go func() { l.wg.Wait(); close(done) }()
+	go func() { wg.Wait(); close(done) }()
 	select {
 	case <-done:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// limiter keeps a chat to at most n messages in any window of length per.
-// Only the chat's lane uses it, so it needs no lock of its own.
-type limiter struct {
-	sent []time.Time // the times of the last n messages, oldest first
-}
-
-// wait blocks until one more message fits, then counts it.
-func (w *limiter) wait(ctx context.Context, n int, per time.Duration, now func() time.Time) error {
-	if n <= 0 {
-		return nil
-	}
-	if len(w.sent) >= n {
-		if d := w.sent[len(w.sent)-n].Add(per).Sub(now()); d > 0 {
-			t := time.NewTimer(d)
-			select {
-			case <-ctx.Done():
-				t.Stop()
-				return ctx.Err()
-			case <-t.C:
-			}
-		}
-	}
-	w.sent = append(w.sent, now())
-	if len(w.sent) > n {
-		w.sent = append(w.sent[:0], w.sent[len(w.sent)-n:]...)
-	}
-	return nil
 }

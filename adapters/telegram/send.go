@@ -2,8 +2,8 @@ package telegram
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html"
 	"strconv"
@@ -86,30 +86,25 @@ func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot, lead string) (full, sh
 	return full, short
 }
 
-// ---- sending, through the chat's lane ----
+// ---- sending, through the chat's queue ----
 
-// enqueue queues a send on the chat's lane; counted sends wait for the
-// group's limit. Failures are logged: the chat's other messages go on.
-func (b *Bot) enqueue(chatID int64, counted bool, what string, f func(ctx context.Context) error) {
-	b.out.push(chatID, func() {
-		ctx := b.sending()
-		if counted && chatID < 0 && b.cfg.GroupLimit > 0 {
-			b.mu.Lock()
-			l := b.limits[chatID]
-			if l == nil {
-				l = &limiter{}
-				b.limits[chatID] = l
-			}
-			b.mu.Unlock()
-			if err := l.wait(ctx, b.cfg.GroupLimit, b.cfg.GroupWindow, b.now); err != nil {
-				b.log.Warn("telegram: a message was not sent", "what", what, "chat", chatID, "err", err)
-				return
-			}
-		}
-		if err := f(ctx); err != nil && !notModified(err) {
-			b.log.Warn("telegram: a message was not sent", "what", what, "chat", chatID, "err", err)
-		}
-	})
+// note adds what a message into w shows to the parcel's content (same),
+// and w as its place.
+func (p *parcel) note(method string, w where, content string, params tgbotapi.Params) {
+	p.place = w
+	p.same += fmt.Sprintf("%s|%d|%s|%s\x00", method, w.thread, content, params["reply_markup"])
+}
+
+// add appends one message to the parcel.
+func (p *parcel) add(what string, run func(ctx context.Context) error) {
+	p.sends = append(p.sends, send{what: what, run: run})
+}
+
+// sendText sends HTML text as a parcel of rank r.
+func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int, r rank) {
+	p := &parcel{rank: r}
+	b.addText(p, w, htmlText, kb, replyTo)
+	b.out.push(w.chat, p)
 }
 
 // edit queues an edit or a callback answer on the chat's edit lane: in
@@ -147,23 +142,24 @@ func addReply(p tgbotapi.Params, replyTo int) {
 	}
 }
 
-// sendText sends HTML text, split at line ends into messages Telegram
-// takes (a monospace block cut in two is closed and opened again); the
-// keyboard goes under the last one.
-func (b *Bot) sendText(w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int) {
+// addText adds HTML text to a parcel, split at line ends into messages
+// Telegram takes (a monospace block cut in two is closed and opened
+// again); the keyboard goes under the last one.
+func (b *Bot) addText(pc *parcel, w where, htmlText string, kb *tgbotapi.InlineKeyboardMarkup, replyTo int) {
 	parts := splitHTML(htmlText, maxText)
 	for i, part := range parts {
 		p := w.params()
 		p["text"] = part
 		p["parse_mode"] = "HTML"
 		p["disable_web_page_preview"] = "true"
-		if i == 0 {
-			addReply(p, replyTo)
-		}
 		if i == len(parts)-1 {
 			addMarkup(p, kb)
 		}
-		b.enqueue(w.chat, true, "sendMessage", func(ctx context.Context) error {
+		pc.note("sendMessage", w, part, p)
+		if i == 0 {
+			addReply(p, replyTo)
+		}
+		pc.add("sendMessage", func(ctx context.Context) error {
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			return err
 		})
@@ -211,21 +207,25 @@ func photoKey(p *chat.Picture) string {
 	return fmt.Sprintf("%s|%d|%s|%s", p.Game, p.Viewer, p.FEN, last)
 }
 
-// sendPhoto sends a picture of the board: by the file_id of the same
-// picture sent before, or rendered and uploaded.
-func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+// addPhoto adds a picture of the board to a parcel: sent by the file_id
+// of the same picture sent before, or rendered and uploaded.
+func (b *Bot) addPhoto(pc *parcel, w where, pic *chat.Picture, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
 	key := photoKey(pic)
-	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
-		p := w.params()
-		p["caption"] = caption
-		p["parse_mode"] = "HTML"
-		addMarkup(p, kb)
+	p := w.params()
+	p["caption"] = caption
+	p["parse_mode"] = "HTML"
+	addMarkup(p, kb)
+	pc.note("sendPhoto", w, key+"|"+caption, p)
+	pc.add("sendPhoto", func(ctx context.Context) error {
 		if id := b.fileID(key); id != "" {
 			p["photo"] = id
 			res, err := b.c.call(ctx, "sendPhoto", p, nil)
 			if err == nil {
 				b.sentBoard(w, res, "", kb != nil)
 				return nil
+			}
+			if chatGone(err) {
+				return err
 			}
 			b.log.Warn("telegram: sending a photo by file_id failed; uploading it", "err", err)
 			delete(p, "photo")
@@ -248,17 +248,19 @@ func (b *Bot) sendPhoto(w where, pic *chat.Picture, caption string, kb *tgbotapi
 	})
 }
 
-// sendReplay sends the animated GIF of a game (sendAnimation): by the
-// file_id of the same replay sent before, or drawn and uploaded.
-func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+// addReplay adds the animated GIF of a game (sendAnimation) to a
+// parcel: sent by the file_id of the same replay sent before, or drawn and
+// uploaded.
+func (b *Bot) addReplay(pc *parcel, w where, rp *chat.Replay, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
 	key := "replay|" + rp.Game + "|" + rp.Name + "|" + strconv.Itoa(len(rp.Moves))
-	b.enqueue(w.chat, true, "sendAnimation", func(ctx context.Context) error {
-		p := w.params()
-		if caption != "" {
-			p["caption"] = caption
-			p["parse_mode"] = "HTML"
-		}
-		addMarkup(p, kb)
+	p := w.params()
+	if caption != "" {
+		p["caption"] = caption
+		p["parse_mode"] = "HTML"
+	}
+	addMarkup(p, kb)
+	pc.note("sendAnimation", w, key+"|"+caption, p)
+	pc.add("sendAnimation", func(ctx context.Context) error {
 		if id := b.fileID(key); id != "" {
 			p["animation"] = id
 			if _, err := b.c.call(ctx, "sendAnimation", p, nil); err == nil {
@@ -293,19 +295,21 @@ func (b *Bot) sendReplay(w where, rp *chat.Replay, caption string, kb *tgbotapi.
 	})
 }
 
-// sendDocument sends a file (sendDocument): a PDN or a move list.
-func (b *Bot) sendDocument(w where, d *chat.Document, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
-	b.enqueue(w.chat, true, "sendDocument", func(ctx context.Context) error {
-		p := w.params()
-		if caption != "" {
-			p["caption"] = caption
-			p["parse_mode"] = "HTML"
-		}
-		addMarkup(p, kb)
-		name := d.Name
-		if name == "" {
-			name = "game.txt"
-		}
+// addDocument adds a file (sendDocument) to a parcel: a PDN or a move
+// list.
+func (b *Bot) addDocument(pc *parcel, w where, d *chat.Document, caption string, kb *tgbotapi.InlineKeyboardMarkup) {
+	p := w.params()
+	if caption != "" {
+		p["caption"] = caption
+		p["parse_mode"] = "HTML"
+	}
+	addMarkup(p, kb)
+	name := d.Name
+	if name == "" {
+		name = "game.txt"
+	}
+	pc.note("sendDocument", w, fmt.Sprintf("%s|%x|%s", name, sha256.Sum256(d.Data), caption), p)
+	pc.add("sendDocument", func(ctx context.Context) error {
 		_, err := b.c.call(ctx, "sendDocument", p, []tgbotapi.RequestFile{{Name: "document", Data: tgbotapi.FileBytes{Name: name, Bytes: d.Data}}})
 		return err
 	})
@@ -369,8 +373,26 @@ func (b *Bot) rememberFile(key, id string) {
 	b.photos[key] = id
 }
 
-// editMarkup replaces the keyboard of a message (nil: removes it).
+// editMarkup replaces the keyboard of a message (nil: removes it). A
+// keyboard is taken off once: Telegram refuses to edit a message into
+// what it is already ("message is not modified"), and both a new board
+// and the press that played a move take the old board's keyboard off.
 func (b *Bot) editMarkup(chatID int64, msgID int, kb *tgbotapi.InlineKeyboardMarkup) {
+	ref := msgRef{chatID, msgID}
+	b.mu.Lock()
+	off := b.bare[ref]
+	if kb != nil {
+		delete(b.bare, ref)
+	} else {
+		if len(b.bare) >= 100000 {
+			clear(b.bare)
+		}
+		b.bare[ref] = true
+	}
+	b.mu.Unlock()
+	if kb == nil && off {
+		return
+	}
 	if kb == nil {
 		kb = &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{}}
 	}
@@ -400,144 +422,6 @@ func (b *Bot) answer(id, text string, alert bool) {
 			b.log.Warn("telegram: answerCallbackQuery failed", "err", err)
 		}
 	}()
-}
-
-// ---- notices ----
-
-// Notify shows a notice of the sessions service. Posts for the channel
-// (the computer's move, the clock's auto-move, an expired challenge) go
-// to the game's chat, in order after the reply being sent there. Pings for
-// a player (your turn, a reminder, the end of the game) go by private
-// message to players who asked for them (/notify on), with a button back
-// to the game's chat; a reminder for a player without pings is a mention in
-// the game's chat instead. Notify never blocks: the messages are queued.
-//
-// Tournaments: a tournament's news (a round paired or ended, the
-// standings) goes to the tournament's topic or chat, and a game's opening
-// to the game's topic, as its board mentioning both players; the players'
-// pings about it are as for a turn.
-func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
-	tourNews := n.Kind == sessions.NoticeTournament && n.Tour != nil && n.To.IsZero()
-	if n.Key.Platform != Platform || (n.Session == nil && !tourNews) {
-		return
-	}
-	chatID, err := strconv.ParseInt(n.Key.Channel, 10, 64)
-	if err != nil {
-		return
-	}
-	w := where{chat: chatID}
-	if n.Key.Thread != "" {
-		w.thread, _ = strconv.Atoi(n.Key.Thread)
-	}
-	if n.To.IsZero() {
-		b.work.push(chatID, func() { b.post(w, n) })
-		return
-	}
-	b.ping(w, n)
-}
-
-// post shows a notice without a To in the game's chat, in the words of
-// the chat handler, with the board and its buttons as after a command. A
-// tournament game's first board mentions both players.
-func (b *Bot) post(w where, n sessions.Notice) {
-	r := b.h.NoticeReply(n)
-	lead := ""
-	if n.Kind == sessions.NoticeTourGame {
-		lead = b.pairing(r.Lang, n.Session)
-	}
-	b.deliverLead(b.sending(), w, r, 0, n.Session, lead)
-}
-
-// ping sends a notice for one player.
-func (b *Bot) ping(w where, n sessions.Notice) {
-	uid, err := strconv.ParseInt(n.To.ID, 10, 64)
-	if err != nil || uid <= 0 || n.Key.Channel == n.To.ID {
-		return
-	}
-	b.mu.Lock()
-	on := b.optedIn[uid]
-	ci := b.chats[w.chat]
-	b.mu.Unlock()
-	s := n.Session
-	words := b.h.Words().In(b.h.LangOfUser(b.sending(), Platform, n.To))
-	game := esc(words.GameName(s.Game.ID(), s.Game.Name()))
-	if !on {
-		if n.Kind == sessions.NoticeReminder && w.chat < 0 {
-			const marker = "\x00"
-			before, after, _ := strings.Cut(words.T("PingReminderHere", "Name", marker, "Left", b.h.Left(words.Lang, n.Left), "Game", marker+marker), marker)
-			after = strings.Replace(esc(after), marker+marker, game, 1)
-			b.sendText(w, esc(before)+mention(n.To)+after, nil, 0)
-		}
-		return
-	}
-	place := esc(words.T("ThisChat"))
-	if ci.title != "" {
-		place = "<b>" + esc(ci.title) + "</b>"
-	}
-	var text string
-	switch n.Kind {
-	case sessions.NoticeYourTurn:
-		text = words.T("PingYourTurn", "Game", game, "Place", place)
-		if s.Last != nil {
-			text += " " + esc(words.T("LastMove", "Move", s.Last.Text))
-		}
-	case sessions.NoticeReminder:
-		text = words.T("PingReminder", "Left", esc(b.h.Left(words.Lang, n.Left)), "Game", game, "Place", place)
-	case sessions.NoticeTourGame:
-		// A tournament game opened: the chat handler words the ping.
-		text = esc(b.h.NoticeReplyIn(words.Lang, n).Text())
-	case sessions.NoticeGameOver:
-		text = words.T("PingGameOver", "Game", game, "Place", place)
-		if s.Record.Result != nil {
-			text += " " + esc(b.h.ResultLineIn(words.Lang, s))
-		}
-	default:
-		text = words.T("PingNews", "Game", game, "Place", place)
-	}
-	// The private message waits in the game chat's queues for the board
-	// being sent there (the handler that caused the notice sends it
-	// next), so that its button links to that board.
-	b.work.push(w.chat, func() {
-		b.enqueue(w.chat, false, "ping", func(ctx context.Context) error {
-			b.mu.Lock()
-			last := b.boards[w].id
-			b.mu.Unlock()
-			p := where{chat: uid}.params()
-			p["text"] = text
-			p["parse_mode"] = "HTML"
-			if link := chatLink(w, ci, last); link != "" {
-				addMarkup(p, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{{Text: words.T("ButtonGoToGame"), URL: &link}}}})
-			}
-			_, err := b.c.call(ctx, "sendMessage", p, nil)
-			var ae *apiError
-			if errors.As(err, &ae) && ae.Code == 403 {
-				// Blocked, or the private chat is gone: no more pings.
-				b.log.Info("telegram: pings turned off for a user who blocked the bot", "user", uid)
-				_ = b.changePings(ctx, uid, false, true)
-				return nil
-			}
-			return err
-		})
-	})
-}
-
-// chatLink is a t.me link to the game's place (to its last board, when
-// known, inside its forum topic when it has one), or "" for chats without
-// links (basic groups).
-func chatLink(w where, ci chatInfo, board int) string {
-	msg := strconv.Itoa(board)
-	if w.thread != 0 {
-		msg = strconv.Itoa(w.thread) + "/" + msg
-	}
-	switch {
-	case ci.username != "" && board != 0:
-		return "https://t.me/" + ci.username + "/" + msg
-	case ci.username != "":
-		return "https://t.me/" + ci.username
-	case board != 0 && strings.HasPrefix(strconv.FormatInt(w.chat, 10), "-100"):
-		return "https://t.me/c/" + strings.TrimPrefix(strconv.FormatInt(w.chat, 10), "-100") + "/" + msg
-	}
-	return ""
 }
 
 // pictureOptions are the configured picture options (theme, size), with the

@@ -52,18 +52,27 @@ type Config struct {
 	// negative value means no limit. GroupWindow 0 means one minute.
 	GroupLimit  int
 	GroupWindow time.Duration
-	// Retries is how many times a failed call is tried at most (a 429 is
-	// waited out each time); 0 means 8.
-	Retries int
-	// RetryPause is the first pause after a network failure, doubled at each
-	// retry up to a minute; 0 means one second. Sends are tried Retries
-	// times; the calls of the start and of the polling until they succeed.
+	// ChatBurst and ChatEvery pace the messages into any one chat, as
+	// Telegram asks (about one a second, short bursts allowed): ChatBurst
+	// messages at once, then one every ChatEvery. 0 means 3 and one
+	// second; a negative ChatEvery means no pace.
+	ChatBurst int
+	ChatEvery time.Duration
+	// GlobalLimit is the most messages the bot sends in any second across
+	// all chats, which take turns (Telegram allows about 30); 0 means 30,
+	// a negative value means no limit.
+	GlobalLimit int
+	// RetryPause is the first pause after a failure that may pass (the
+	// network is down, Telegram answers 5xx), doubled at each attempt up
+	// to a minute; 0 means one second. Every call is tried again until it
+	// succeeds, is refused, or the bot stops; a 429 is waited out for its
+	// retry_after, which counts as no failure.
 	RetryPause time.Duration
 	// ShutdownGrace is how long Run, once its context is done, still sends
 	// the replies already queued; 0 means 5s.
 	ShutdownGrace time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+	// Clock paces the sends; nil means the system's clock.
+	Clock Clock
 	// Picture chooses the theme and size of the board pictures (the square
 	// numbers are drawn for the draughts games whatever it says).
 	Picture render.Options
@@ -117,15 +126,12 @@ type Bot struct {
 	svc    *sessions.Service
 	r      *render.Renderer
 	log    *slog.Logger
-	now    func() time.Time
 	self   string // the bot's username, filled by Run
 	selfID int64  // the bot's user id, filled by Run
-	// sleep waits between the attempts of a call that fails for a while.
-	sleep func(ctx context.Context, d time.Duration) error
 
-	work   lanes // handling, per chat
-	out    lanes // sending, per chat
-	edits  lanes // keyboard edits, per chat
+	work   lanes  // handling, per chat
+	out    outbox // sending, per chat
+	edits  lanes  // keyboard edits, per chat
 	dedupe *chat.Recent
 
 	// sendCtx is the context of every send; cancelled once Run's grace
@@ -139,19 +145,26 @@ type Bot struct {
 	pingMu sync.Mutex
 
 	mu      sync.Mutex
-	limits  map[int64]*limiter
 	photos  map[string]string // picture key -> file_id
+	bare    map[msgRef]bool   // messages whose keyboard was taken off
 	chats   map[int64]chatInfo
 	boards  map[where]board  // the last board photo of each place
 	started map[int64]bool   // users who opened a private chat with the bot
 	optedIn map[int64]bool   // users who asked for turn pings
 	names   map[string]int64 // usernames seen (lower case) -> user ids
+	closed  map[where]string // topics of finished tournament games, closed, with the game's id
 }
 
 // chatInfo is what the bot remembers of a chat, for links in pings.
 type chatInfo struct {
 	title    string
 	username string
+}
+
+// msgRef names a message: its chat and its id there.
+type msgRef struct {
+	chat int64
+	id   int
 }
 
 // board is the last board photo sent to a place: its message id, and
@@ -206,8 +219,14 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if cfg.GroupWindow <= 0 {
 		cfg.GroupWindow = time.Minute
 	}
-	if cfg.Retries <= 0 {
-		cfg.Retries = 8
+	if cfg.ChatBurst <= 0 {
+		cfg.ChatBurst = 3
+	}
+	if cfg.ChatEvery == 0 {
+		cfg.ChatEvery = time.Second
+	}
+	if cfg.GlobalLimit == 0 {
+		cfg.GlobalLimit = 30
 	}
 	if cfg.RetryPause <= 0 {
 		cfg.RetryPause = time.Second
@@ -215,9 +234,9 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if cfg.ShutdownGrace <= 0 {
 		cfg.ShutdownGrace = 5 * time.Second
 	}
-	now := cfg.Now
-	if now == nil {
-		now = time.Now
+	clock := cfg.Clock
+	if clock == nil {
+		clock = systemClock{}
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
@@ -226,17 +245,20 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	api := &tgbotapi.BotAPI{Token: cfg.Token, Client: hc, Buffer: 100}
 	api.SetAPIEndpoint(endpoint)
 	b := &Bot{
-		cfg: cfg, h: h, svc: svc, r: r, log: log, now: now, sleep: sleep,
-		c:       &client{api: api, http: hc, token: cfg.Token, log: log, tries: cfg.Retries, pause: cfg.RetryPause},
+		cfg: cfg, h: h, svc: svc, r: r, log: log,
+		c:       &client{api: api, http: hc, token: cfg.Token, log: log, pause: cfg.RetryPause, sleep: rest(clock)},
 		dedupe:  chat.NewRecent(8192),
-		limits:  map[int64]*limiter{},
 		photos:  map[string]string{},
+		bare:    map[msgRef]bool{},
 		chats:   map[int64]chatInfo{},
 		boards:  map[where]board{},
 		started: map[int64]bool{},
 		optedIn: map[int64]bool{},
 		names:   map[string]int64{},
+		closed:  map[where]string{},
 	}
+	b.out = outbox{lim: limits{Burst: cfg.ChatBurst, Every: cfg.ChatEvery, Group: cfg.GroupLimit, Window: cfg.GroupWindow},
+		pace: &pacer{n: cfg.GlobalLimit, per: time.Second}, clock: clock, log: log, ctx: b.sending}
 	if err := b.loadPings(); err != nil {
 		return nil, err
 	}
@@ -311,7 +333,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.log.Info("telegram bot stopped")
 	}()
 	var me tgbotapi.User
-	res, err := b.persist(ctx, "getMe", nil)
+	res, err := b.c.call(ctx, "getMe", nil, nil)
 	if err == nil {
 		err = json.Unmarshal(res, &me)
 	}
@@ -423,7 +445,7 @@ func (b *Bot) serveWebhook(ctx context.Context) error {
 		served <- err
 	}()
 	p := tgbotapi.Params{"url": w.URL, "secret_token": secret, "allowed_updates": allowedUpdates}
-	if _, err := b.persist(ctx, "setWebhook", p); err != nil && ctx.Err() == nil {
+	if _, err := b.c.call(ctx, "setWebhook", p, nil); err != nil && ctx.Err() == nil {
 		_ = srv.Close()
 		<-served
 		return fmt.Errorf("telegram: %w", err)

@@ -102,7 +102,7 @@ func (n *notifier) Notify(ctx context.Context, no sessions.Notice) {
 
 // harness is a bot running against the fake API on a bbolt database.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	f     *fakeAPI
 	svc   *sessions.Service
 	bot   *telegram.Bot
@@ -130,13 +130,13 @@ func (s *syncBuffer) String() string {
 
 // startBot runs a bot on the database at path (a new one in t.TempDir()
 // when empty), which also keeps the choices of turn pings.
-func startBot(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
+func startBot(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.Config)) *harness {
 	t.Helper()
 	return startBotWith(t, f, path, tweak, nil)
 }
 
 // startBotWith is startBot with setup called on the bot before it runs.
-func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
+func startBotWith(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.Config), setup func(b *telegram.Bot)) *harness {
 	t.Helper()
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "bot.db")
@@ -145,20 +145,36 @@ func startBotWith(t *testing.T, f *fakeAPI, path string, tweak func(c *telegram.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return runBot(t, f, store, store, store.Close, tweak, setup)
+	return runBot(t, f, store, store, store.Close, tweak, setup, nil)
 }
 
 // startMemoryBot runs a bot on sessionstest's in-memory store (which
 // keeps tournaments), without stored turn-ping choices.
-func startMemoryBot(t *testing.T, f *fakeAPI) *harness {
+func startMemoryBot(t testing.TB, f *fakeAPI) *harness {
 	t.Helper()
-	return runBot(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil }, nil, nil)
+	return startMemoryBotOn(t, f, sessionstest.NewMemoryStore(), nil)
+}
+
+// startMemoryBotOn is startMemoryBot on store, its sessions on the clock
+// now (nil: the real one).
+func startMemoryBotOn(t testing.TB, f *fakeAPI, store sessions.Store, now func() time.Time) *harness {
+	t.Helper()
+	return runBot(t, f, store, nil, func() error { return nil }, nil, nil, now)
 }
 
 // runBot runs a bot on store, with prefs (may be nil) keeping the turn
-// pings; closeStore is called when the bot has stopped.
-func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
-	tweak func(c *telegram.Config), setup func(b *telegram.Bot), chatTweak ...func(c *chat.Config)) *harness {
+// pings, its sessions on the clock now (nil: the real one); closeStore is
+// called when the bot has stopped.
+func runBot(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time) *harness {
+	t.Helper()
+	return runBotChat(t, f, store, prefs, closeStore, tweak, setup, now, chat.Config{})
+}
+
+// runBotChat is runBot with a configuration of the chat handler (its
+// Sessions and Log are the bot's).
+func runBotChat(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.Prefs, closeStore func() error,
+	tweak func(c *telegram.Config), setup func(b *telegram.Bot), now func() time.Time, cc chat.Config) *harness {
 	t.Helper()
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -166,19 +182,16 @@ func runBot(t *testing.T, f *fakeAPI, store sessions.Store, prefs telegram.Prefs
 	// The bot's venues are filled in once it is made (no tournament
 	// resumes before: the tests start none before a restart).
 	venues := sessions.VenueSet{}
-	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues})
+	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues, Now: now})
 	if _, err := svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	cfg := telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
-		RetryPause: 50 * time.Millisecond, GroupLimit: -1, Prefs: prefs}
+		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1, Prefs: prefs}
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	cc := chat.Config{Sessions: svc, Log: log}
-	for _, f := range chatTweak {
-		f(&cc)
-	}
+	cc.Sessions, cc.Log = svc, log
 	bot, err := telegram.New(cfg, chat.New(cc), svc, render.New(), log)
 	if err != nil {
 		t.Fatal(err)
@@ -296,7 +309,7 @@ func median(ds []time.Duration) time.Duration {
 }
 
 // checkCaption checks that a board's caption mentions the player to move.
-func checkCaption(t *testing.T, c *call, s *sessions.Snapshot) {
+func checkCaption(t testing.TB, c *call, s *sessions.Snapshot) {
 	t.Helper()
 	if c.Image == nil && c.Params["photo"] == "" {
 		t.Errorf("photo %d has no picture", c.MsgID)

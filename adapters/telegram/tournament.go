@@ -23,6 +23,82 @@ func (b *Bot) pairing(lang string, s *sessions.Snapshot) string {
 	return strings.Replace(line, black, mention(s.Record.Seats[1]), 1)
 }
 
+// noticeLead is the first line of HTML of a notice's post: a
+// tournament game's opening board mentions both players, the post that a
+// game's place could not be opened mentions the organiser and its players
+// (each a text mention that notifies them); "" for the others.
+func (b *Bot) noticeLead(lang string, n sessions.Notice) string {
+	switch {
+	case n.Kind == sessions.NoticeTourGame:
+		return b.pairing(lang, n.Session)
+	case n.Kind == sessions.NoticeTournament && n.Tour != nil && n.Tour.Kind == sessions.TourPlaceMissing:
+		var ms []string
+		for _, u := range n.Tour.Told() {
+			ms = append(ms, mention(u))
+		}
+		return strings.Join(ms, " ")
+	}
+	return ""
+}
+
+// closeTopic closes the forum topic of a tournament game that ended
+// (closeForumTopic), after the messages queued for it: the result is its
+// last message. The bot sends nothing there after (topicClosed).
+func (b *Bot) closeTopic(w where, s *sessions.Snapshot) {
+	if w.thread == 0 {
+		return
+	}
+	id := ""
+	if s != nil && s.Record != nil {
+		id = s.Record.ID
+	}
+	b.mu.Lock()
+	if len(b.closed) >= 100000 {
+		clear(b.closed)
+	}
+	b.closed[w] = id
+	b.mu.Unlock()
+	// After the news queued for the chat (the result), without counting as
+	// a message; the answers to lookups still waiting for the topic could
+	// never go there.
+	b.out.forget(w.chat, w)
+	b.out.push(w.chat, &parcel{rank: news, place: w, sends: []send{{what: "closeForumTopic", quiet: true, run: func(ctx context.Context) error {
+		_, err := b.c.call(ctx, "closeForumTopic", w.params(), nil)
+		return err
+	}}}})
+}
+
+// topicClosed returns the id of the tournament game that ended in the
+// topic w when w is its topic, which the bot closed: nothing is sent
+// there any more.
+func (b *Bot) topicClosed(ctx context.Context, w where) (string, bool) {
+	if w.thread == 0 {
+		return "", false
+	}
+	b.mu.Lock()
+	id, ok := b.closed[w]
+	b.mu.Unlock()
+	if ok {
+		return id, true
+	}
+	rec, err := b.svc.TourPlaceEnded(ctx, w.key())
+	if err != nil || rec == nil {
+		return "", false
+	}
+	b.mu.Lock()
+	b.closed[w] = rec.ID
+	b.mu.Unlock()
+	return rec.ID, true
+}
+
+// refuseClosed answers a command typed in a closed game topic (only
+// administrators may still write there) in the group's General topic,
+// mentioning its sender: nothing is sent into the closed topic.
+func (b *Bot) refuseClosed(w where, from *tgbotapi.User, game string) {
+	words := b.words(from)
+	b.sendText(where{chat: w.chat}, mention(userOf(from))+" "+esc(words.T("TourPlaceClosed", "Game", game)), nil, 0, lookup)
+}
+
 // managerCommand reports whether a command's reply depends on whether its
 // sender manages the chat: /tournament start and cancel, which the
 // organiser or a chat administrator may use.
@@ -89,36 +165,12 @@ func splitHTML(s string, n int) []string {
 	return parts
 }
 
-// sendStandings sends the standings picture with the reply's text as its
-// caption, or after the text when that is too long for a caption; a
-// picture that cannot be drawn leaves the text alone.
-func (b *Bot) sendStandings(w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
-	caption := htmlText
-	if len([]rune(caption)) > maxCaption {
-		b.sendText(w, htmlText, nil, 0)
-		caption = ""
+// addStandings adds the standings picture to a parcel, with the reply's
+// text as its caption (addPicture).
+func (b *Bot) addStandings(pc *parcel, w where, sp *chat.StandingsPicture, htmlText string, kb *tgbotapi.InlineKeyboardMarkup) {
+	name := sp.Name
+	if name == "" {
+		name = "standings.png"
 	}
-	b.enqueue(w.chat, true, "sendPhoto", func(ctx context.Context) error {
-		p := w.params()
-		addMarkup(p, kb)
-		png, err := b.r.Standings(sp.Table, b.cfg.Picture)
-		if err != nil {
-			b.log.Error("telegram: drawing the standings", "err", err)
-			if caption == "" {
-				return nil
-			}
-			p["text"], p["parse_mode"] = caption, "HTML"
-			_, err := b.c.call(ctx, "sendMessage", p, nil)
-			return err
-		}
-		if caption != "" {
-			p["caption"], p["parse_mode"] = caption, "HTML"
-		}
-		name := sp.Name
-		if name == "" {
-			name = "standings.png"
-		}
-		_, err = b.c.call(ctx, "sendPhoto", p, []tgbotapi.RequestFile{{Name: "photo", Data: tgbotapi.FileBytes{Name: name, Bytes: png}}})
-		return err
-	})
+	b.addPicture(pc, w, name, func() ([]byte, error) { return b.r.Standings(sp.Table, b.cfg.Picture) }, htmlText, kb)
 }

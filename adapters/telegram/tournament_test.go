@@ -26,13 +26,18 @@ var (
 )
 
 // inTopic is a text message update in a forum's topic (thread 0: the
-// General topic, which has no thread id).
+// General topic, which has no thread id). As Telegram sends it, a message
+// in a topic answers the topic's first message (forum_topic_created,
+// whose id is the topic's), the bot's for the topics the bot opened.
 func inTopic(chatID int64, thread int, u tgUser, s string) map[string]any {
 	up := text(chatID, u, s)
 	msg := up["message"].(map[string]any)
 	msg["chat"].(map[string]any)["is_forum"] = true
 	if thread != 0 {
 		msg["message_thread_id"], msg["is_topic_message"] = thread, true
+		msg["reply_to_message"] = map[string]any{"message_id": thread, "message_thread_id": thread, "is_topic_message": true, "date": 1,
+			"chat": chatJSON(chatID), "from": map[string]any{"id": botID, "is_bot": true, "first_name": "Board", "username": "BoardBot"},
+			"forum_topic_created": map[string]any{"name": "a game", "icon_color": 7322096}}
 	}
 	return up
 }
@@ -93,7 +98,7 @@ func TestTournamentRefused(t *testing.T) {
 		reason string
 	}{
 		{"plain group", group, text(group, alice, "/tournament new spanish"), en.T("RefusedVenuesNotForum")},
-		{"forum without topic rights", forum, inTopic(forum, 0, alice, "/tournament new spanish"), en.T("RefusedVenuesNoRights")},
+		{"forum without topic rights", forum, inTopic(forum, 0, alice, "/tournament new spanish"), en.T("RefusedVenuesMissing", "Right", en.T("VenueRightManageTopics"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := f.mark()
@@ -257,14 +262,13 @@ func TestTournamentSwiss(t *testing.T) {
 		pairings, _ := f.waitCall(from, func(c *call) bool {
 			return sentIn(forum, 0, "sendMessage")(c) && strings.Contains(c.Params["text"], header)
 		})
-		// alice's ping, by private message, with a link to the forum.
-		ping, _ := f.waitCall(from, func(c *call) bool {
-			return sent(alice.id, "sendMessage")(c) && strings.Contains(c.Params["text"], "#"+tour.ID)
-		})
+		// alice's ping, by private message, with a link to the forum (the
+		// ping of her last game's end goes to the same chat, in no
+		// particular order with the forum's posts).
 		want, _, _ := strings.Cut(en.T("TourGamePingAt", "Name", "alice", "ID", tour.ID, "Round", round, "Players", "", "Where", "\x00"), "\x00")
-		if !strings.HasPrefix(ping.Params["text"], html.EscapeString(want)) {
-			t.Errorf("round %d: alice's ping %q, want %q...", round, ping.Params["text"], want)
-		}
+		ping, _ := f.waitCall(from, func(c *call) bool {
+			return sent(alice.id, "sendMessage")(c) && strings.HasPrefix(c.Params["text"], html.EscapeString(want))
+		})
 		var mm int
 		for board, g := range games {
 			thread := topicOf(t, g.Key)
@@ -340,11 +344,18 @@ func TestTournamentSwiss(t *testing.T) {
 		t.Fatalf("after 3 rounds the tournament is %s", tour.Status)
 	}
 
-	// /tournament standings in a game's topic: the channel's tournament,
-	// answered in that topic.
-	c, _ = h.sayIn(forum, seen, bob, "/tournament standings")
+	// Every game's topic is closed now; /tournament standings in the
+	// General topic gives the final standings.
+	for _, r := range tour.Played {
+		for _, g := range r.Games {
+			if !f.isClosed(forum, topicOf(t, g.Key)) {
+				t.Errorf("round %d: the topic of game #%s is open", r.Number, g.GameID)
+			}
+		}
+	}
+	c, _ = h.sayIn(forum, 0, bob, "/tournament standings")
 	if !strings.Contains(c.Params["text"]+c.Params["caption"], html.EscapeString(en.T("TourFinalTitle", "ID", tour.ID))) {
-		t.Errorf("/tournament standings in a game's topic answered %q", c.Params["text"]+c.Params["caption"])
+		t.Errorf("/tournament standings answered %q", c.Params["text"]+c.Params["caption"])
 	}
 
 	// /tournament show, anywhere: the final standings with every game's id.
@@ -355,8 +366,10 @@ func TestTournamentSwiss(t *testing.T) {
 	}
 	for _, r := range tour.Played {
 		for _, g := range r.Games {
-			if g.GameID == "" || !strings.Contains(shown, "#"+g.GameID+")") {
-				t.Errorf("/tournament show does not list game %q of round %d", g.GameID, r.Number)
+			// The game's id and its topic, closed but there to read.
+			link := fmt.Sprintf("#%s, in https://t.me/c/%s/%s)", g.GameID, strings.TrimPrefix(strconv.FormatInt(forum, 10), "-100"), g.Key.Thread)
+			if g.GameID == "" || !strings.Contains(shown, link) {
+				t.Errorf("/tournament show does not list game %q of round %d with its topic: %q", g.GameID, r.Number, link)
 			}
 		}
 	}

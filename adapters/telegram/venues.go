@@ -77,19 +77,26 @@ func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
 	if m.Status == "creator" || m.Status == "administrator" && m.CanManageTopics {
 		return nil
 	}
-	return noVenues(sessions.VenueNoRights)
+	return noRights()
+}
+
+// noRights is the refusal of a chat where the bot may not manage topics.
+func noRights() error {
+	return &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}}
 }
 
 // OpenVenue creates the forum topic of one game ("#3 · Round 2: alice –
 // bob") in the tournament's chat and returns its session key: the chat,
 // and the topic's message_thread_id as the thread. A refusal for want of
-// rights (taken away since the tournament opened) is an ErrNoVenues error.
-func (v venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+// rights (taken away since the tournament opened) is an ErrNoVenues error
+// naming the right to manage topics.
+func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+	t := g.Tournament
 	chatID, err := strconv.ParseInt(t.Key.Channel, 10, 64)
 	if t.Key.Platform != Platform || err != nil || chatID > 0 {
 		return sessions.Key{}, noVenues(sessions.VenueNotForum)
 	}
-	p := tgbotapi.Params{"chat_id": t.Key.Channel, "name": v.b.topicName(t, round, white, black)}
+	p := tgbotapi.Params{"chat_id": t.Key.Channel, "name": v.b.topicName(t, g.Round, g.White, g.Black)}
 	res, err := v.b.c.call(ctx, "createForumTopic", p, nil)
 	if err != nil {
 		var ae *apiError
@@ -98,7 +105,7 @@ func (v venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int
 			if strings.Contains(strings.ToLower(ae.Msg), "not a forum") {
 				return sessions.Key{}, noVenues(sessions.VenueNotForum)
 			}
-			return sessions.Key{}, noVenues(sessions.VenueNoRights)
+			return sessions.Key{}, noRights()
 		}
 		return sessions.Key{}, fmt.Errorf("telegram: %w", err)
 	}

@@ -92,7 +92,10 @@ func TestOpenVenue(t *testing.T) {
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
 	tour := &sessions.Tournament{ID: "4", Key: sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(forum, 10), Thread: "3"}}
 
-	key, err := v.OpenVenue(ctx, tour, 2, alice.sessionUser(), bob.sessionUser())
+	game := func(round int, white, black sessions.User) sessions.VenueGame {
+		return sessions.VenueGame{Tournament: tour, Round: round, White: white, Black: black}
+	}
+	key, err := v.OpenVenue(ctx, game(2, alice.sessionUser(), bob.sessionUser()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +106,7 @@ func TestOpenVenue(t *testing.T) {
 
 	// A name too long for Telegram is cut to 128 characters.
 	long := sessions.User{ID: "77", Name: strings.Repeat("ж", 100)}
-	if _, err := v.OpenVenue(ctx, tour, 3, long, long); err != nil {
+	if _, err := v.OpenVenue(ctx, game(3, long, long)); err != nil {
 		t.Fatal(err)
 	}
 	if name := f.topicsOf(forum)[1].name; utf8.RuneCountInString(name) != 128 || !strings.HasPrefix(name, "#4 · Round 3: жж") {
@@ -130,8 +133,10 @@ func TestOpenVenue(t *testing.T) {
 
 	// Rights taken away since: the refusal says so.
 	f.setMember(forum, botID, "member")
-	if _, err := v.OpenVenue(ctx, tour, 2, carol.sessionUser(), bob.sessionUser()); problemOf(t, err) != sessions.VenueNoRights {
-		t.Errorf("OpenVenue without rights = %v, want VenueNoRights", err)
+	_, err = v.OpenVenue(ctx, game(2, carol.sessionUser(), bob.sessionUser()))
+	var nv *sessions.NoVenues
+	if problemOf(t, err) != sessions.VenueNoRights || !errors.As(err, &nv) || nv.Right != sessions.RightManageTopics {
+		t.Errorf("OpenVenue without rights = %v, want VenueNoRights naming the right to manage topics", err)
 	}
 	if n := len(f.topicsOf(forum)); n != 2 {
 		t.Errorf("%d topics after the refusal, want 2", n)

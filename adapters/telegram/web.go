@@ -83,7 +83,7 @@ func (b *Bot) webCommand(ctx context.Context, w where, m *message, msg chat.Mess
 		b.mu.Unlock()
 		if !started {
 			link := "https://t.me/" + b.self + "?start=web"
-			b.sendText(w, esc(words.T("WebTelegramStartFirst", "Name", name, "Link", link)), nil, m.MessageID)
+			b.sendText(w, esc(words.T("WebTelegramStartFirst", "Name", name, "Link", link)), nil, m.MessageID, lookup)
 			return
 		}
 		place := m.Chat.Title
@@ -92,7 +92,7 @@ func (b *Bot) webCommand(ctx context.Context, w where, m *message, msg chat.Mess
 		}
 		text := words.T("WebTelegramPrivateLink", "Place", place, "Hours", int(web.PlayFor/time.Hour), "URL", web.Play)
 		b.sendLink(where{chat: m.From.ID}, text, open, web.Play, 0)
-		b.sendText(w, esc(words.T("WebTelegramSent", "Name", name)), nil, m.MessageID)
+		b.sendText(w, esc(words.T("WebTelegramSent", "Name", name)), nil, m.MessageID, lookup)
 	}
 }
 
@@ -107,31 +107,36 @@ func (b *Bot) sendLink(w where, text, label, link string, replyTo int) {
 }
 
 // sendMarkup sends a short HTML text with a reply_markup of its own ("":
-// none), in the chat's order.
+// none), in the chat's queue as the answer to a command that changed
+// nothing.
 func (b *Bot) sendMarkup(w where, htmlText, markup string, replyTo int) {
 	p := w.params()
 	p["text"] = htmlText
 	p["parse_mode"] = "HTML"
 	p["disable_web_page_preview"] = "true"
-	addReply(p, replyTo)
 	if markup != "" {
 		p["reply_markup"] = markup
 	}
-	b.enqueue(w.chat, true, "sendMessage", func(ctx context.Context) error {
+	pc := &parcel{rank: lookup}
+	pc.note("sendMessage", w, htmlText, p)
+	addReply(p, replyTo)
+	pc.add("sendMessage", func(ctx context.Context) error {
 		_, err := b.c.call(ctx, "sendMessage", p, nil)
 		return err
 	})
+	b.out.push(w.chat, pc)
 }
 
 // setMenuButton sets the menu button of a private chat to open the Mini
-// App at link (setChatMenuButton, a MenuButtonWebApp).
+// App at link (setChatMenuButton, a MenuButtonWebApp). It puts no message
+// into the chat: it goes by the chat's edit lane.
 func (b *Bot) setMenuButton(chatID int64, text, link string) {
 	if link == "" {
 		return
 	}
 	button, _ := json.Marshal(map[string]any{"type": "web_app", "text": text, "web_app": webAppInfo{URL: link}})
 	p := map[string]string{"chat_id": strconv.FormatInt(chatID, 10), "menu_button": string(button)}
-	b.enqueue(chatID, false, "setChatMenuButton", func(ctx context.Context) error {
+	b.edit(chatID, "setChatMenuButton", func(ctx context.Context) error {
 		_, err := b.c.call(ctx, "setChatMenuButton", p, nil)
 		return err
 	})

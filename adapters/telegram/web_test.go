@@ -30,8 +30,8 @@ func webBot(t *testing.T, f *fakeAPI, appName string) (*harness, *web.Signer) {
 		t.Fatal(err)
 	}
 	links := web.NewLinks(web.LinksConfig{Base: boardBase, Signer: signer, MiniApp: true})
-	h := runBot(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil },
-		func(c *telegram.Config) { c.AppName = appName }, nil, func(c *chat.Config) { c.Web = links })
+	h := runBotChat(t, f, sessionstest.NewMemoryStore(), nil, func() error { return nil },
+		func(c *telegram.Config) { c.AppName = appName }, nil, nil, chat.Config{Web: links})
 	return h, signer
 }
 

@@ -273,6 +273,10 @@ func (s *Server) act(w http.ResponseWriter, r *http.Request) {
 	}
 	rep := s.chat.Handle(r.Context(), chat.Message{Key: t.Key, User: t.User, Text: text, ID: "web:" + body.ID, Lang: lang, Elsewhere: true, Game: t.Created})
 	switch {
+	case rep.Dropped:
+		// The user's rate limit, told once already: the page says why
+		// nothing happened.
+		s.refuse(w, &failure{http.StatusTooManyRequests, "WebDropped"}, lang)
 	case rep.Duplicate:
 		writeJSON(w, http.StatusOK, map[string]any{"ok": true, "duplicate": true})
 	case rep.Error:

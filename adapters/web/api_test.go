@@ -311,6 +311,38 @@ func TestTooManyStreams(t *testing.T) {
 	}
 }
 
+// TestRateLimitShared: a page's actions pass the chat's per-user rate
+// limit, the same as the user's chat commands: past it, the notice to
+// slow down, then actions ignored (the page says so), and the user's
+// commands in the chat ignored too; nothing changes.
+func TestRateLimitShared(t *testing.T) {
+	f := newFixtureWith(t, fixtureOptions{rate: chat.Rate{PerChat: 3, PerChatWindow: time.Hour}})
+	// alice's /play counts: two commands left in her bucket.
+	f.game(here, alice, bob, "spanish")
+	path, play := parts(t, f.link(here, alice))
+	en := f.chat.Words().In("en")
+	for i, want := range []struct {
+		status int
+		line   string
+	}{
+		{http.StatusUnprocessableEntity, en.T("RefusedNoTakeback")},
+		{http.StatusUnprocessableEntity, en.T("RefusedNoTakeback")},
+		{http.StatusUnprocessableEntity, "Slow down: "},
+		{http.StatusTooManyRequests, en.T("WebDropped")},
+	} {
+		code, out := f.post(path, "takeback", play, map[string]any{"id": fmt.Sprintf("takeback-%d", i)})
+		if line, _ := out["error"].(string); code != want.status || !strings.HasPrefix(line, want.line) {
+			t.Fatalf("takeback %d: %d %v, want %d %q", i, code, out, want.status, want.line)
+		}
+	}
+	if r := f.say(here, alice, "/draw"); !r.Dropped {
+		t.Fatalf("alice's /draw in the chat, past the limit she reached on the web: %q", r.Text())
+	}
+	if s := f.look(here); len(s.Record.DrawOffer) != 0 || s.Record.Version != 2 {
+		t.Fatalf("the game changed: version %d", s.Record.Version)
+	}
+}
+
 // TestPlayerGetsMoves: the page of the player to move gets the legal
 // moves, each with its squares; a watcher's and the other player's do
 // not (the server decides what is legal, never the page).

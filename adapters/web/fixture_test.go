@@ -85,6 +85,8 @@ type fixtureOptions struct {
 	// KeepAlive.
 	maxStreams int
 	keepAlive  time.Duration
+	// rate is the chat handler's per-user rate limit (none when zero).
+	rate chat.Rate
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, fixtureOptions{}) }
@@ -111,7 +113,7 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 		base = "https://" + f.srv.Listener.Addr().String()
 	}
 	f.links = web.NewLinks(web.LinksConfig{Base: base, Signer: f.signer, Now: f.clock, MiniApp: true})
-	f.chat = chat.New(chat.Config{Sessions: f.svc, Web: f.links})
+	f.chat = chat.New(chat.Config{Sessions: f.svc, Web: f.links, Rate: o.rate})
 	f.server, err = web.New(web.Config{Sessions: f.svc, Chat: f.chat, Hub: f.hub, Links: f.links, Signer: f.signer,
 		TelegramToken: botToken, Now: f.clock})
 	if err != nil {

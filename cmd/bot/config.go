@@ -29,6 +29,10 @@ type config struct {
 	Storage struct {
 		Path        string   `yaml:"path"`
 		OpenTimeout duration `yaml:"open_timeout"`
+		// CommitWatchdog is how long one commit may run before the bot
+		// logs it, with the stack of the stuck goroutine, and reports it
+		// stuck (sessions.Watchdog).
+		CommitWatchdog duration `yaml:"commit_watchdog"`
 		// Etcd, with endpoints, keeps everything in etcd instead of
 		// the bbolt file, shared by every bot process on it.
 		Etcd struct {
@@ -66,6 +70,7 @@ type config struct {
 		Token       string `yaml:"token"`
 		APIEndpoint string `yaml:"api_endpoint"`
 		GroupLimit  int    `yaml:"group_limit"`
+		GlobalLimit int    `yaml:"global_limit"`
 		Webhook     struct {
 			URL         string `yaml:"url"`
 			Listen      string `yaml:"listen"`
@@ -116,6 +121,29 @@ type config struct {
 		// others load from the database when used).
 		Resident int `yaml:"resident"`
 	} `yaml:"sessions"`
+	// Limits are the per-user rate limits of commands (chat.Rate) and
+	// caps (sessions.Caps); 0 turns one off.
+	Limits struct {
+		PerChat         int      `yaml:"per_chat"`
+		PerChatWindow   duration `yaml:"per_chat_window"`
+		Overall         int      `yaml:"overall"`
+		OverallWindow   duration `yaml:"overall_window"`
+		OpenChallenges  int      `yaml:"open_challenges"`
+		ComputerGames   int      `yaml:"computer_games"`
+		OpenTournaments int      `yaml:"open_tournaments"`
+	} `yaml:"limits"`
+}
+
+// rate is the per-user rate limit of the configuration.
+func (c config) rate() chat.Rate {
+	l := c.Limits
+	return chat.Rate{PerChat: l.PerChat, PerChatWindow: time.Duration(l.PerChatWindow), Overall: l.Overall, OverallWindow: time.Duration(l.OverallWindow)}
+}
+
+// caps are the per-user caps of the configuration.
+func (c config) caps() sessions.Caps {
+	l := c.Limits
+	return sessions.Caps{Challenges: l.OpenChallenges, ComputerGames: l.ComputerGames, Tournaments: l.OpenTournaments}
 }
 
 // defaultTime is the time per move of a /play without time= on a platform.
@@ -158,6 +186,7 @@ func defaultConfig() config {
 	var c config
 	c.Storage.Path = "./data/bot.db"
 	c.Storage.OpenTimeout = duration(2 * time.Second)
+	c.Storage.CommitWatchdog = duration(sessions.DefaultCommitWatchdog)
 	c.Storage.Etcd.Prefix = "/boardgamebot/"
 	c.Storage.Etcd.DialTimeout = duration(5 * time.Second)
 	c.Log.Level = "info"
@@ -171,6 +200,7 @@ func defaultConfig() config {
 	c.Web.PlayLinks = duration(24 * time.Hour)
 	c.Web.WatchLinks = duration(30 * 24 * time.Hour)
 	c.Web.InitMaxAge = duration(time.Hour)
+	c.Telegram.GlobalLimit = 30
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
 	c.Clocks.Discord = duration(10 * time.Minute)
@@ -181,6 +211,10 @@ func defaultConfig() config {
 	c.Computer.TableMB = 16
 	c.Computer.Searches = 2
 	c.Sessions.Resident = sessions.DefaultResident
+	r, caps := chat.DefaultRate(), sessions.DefaultCaps()
+	c.Limits.PerChat, c.Limits.PerChatWindow = r.PerChat, duration(r.PerChatWindow)
+	c.Limits.Overall, c.Limits.OverallWindow = r.Overall, duration(r.OverallWindow)
+	c.Limits.OpenChallenges, c.Limits.ComputerGames, c.Limits.OpenTournaments = caps.Challenges, caps.ComputerGames, caps.Tournaments
 	return c
 }
 
@@ -210,6 +244,7 @@ var settings = []setting{
 	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
 	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
 	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
+	{"BOT_STORAGE_COMMIT_WATCHDOG", func(c *config, v string) error { return c.Storage.CommitWatchdog.set(v) }},
 	{"BOT_STORAGE_ETCD_ENDPOINTS", str(func(c *config) *string { return &c.Storage.Etcd.Endpoints })},
 	{"BOT_STORAGE_ETCD_PREFIX", str(func(c *config) *string { return &c.Storage.Etcd.Prefix })},
 	{"BOT_STORAGE_ETCD_USERNAME", str(func(c *config) *string { return &c.Storage.Etcd.Username })},
@@ -231,6 +266,7 @@ var settings = []setting{
 	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
 	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
 	{"BOT_TELEGRAM_GROUP_LIMIT", num(func(c *config) *int { return &c.Telegram.GroupLimit })},
+	{"BOT_TELEGRAM_GLOBAL_LIMIT", num(func(c *config) *int { return &c.Telegram.GlobalLimit })},
 	{"BOT_TELEGRAM_WEBHOOK_URL", str(func(c *config) *string { return &c.Telegram.Webhook.URL })},
 	{"BOT_TELEGRAM_WEBHOOK_LISTEN", str(func(c *config) *string { return &c.Telegram.Webhook.Listen })},
 	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},
@@ -255,6 +291,13 @@ var settings = []setting{
 	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
 	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
 	{"BOT_SESSIONS_RESIDENT", num(func(c *config) *int { return &c.Sessions.Resident })},
+	{"BOT_LIMITS_PER_CHAT", num(func(c *config) *int { return &c.Limits.PerChat })},
+	{"BOT_LIMITS_PER_CHAT_WINDOW", func(c *config, v string) error { return c.Limits.PerChatWindow.set(v) }},
+	{"BOT_LIMITS_OVERALL", num(func(c *config) *int { return &c.Limits.Overall })},
+	{"BOT_LIMITS_OVERALL_WINDOW", func(c *config, v string) error { return c.Limits.OverallWindow.set(v) }},
+	{"BOT_LIMITS_OPEN_CHALLENGES", num(func(c *config) *int { return &c.Limits.OpenChallenges })},
+	{"BOT_LIMITS_COMPUTER_GAMES", num(func(c *config) *int { return &c.Limits.ComputerGames })},
+	{"BOT_LIMITS_OPEN_TOURNAMENTS", num(func(c *config) *int { return &c.Limits.OpenTournaments })},
 }
 
 var (
@@ -431,6 +474,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
 	}
+	if c.Storage.CommitWatchdog < duration(time.Second) {
+		return c, fmt.Errorf("%s: storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", source, time.Duration(c.Storage.CommitWatchdog))
+	}
 	if err := checkEtcd(c); err != nil {
 		return c, fmt.Errorf("%s: %v", source, err)
 	}
@@ -459,6 +505,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	}
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
 		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+	}
+	if l := c.Limits; l.PerChat < 0 || l.Overall < 0 || l.OpenChallenges < 0 || l.ComputerGames < 0 || l.OpenTournaments < 0 {
+		return c, fmt.Errorf("%s: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0", source)
 	}
 	if c.Sessions.Resident < 1 {
 		return c, fmt.Errorf("%s: sessions.resident %d should be at least 1 (the most sessions kept in memory)", source, c.Sessions.Resident)

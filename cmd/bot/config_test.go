@@ -33,13 +33,13 @@ func TestConfigErrors(t *testing.T) {
 		{"tab", "storage:\n\tpath: x\n", nil, "config FILE: line 2: found character that cannot start any token"},
 		{"not a map", "- a\n- b\n", nil, "config FILE: line 1: the file should hold sections of settings (name: value lines), not a list"},
 		{"unknown key", "storage:\n  path: x.db\n  paht: y.db\n", nil,
-			`config FILE: line 3: unknown setting "paht" in storage (its settings: path, open_timeout, etcd)`},
+			`config FILE: line 3: unknown setting "paht" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, web, clocks, computer, sessions)`},
+			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, web, clocks, computer, sessions, limits)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
-			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout, etcd); line 3: unknown setting "pth" in storage (its settings: path, open_timeout, etcd)`},
+			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout, commit_watchdog, etcd); line 3: unknown setting "pth" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
 		{"two on one line", "discord: {shard_id: x, shard_count: y}\n", nil,
 			`config FILE: line 1: discord.shard_id should be a whole number, not "x"; line 1: discord.shard_count should be a whole number, not "y"`},
@@ -48,6 +48,10 @@ func TestConfigErrors(t *testing.T) {
 		{"value for a section", "storage: x\n", nil, `config FILE: line 1: storage should be a section of settings (name: value lines), not "x"`},
 		{"bad duration", "storage:\n  open_timeout: soon\n", nil, `config FILE: line 2: storage.open_timeout: "soon" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"duration as a list", "storage:\n  open_timeout: [1s]\n", nil, "config FILE: line 2: storage.open_timeout: a duration is a single value like 5s or 1h"},
+		{"short commit watchdog", "storage:\n  commit_watchdog: 10ms\n", nil,
+			"config FILE: storage.commit_watchdog 10ms is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
+		{"commit watchdog off", "", map[string]string{"BOT_STORAGE_COMMIT_WATCHDOG": "off"},
+			"config FILE: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
 		{"bad level", "log:\n  level: loud\n", nil, `config FILE: log.level "loud" is not one of debug, info, warn, error`},
 		{"bad format", "log:\n  format: xml\n", nil, `config FILE: log.format "xml" is not text or json`},
 		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: storage.path is empty"},
@@ -58,6 +62,7 @@ func TestConfigErrors(t *testing.T) {
 		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: computer.auto_level 9 is not a level from 1 to 5"},
 		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64"},
 		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: clocks.tick 1ms is too short (at least 100ms)"},
+		{"negative limit", "limits:\n  computer_games: -1\n", nil, "config FILE: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0"},
 		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
 		{"bad env resident", "", map[string]string{"BOT_SESSIONS_RESIDENT": "many"}, `environment BOT_SESSIONS_RESIDENT: "many" is not a whole number`},
 		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
@@ -131,6 +136,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 		env[s.env] = "x"
 	}
 	env["BOT_STORAGE_OPEN_TIMEOUT"] = "3s"
+	env["BOT_STORAGE_COMMIT_WATCHDOG"] = "1m"
 	env["BOT_LOG_LEVEL"] = "debug"
 	env["BOT_LOG_FORMAT"] = "json"
 	for _, k := range []string{"CHALLENGE_EXPIRY", "TICK"} {
@@ -147,7 +153,12 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_LANG"] = "en"
 	env["BOT_DISCORD_SHARD_ID"], env["BOT_DISCORD_SHARD_COUNT"] = "1", "2"
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
+	env["BOT_TELEGRAM_GLOBAL_LIMIT"] = "12"
 	env["BOT_SESSIONS_RESIDENT"] = "500"
+	for _, k := range []string{"PER_CHAT", "OVERALL", "OPEN_CHALLENGES", "COMPUTER_GAMES", "OPEN_TOURNAMENTS"} {
+		env["BOT_LIMITS_"+k] = "5"
+	}
+	env["BOT_LIMITS_PER_CHAT_WINDOW"], env["BOT_LIMITS_OVERALL_WINDOW"] = "2h", "off"
 	env["BOT_STORAGE_ETCD_ENDPOINTS"] = "10.0.0.1:2379, https://etcd2:2379"
 	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
 	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
@@ -158,13 +169,13 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := config{}
-	want.Storage.Path, want.Storage.OpenTimeout = "x", duration(3*time.Second)
+	want.Storage.Path, want.Storage.OpenTimeout, want.Storage.CommitWatchdog = "x", duration(3*time.Second), duration(time.Minute)
 	want.Log.Level, want.Log.Format = "debug", "json"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
 	want.Render.Theme = "dark"
 	want.Lang = "en"
 	want.Discord.Token, want.Discord.GuildID, want.Discord.ShardID, want.Discord.ShardCount = "x", "x", 1, 2
-	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit = "x", "x", 7
+	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit, want.Telegram.GlobalLimit = "x", "x", 7, 12
 	w := &want.Telegram.Webhook
 	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
 	want.Telegram.AppName = "x"
@@ -176,6 +187,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	want.Sessions.Resident = 500
+	l := &want.Limits
+	l.PerChat, l.Overall, l.OpenChallenges, l.ComputerGames, l.OpenTournaments = 5, 5, 5, 5, 5
+	l.PerChatWindow, l.OverallWindow = h2, 0
 	e := &want.Storage.Etcd
 	e.Endpoints, e.Prefix, e.Username, e.Password = "10.0.0.1:2379, https://etcd2:2379", "/x/", "x", "x"
 	e.CAFile, e.CertFile, e.KeyFile, e.DialTimeout = "x", "x", "x", duration(4*time.Second)

@@ -46,7 +46,7 @@ func openEtcd(ctx context.Context, c config, eps []string, log *slog.Logger) (bo
 func openEtcdStore(ctx context.Context, c config, eps []string, log *slog.Logger) (*etcdstore.Store, string, error) {
 	e := c.Storage.Etcd
 	s, err := etcdstore.Open(ctx, etcdstore.Config{Endpoints: eps, Prefix: e.Prefix, Username: e.Username, Password: e.Password,
-		CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log})
+		CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout), Log: log, Community: legacyCommunity})
 	if err != nil {
 		return nil, "", fmt.Errorf("%w (storage.etcd.endpoints)", err)
 	}

@@ -71,13 +71,13 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	venues := sessions.VenueSet{}
 	svc := newService(c, store, &notifiers, venues, wb.changed(), log)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
 	if c.Telegram.Token != "" {
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
+			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
@@ -276,6 +276,9 @@ type pollLeader interface {
 // openStore opens the database; to a file that storage.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
 func openStore(path string, o storage.Options) (*storage.Store, error) {
+	if o.Community == nil {
+		o.Community = legacyCommunity
+	}
 	s, err := storage.Open(path, o)
 	switch {
 	case errors.Is(err, sessions.ErrDamaged):
@@ -285,6 +288,11 @@ func openStore(path string, o storage.Options) (*storage.Store, error) {
 	}
 	return s, err
 }
+
+// legacyCommunity names the community of a finished game of an older bot
+// (storage.Options.Community): a Telegram group's, which its key says;
+// an older Discord game's server is not known.
+func legacyCommunity(k sessions.Key) string { return telegram.Community(k) }
 
 // runConsole opens the database, resumes its games and runs the console
 // until the end of input or until ctx is done.
@@ -313,6 +321,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
+	// The console is one terminal, typed at or fed by a script of its
+	// owner's: it has no other users to protect, so its commands pass no
+	// rate limit (the caps still hold).
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
@@ -332,6 +343,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 		}
 		cc.DrawStandings = func(p *chat.StandingsPicture) ([]byte, error) {
 			return r.Standings(p.Table, render.Options{Theme: render.Theme(c.Render.Theme)})
+		}
+		cc.DrawFigure = func(f *chat.Figure) ([]byte, error) {
+			return f.PNG(r, render.Options{Theme: render.Theme(c.Render.Theme)})
 		}
 	}
 	if interactive {
@@ -357,17 +371,18 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues,
-		Changed: changed})
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
+		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
-// while this process leads them) and answers
-// `bot backup` through the backup socket, until the returned stop is
-// called or ctx is done; stop waits for both.
+// while this process leads them) and the watchdog over the store's
+// commits, and answers `bot backup` through the backup socket, until the
+// returned stop is called or ctx is done; stop waits for them all.
 func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
+	wg.Go(func() { svc.Watchdog().Run(ctx) })
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

@@ -386,3 +386,21 @@ func TestRunAdapterErrorsOnePrefix(t *testing.T) {
 		t.Fatalf("got %v, want the bad shard_id, prefixed once", err)
 	}
 }
+
+// TestConsoleScriptNotRateLimited: a script feeds the console faster than
+// a person types; every command is answered (the console has no other
+// users to protect from a flood: limits.* hold for shared platforms).
+func TestConsoleScriptNotRateLimited(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "bot.db")
+	var out, log bytes.Buffer
+	in := strings.Repeat("/games\n", 30) + "/play spanish @bob\n"
+	if err := runConsole(context.Background(), consoleConfig(t, db), strings.NewReader(in), &out, &log, false); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "Slow down") {
+		t.Fatalf("the console's script met the rate limit:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "alice challenges bob to Spanish draughts") {
+		t.Fatalf("the 31st command was not answered:\n%s", out.String())
+	}
+}

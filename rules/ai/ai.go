@@ -29,15 +29,17 @@ type Config struct {
 	// (default 1 s).
 	MaxTime time.Duration
 	// Searches is how many searches may run at once (default 2); more
-	// wait for a free table. Memory is about Searches x TableMB.
+	// wait for a free table, taking turns between their owners (see
+	// WithOwner). Memory is about Searches x TableMB.
 	Searches int
 }
 
 // Player is the computer opponent. It is safe for concurrent use: each
-// search takes one of a fixed number of transposition tables.
+// search takes one of a fixed number of transposition tables, handed out
+// round robin between the searches' owners (WithOwner).
 type Player struct {
-	cfg    Config
-	tables chan *table
+	cfg   Config
+	turns *turns
 }
 
 // New returns a Player with the given resources (zero fields take their
@@ -52,11 +54,7 @@ func New(cfg Config) *Player {
 	if cfg.Searches <= 0 {
 		cfg.Searches = 2
 	}
-	p := &Player{cfg: cfg, tables: make(chan *table, cfg.Searches)}
-	for i := 0; i < cfg.Searches; i++ {
-		p.tables <- nil // allocated on first use
-	}
-	return p
+	return &Player{cfg: cfg, turns: newTurns(cfg.Searches)}
 }
 
 // Options set one search. Level and Seed are what the bot's games use;
@@ -71,6 +69,9 @@ type Options struct {
 	Time time.Duration
 
 	noLMR bool // tests: no late move reductions
+	// load is how many searches waited for a table when this one got its
+	// own (0: as many as did; tests set it).
+	load int
 }
 
 // Result is the move a search chose and what it saw.
@@ -158,16 +159,21 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 		return Result{Move: legal[0]}, nil
 	}
 
-	var tt *table
-	select {
-	case tt = <-pl.tables:
-	case <-ctx.Done():
-		return Result{}, ctx.Err()
+	tt, w, ok := pl.turns.enqueue(OwnerOf(ctx))
+	if !ok {
+		g, err := pl.turns.wait(ctx, w)
+		if err != nil {
+			return Result{}, err
+		}
+		tt = g.t
+		if o.load == 0 {
+			o.load = g.behind
+		}
 	}
-	defer func() { pl.tables <- tt }()
 	if tt == nil {
-		tt = newTable(pl.cfg.TableMB)
+		tt = newTable(pl.cfg.TableMB) // allocated on first use
 	}
+	defer pl.turns.release(tt)
 
 	r, err := pl.search(ctx, s, o, tt)
 	if err != nil {
@@ -186,8 +192,11 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 	return r, nil
 }
 
-// budget returns the limits of a search at level o.Level in a family.
-func (pl *Player) budget(o Options, table [MaxLevel + 1]level) (limits, time.Duration) {
+// budget returns what a search at level o.Level in a family may spend:
+// its limits, its context with the level's time (a share of
+// Config.MaxTime), and, for level 5 while other searches wait, the context
+// of its shorter time (see shortTime); cancel releases both contexts.
+func (pl *Player) budget(ctx context.Context, o Options, table [MaxLevel + 1]level) (budget, context.CancelFunc) {
 	lv := table[o.Level]
 	lim := limits{depth: lv.depth, nodes: lv.nodes, noise: lv.noise, pick: lv.pick, seed: o.Seed, lmr: !o.noLMR}
 	if o.Depth > 0 {
@@ -200,7 +209,26 @@ func (pl *Player) budget(o Options, table [MaxLevel + 1]level) (limits, time.Dur
 	if o.Time > 0 {
 		d = min(o.Time, pl.cfg.MaxTime)
 	}
-	return lim, d
+	ctx, cancel := context.WithTimeout(ctx, d)
+	b := budget{ctx: ctx, lim: lim}
+	if o.Level != MaxLevel || o.Time > 0 || o.load <= 0 {
+		return b, cancel
+	}
+	floor := table[MaxLevel-1]
+	b.lim.floorDepth, b.lim.floorNodes = floor.depth, floor.nodes
+	soft, cancelSoft := context.WithTimeout(ctx, pl.shortTime(o.load))
+	b.soft = soft
+	return b, func() { cancelSoft(); cancel() }
+}
+
+// shortTime is level 5's time while load searches wait behind it: its
+// share of the Config.Searches tables over the searches running and
+// waiting, Config.MaxTime x Searches / (Searches + load). Past it, the
+// search stops once it has done at least level 4's work (level 4's depth,
+// or the positions level 4 searches), so that level 5 under load is never
+// weaker than level 4.
+func (pl *Player) shortTime(load int) time.Duration {
+	return time.Duration(int64(pl.cfg.MaxTime) * int64(pl.cfg.Searches) / int64(pl.cfg.Searches+load))
 }
 
 // search dispatches s to its game's engine.
@@ -249,8 +277,7 @@ func (pl *Player) search(ctx context.Context, s rules.State, o Options, tt *tabl
 }
 
 func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options, tt *table) (Result, error) {
-	lim, d := pl.budget(o, draughtsLevels)
-	ctx, cancel := context.WithTimeout(ctx, d)
+	b, cancel := pl.budget(ctx, o, draughtsLevels)
 	defer cancel()
 	e := newDraughtsEngine(g.Variant())
 	p := g.Position()
@@ -268,14 +295,13 @@ func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options
 	if len(moves) == 0 {
 		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
-	s := newSearcher[draughts.Position, draughts.Move](ctx, e, tt, lim, before)
+	s := newSearcher[draughts.Position, draughts.Move](b, e, tt, before)
 	r := s.run(&p, moves)
 	return Result{Move: g.Variant().RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }
 
 func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, history []ultradamas.Position, o Options, tt *table) (Result, error) {
-	lim, d := pl.budget(o, ultraLevels)
-	ctx, cancel := context.WithTimeout(ctx, d)
+	b, cancel := pl.budget(ctx, o, ultraLevels)
 	defer cancel()
 	e := &ultraEngine{}
 	before := map[uint64]bool{}
@@ -289,7 +315,7 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	if len(moves) == 0 {
 		return Result{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, nil, "there is no legal move")
 	}
-	s := newSearcher[ultradamas.Position, ultradamas.Move, *ultraEngine](ctx, e, tt, lim, before)
+	s := newSearcher[ultradamas.Position, ultradamas.Move, *ultraEngine](b, e, tt, before)
 	r := s.run(&p, moves)
 	return Result{Move: p.RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }

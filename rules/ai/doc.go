@@ -26,6 +26,16 @@
 // default). The seed passed in decides between equal moves and the noise:
 // the same state, level and seed give the same move at levels 1 to 4.
 //
+// A Player runs at most Config.Searches searches at once, each with its
+// own transposition table. The searches waiting for a table take turns
+// between their owners (WithOwner: the bot gives each person's games one
+// owner): each owner waiting gets one search per round, so a search waits
+// for at most one search per other owner waiting, however many searches
+// one owner queued. While searches wait, level 5 gets only its share of
+// the time, MaxTime x Searches / (Searches + waiting), but it always does
+// at least level 4's work (level 4's depth, or its count of positions), so
+// that it never plays weaker than level 4.
+//
 // With damas huff=yes the computer always makes the largest capture (so it
 // is never huffed) and, when it may huff, Huff says which piece to take.
 //

@@ -162,8 +162,7 @@ func halmaTurns(s *halma.State) [4]uint16 {
 }
 
 func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, tt *table) (Result, error) {
-	lim, d := pl.budget(o, halmaLevels)
-	ctx, cancel := context.WithTimeout(ctx, d)
+	b, cancel := pl.budget(ctx, o, halmaLevels)
 	defer cancel()
 	leaveHome := 0
 	if g, ok := st.Game().(halma.Game); ok {
@@ -178,11 +177,11 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	var r result[halma.Move]
 	var nodes int64
 	if e.players == 2 {
-		s := newSearcher[halmaPos, halma.Move](ctx, e, tt, lim, nil)
+		s := newSearcher[halmaPos, halma.Move](b, e, tt, nil)
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	} else {
-		s := &paranoid{budget: budget{ctx: ctx, lim: lim}, e: e, root: p.p.Turn()}
+		s := &paranoid{budget: b, e: e, root: p.p.Turn()}
 		r = s.run(&p, moves)
 		nodes = s.nodes
 	}
@@ -343,7 +342,7 @@ func (s *paranoid) run(p *halmaPos, moves []halma.Move) result[halma.Move] {
 			break
 		}
 		res.depth = d
-		if alpha > mateZone {
+		if alpha > mateZone || s.enough(d) {
 			break
 		}
 	}

@@ -59,7 +59,7 @@ func TestSearchMatchesMinimax(t *testing.T) {
 			}
 			if ply > 8 && ply%3 == 0 && len(ms) > 1 {
 				for _, d := range []int{2, 3, 4} {
-					s := newSearcher[draughts.Position, draughts.Move](context.Background(), e, tt, limits{depth: d}, map[uint64]bool{})
+					s := newSearcher[draughts.Position, draughts.Move](budget{ctx: context.Background(), lim: limits{depth: d}}, e, tt, map[uint64]bool{})
 					res := s.run(&p, ms)
 					want := -infinity
 					for _, m := range ms {

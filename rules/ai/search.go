@@ -54,6 +54,12 @@ type limits struct {
 	pick  int   // amplitude of the noise on the root moves' scores (weak levels)
 	lmr   bool  // reduce the depth of late quiet moves
 	seed  uint64
+	// floorDepth and floorNodes, for a search with a shorter time
+	// (budget.soft), are the work it does at least: it stops once its
+	// short time is over and it completed floorDepth plies or searched
+	// floorNodes positions (level 4's limits).
+	floorDepth int
+	floorNodes int64
 }
 
 // result is what a search found.
@@ -84,21 +90,27 @@ type searcher[P comparable, M comparable, E engine[P, M]] struct {
 	before  map[uint64]bool // positions of the game before the root
 }
 
-func newSearcher[P comparable, M comparable, E engine[P, M]](ctx context.Context, e E, tt *table, lim limits, before map[uint64]bool) *searcher[P, M, E] {
+func newSearcher[P comparable, M comparable, E engine[P, M]](b budget, e E, tt *table, before map[uint64]bool) *searcher[P, M, E] {
 	tt.clear()
-	return &searcher[P, M, E]{budget: budget{ctx: ctx, lim: lim}, e: e, tt: tt, history: make([]int32, e.histSize()), before: before}
+	return &searcher[P, M, E]{budget: b, e: e, tt: tt, history: make([]int32, e.histSize()), before: before}
 }
 
 // budget is what a search may spend: its context (cancelled when the game
-// ends or the time is up) and its node limit. Both searches embed it.
+// ends or the time is up) and its node limit; under load, level 5's
+// shorter time too. Both searches embed it.
 type budget struct {
-	ctx     context.Context
-	lim     limits
+	ctx context.Context
+	lim limits
+	// soft, when set, is done when a level-5 search under load has had
+	// its shorter time: then it stops once it did level 4's work
+	// (lim.floorDepth, lim.floorNodes).
+	soft    context.Context
 	nodes   int64
 	stopped bool
 }
 
-// poll stops the search when its context is done or its nodes are spent.
+// poll stops the search when its context is done or its nodes are spent,
+// or when its shorter time is over and it searched level 4's positions.
 func (s *budget) poll() {
 	if s.lim.nodes > 0 && s.nodes >= s.lim.nodes {
 		s.stopped = true
@@ -107,8 +119,18 @@ func (s *budget) poll() {
 	select {
 	case <-s.ctx.Done():
 		s.stopped = true
+		return
 	default:
 	}
+	if s.soft != nil && s.lim.floorNodes > 0 && s.nodes >= s.lim.floorNodes && s.soft.Err() != nil {
+		s.stopped = true
+	}
+}
+
+// enough reports, after an iteration of depth d, that a search with a
+// shorter time has had it and reached level 4's depth.
+func (s *budget) enough(d int) bool {
+	return s.soft != nil && d >= s.lim.floorDepth && s.soft.Err() != nil
 }
 
 // evaluate is the engine's evaluation with the level's noise: a function
@@ -426,6 +448,9 @@ func (s *searcher[P, M, E]) run(p *P, moves []M) result[M] {
 		res.depth = d
 		if !pick {
 			s.tt.store(h, d, toTT(bestScore, 0), boundExact, bestIdx)
+		}
+		if s.enough(d) {
+			break
 		}
 		if bestScore > mateZone || bestScore < -mateZone {
 			// A forced result is known: deeper iterations will not change it.

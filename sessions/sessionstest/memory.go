@@ -25,18 +25,29 @@ type MemoryStore struct {
 	next      int
 	seen      map[string]time.Time
 	standings map[string]sessions.Standing
+	// rated holds each player's rating history (platform 0 user), oldest
+	// first; members the players of each community ladder (platform 0
+	// community 0 game 0 period).
+	rated     map[string][]sessions.RatedGame
+	members   map[string]map[string]bool
 	names     map[string]sessions.User
 	tours     map[string][]byte
 	tourOrder []string
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error
+	// Answer, when set, is what Commit returns, given what it did (nil:
+	// c was applied): a store whose answer was lost after it applied c
+	// (or did not) returns an error wrapping sessions.ErrUnknownOutcome.
+	// It is called outside the store's lock.
+	Answer func(c *sessions.Change, err error) error
 }
 
 // NewMemoryStore returns an empty MemoryStore.
 func NewMemoryStore() *MemoryStore {
 	return &MemoryStore{live: map[sessions.Key][]byte{}, finished: map[string][]byte{}, seen: map[string]time.Time{},
-		standings: map[string]sessions.Standing{}, names: map[string]sessions.User{}, tours: map[string][]byte{}}
+		standings: map[string]sessions.Standing{}, rated: map[string][]sessions.RatedGame{}, members: map[string]map[string]bool{},
+		names: map[string]sessions.User{}, tours: map[string][]byte{}}
 }
 
 // Load implements sessions.Store.
@@ -52,6 +63,14 @@ func (m *MemoryStore) Load(ctx context.Context, key sessions.Key) (*sessions.Rec
 
 // Commit implements sessions.Store.
 func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
+	err := m.commit(c)
+	if m.Answer != nil {
+		return m.Answer(c, err)
+	}
+	return err
+}
+
+func (m *MemoryStore) commit(c *sessions.Change) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.Fail != nil {
@@ -143,7 +162,20 @@ func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
 				for p := range 2 {
 					st := rated[seat][p]
 					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
+					if c.Rate.Joins() {
+						k := memberKey(st.Platform, c.Rate.Community, st.Game, st.Period)
+						if m.members[k] == nil {
+							m.members[k] = map[string]bool{}
+						}
+						m.members[k][st.User.ID] = true
+					}
 				}
+			}
+			f := c.Finished.Clone()
+			f.ID, f.Ratings = id, changes
+			for _, g := range sessions.RatedGamesOf(f) {
+				k := g.Platform + "\x00" + g.User.ID
+				m.rated[k] = append(m.rated[k], g)
 			}
 		}
 	}
@@ -152,6 +184,24 @@ func (m *MemoryStore) Commit(ctx context.Context, c *sessions.Change) error {
 
 func standingKey(platform, user, game, period string) string {
 	return platform + "\x00" + user + "\x00" + game + "\x00" + period
+}
+
+func memberKey(platform, community, game, period string) string {
+	return platform + "\x00" + community + "\x00" + game + "\x00" + period
+}
+
+// RatingHistory implements sessions.Store.
+func (m *MemoryStore) RatingHistory(ctx context.Context, platform, userID, game string) ([]sessions.RatedGame, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []sessions.RatedGame
+	for _, g := range m.rated[platform+"\x00"+userID] {
+		if game == "" || g.Game == game {
+			out = append(out, g)
+		}
+	}
+	sessions.SortRatedGames(out)
+	return out, nil
 }
 
 // Seen implements sessions.Store.
@@ -194,8 +244,9 @@ func (m *MemoryStore) Top(ctx context.Context, q sessions.TopQuery) (sessions.La
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var all []sessions.Standing
+	members := m.members[memberKey(q.Platform, q.Community, q.Game, q.Period)]
 	for _, st := range m.standings {
-		if st.Platform == q.Platform && st.Game == q.Game && st.Period == q.Period {
+		if st.Platform == q.Platform && st.Game == q.Game && st.Period == q.Period && (q.Community == "" || members[st.User.ID]) {
 			all = append(all, st)
 		}
 	}
@@ -253,6 +304,23 @@ func (m *MemoryStore) LiveIndex(ctx context.Context) ([]sessions.LiveEntry, erro
 	return out, err
 }
 
+// LiveOf implements sessions.Store (reading every live session: a test
+// store has few).
+func (m *MemoryStore) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
+	live, err := m.Live(ctx)
+	var out []*sessions.Record
+	for _, r := range live {
+		if r.Key.Platform == platform && slices.ContainsFunc(r.Seats, func(u sessions.User) bool { return u.ID == userID }) {
+			r.Actions = nil
+			out = append(out, r)
+		}
+	}
+	return out, err
+}
+
 // Finished implements sessions.Store.
 func (m *MemoryStore) Finished(ctx context.Context, id string) (*sessions.Record, error) {
 	m.mu.Lock()
@@ -278,7 +346,8 @@ func (m *MemoryStore) History(ctx context.Context, q sessions.HistoryQuery) ([]*
 			continue
 		}
 		if q.User != "" {
-			if r.Key.Platform != q.Platform || len(r.SeatsOf(sessions.User{ID: q.User})) == 0 {
+			if r.Key.Platform != q.Platform || len(r.SeatsOf(sessions.User{ID: q.User})) == 0 ||
+				q.With != "" && len(r.SeatsOf(sessions.User{ID: q.With})) == 0 {
 				continue
 			}
 		} else if r.Key != q.Key {

@@ -28,6 +28,7 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"TakeBack", storeTakeBack},
 		{"Remove", storeRemove},
 		{"Live", storeLive},
+		{"LiveOf", storeLiveOf},
 		{"Finish", storeFinish},
 		{"History", storeHistory},
 		{"Requests", storeRequests},
@@ -38,6 +39,8 @@ func TestStore(t *testing.T, open func(t *testing.T) sessions.Store) {
 		{"TournamentsAt", storeTournamentsAt},
 		{"TourCommit", storeTourCommit},
 		{"OneActivePerChannel", storeOneActivePerChannel},
+		{"RatingHistory", storeRatingHistory},
+		{"CommunityLadders", storeCommunityLadders},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.fn(t, open(t)) })
 	}
@@ -55,7 +58,7 @@ func skey(ch string) sessions.Key { return sessions.Key{Platform: "test", Channe
 // storeRecord is a game in play at key with every field set and n moves.
 func storeRecord(key sessions.Key, n int) *sessions.Record {
 	r := &sessions.Record{
-		V: sessions.RecordVersion, Key: key, Game: "count", Options: map[string]string{"target": "1000"},
+		V: sessions.RecordVersion, Key: key, Community: "guild1", Game: "count", Options: map[string]string{"target": "1000"},
 		Play:       sessions.PlayOptions{Time: sessions.Duration(24 * time.Hour), Color: sessions.ColorBlack, Rated: true, Level: 3},
 		Challenger: sAnn, Invited: []sessions.User{{Name: "ben"}}, Seats: []sessions.User{sBen, sAnn},
 		First: 1, Start: "5", DrawOffer: []int{1},
@@ -228,6 +231,71 @@ func storeLive(t *testing.T, s sessions.Store) {
 	}
 }
 
+// storeLiveOf: the live sessions a user holds a seat in, as heads without
+// actions, kept as seats fill and sessions end (the caps count them).
+func storeLiveOf(t *testing.T, s sessions.Store) {
+	ctx := context.Background()
+	keys := func(platform, id string) string {
+		t.Helper()
+		recs, err := s.LiveOf(ctx, platform, id)
+		if err != nil {
+			t.Fatalf("LiveOf %s %s: %v", platform, id, err)
+		}
+		var out []string
+		for _, r := range recs {
+			if len(r.Actions) != 0 {
+				t.Errorf("LiveOf %s: %s with %d actions, want a head without them", id, r.Key.Channel, len(r.Actions))
+			}
+			out = append(out, fmt.Sprintf("%s:%s", r.Key.Channel, r.Phase()))
+		}
+		slices.Sort(out)
+		return fmt.Sprint(out)
+	}
+	// Ann's open challenge, Ann's game with Ben (40 moves), Ann against
+	// the computer, Cleo's challenge to Ann (not yet accepted).
+	open := storeRecord(skey("open"), 0)
+	open.Started, open.Seats = time.Time{}, []sessions.User{sAnn, {}}
+	game := storeRecord(skey("game"), 40)
+	bot := storeRecord(skey("bot"), 3)
+	bot.Seats[0] = sessions.ComputerUser()
+	invite := storeRecord(skey("invite"), 0)
+	invite.Started, invite.Challenger, invite.Seats = time.Time{}, sCleo, []sessions.User{sCleo, {}}
+	elsewhere := storeRecord(sessions.Key{Platform: "other", Channel: "game"}, 2)
+	for _, r := range []*sessions.Record{open, game, bot, invite, elsewhere} {
+		commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone()})
+	}
+	for _, c := range []struct{ platform, id, want string }{
+		{"test", sAnn.ID, "[bot:playing game:playing open:challenge]"},
+		{"test", sBen.ID, "[game:playing]"},
+		{"test", sCleo.ID, "[invite:challenge]"},
+		{"other", sAnn.ID, "[game:playing]"},
+		{"test", "nobody", "[]"},
+		{"test", "", "[]"},
+	} {
+		if got := keys(c.platform, c.id); got != c.want {
+			t.Errorf("LiveOf %s %q: %s, want %s", c.platform, c.id, got, c.want)
+		}
+	}
+	// Ann takes the seat of Cleo's challenge, which starts; Ann's game
+	// with Ben ends; her challenge is withdrawn; a move against the
+	// computer changes nothing.
+	invite.Seats[1], invite.Started = sAnn, st0
+	commit(t, s, &sessions.Change{Key: invite.Key, Live: invite.Clone()})
+	finish(t, s, game, false)
+	commit(t, s, &sessions.Change{Key: open.Key})
+	addMove(bot, "1")
+	commit(t, s, &sessions.Change{Key: bot.Key, Live: bot.Clone()})
+	for _, c := range []struct{ id, want string }{
+		{sAnn.ID, "[bot:playing invite:playing]"},
+		{sBen.ID, "[]"},
+		{sCleo.ID, "[invite:playing]"},
+	} {
+		if got := keys("test", c.id); got != c.want {
+			t.Errorf("after the changes, LiveOf %q: %s, want %s", c.id, got, c.want)
+		}
+	}
+}
+
 // finish ends r (a live session) with seat 0 winning and commits it.
 func finish(t *testing.T, s sessions.Store, r *sessions.Record, rate bool) *sessions.Record {
 	t.Helper()
@@ -318,6 +386,14 @@ func storeHistory(t *testing.T, s sessions.Store) {
 	check("ben's other", sessions.HistoryQuery{Platform: "test", User: "2", Game: "other"}, 5, 2)
 	check("channel h0", sessions.HistoryQuery{Key: skey("h0")}, 4, 2, 0)
 	check("channel h1, 1", sessions.HistoryQuery{Key: skey("h1"), Limit: 1}, 5)
+	// With: the games another user played in too.
+	check("ann's with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2"}, 5, 3, 2, 1, 0)
+	check("ben's with ann", sessions.HistoryQuery{Platform: "test", User: "2", With: "1"}, 5, 3, 2, 1, 0)
+	check("ann's with cleo", sessions.HistoryQuery{Platform: "test", User: "1", With: "3"}, 4)
+	check("ben's with cleo", sessions.HistoryQuery{Platform: "test", User: "2", With: "3"})
+	check("ann's other with ben", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Game: "other"}, 5, 2)
+	check("ann's with ben, 2", sessions.HistoryQuery{Platform: "test", User: "1", With: "2", Limit: 2}, 5, 3)
+	check("ann's with ben elsewhere", sessions.HistoryQuery{Platform: "other", User: "1", With: "2"})
 }
 
 func storeRequests(t *testing.T, s sessions.Store) {
@@ -403,7 +479,7 @@ func storeConcurrent(t *testing.T, s sessions.Store) {
 func storeTour(ch string) *sessions.Tournament {
 	return &sessions.Tournament{
 		V: sessions.TournamentVersion, Rev: 1, Key: sessions.Key{Platform: "test", Channel: ch, Thread: "th"},
-		Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
+		Community: "guild1", Organiser: sAnn, Game: "count", Options: map[string]string{"target": "100"},
 		Play:   sessions.PlayOptions{Time: sessions.Duration(time.Hour), Rated: true},
 		Format: sessions.FormatSwiss, Rounds: 3, Status: sessions.StatusSignup,
 		Players: []sessions.Entrant{{User: sAnn, Rating: 1500}, {User: sBen, Rating: 1600, Joined: 1}, {User: sCleo, Rating: 1400, Left: 2}},
@@ -655,14 +731,17 @@ func storeTourCommit(t *testing.T, s sessions.Store) {
 	// its key in the same change.
 	paired(tour, "")
 	tour.Played[0].Games[0].Key = sessions.Key{}
+	// The platform refused its place at first: it waits, and says why.
+	tour.Played[0].Games[0].Wait = &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}
 	tour.Rev = 2
 	putTour(t, s, tour)
+	sameTour(t, "a game waiting for its place", getTour(t, s, tour.ID), tour)
 	r := storeRecord(skey("tc1"), 0)
 	r.Seats = []sessions.User{sAnn, sBen}
 	r.Tour = &sessions.TourRef{ID: tour.ID, Round: 1, Board: 0}
 	opened := tour.Clone()
 	opened.Rev = 3
-	opened.Played[0].Games[0].Key = r.Key
+	opened.Played[0].Games[0].Key, opened.Played[0].Games[0].Wait = r.Key, nil
 	commit(t, s, &sessions.Change{Key: r.Key, Live: r.Clone(), Tournament: opened})
 	sameTour(t, "the tournament after its game opened", getTour(t, s, tour.ID), opened)
 	same(t, "the tournament game", load(t, s, r.Key), r)

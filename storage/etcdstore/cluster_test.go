@@ -1,10 +1,13 @@
 package etcdstore_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"go.etcd.io/etcd/server/v3/embed"
 	"go.uber.org/zap"
 )
 
@@ -20,6 +24,13 @@ import (
 // two clients, each on every member's endpoint (two bot processes), and
 // stop, which stops member i (once; the rest stop when the test ends).
 func cluster(t *testing.T) (stop func(i int), clis [2]*clientv3.Client) {
+	t.Helper()
+	stop, clis, _ = clusterMembers(t)
+	return stop, clis
+}
+
+// clusterMembers is cluster with the members.
+func clusterMembers(t *testing.T) (stop func(i int), clis [2]*clientv3.Client, members []*embed.Etcd) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("a three-member etcd cluster; run without -short")
@@ -41,7 +52,7 @@ func cluster(t *testing.T) (stop func(i int), clis [2]*clientv3.Client) {
 		t.Cleanup(func() { c.Close() })
 		clis[i] = c
 	}
-	return func(i int) { stops[i]() }, clis
+	return func(i int) { stops[i]() }, clis, members
 }
 
 // TestClusterMovesFromTwoProcesses: on a three-member cluster, two
@@ -246,4 +257,95 @@ func TestClusterClockLeader(t *testing.T) {
 	}
 	autoMoves("after a's late clock", 2)
 	stopB()
+}
+
+// TestClusterLeaderDiesMidMove: on a three-member cluster, one process
+// plays 32 games move after move, all at once, and the leader member dies
+// in the middle (stopped hard: no hand-over, the moves in flight cut off).
+// After every answer the player's view is what the store holds: a move
+// answered played is stored, once; one refused changed nothing; and after
+// "may or may not have been saved", /board tells.
+func TestClusterLeaderDiesMidMove(t *testing.T) {
+	stop, clis, members := clusterMembers(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var lost lostAnswers
+	opts := etcdstore.Options{Prefix: "/dies/"}
+	a, truth := service(etcdstore.New(clis[0], etcdstore.Options{Prefix: opts.Prefix, Log: slog.New(slog.NewTextHandler(&lost, nil))})), etcdstore.New(clis[1], opts)
+	defer a.Close()
+	const games, moves = 32, 24
+	keys := make([]sessions.Key, games)
+	for i := range keys {
+		keys[i] = sessions.Key{Platform: "test", Channel: fmt.Sprint("g", i)}
+		startCount(t, a, keys[i], "1000")
+	}
+	var played, failed, unknown atomic.Int64
+	killed := make(chan int, 1)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for played.Load() < games*moves/4 {
+			time.Sleep(time.Millisecond)
+		}
+		for i, m := range members {
+			if m.Server.Leader() == m.Server.MemberID() {
+				m.Server.HardStop()
+				stop(i)
+				killed <- i
+				return
+			}
+		}
+		killed <- -1
+	})
+	for _, key := range keys {
+		wg.Go(func() {
+			n := 0 // the moves the players believe played
+			for range moves {
+				_, answer := a.Move(ctx, sessions.Request{Key: key, User: []sessions.User{ann, bob}[n%2]}, "1")
+				switch sessions.KindOf(answer) {
+				case nil:
+					n++
+					played.Add(1)
+				case sessions.ErrUnknownOutcome:
+					unknown.Add(1)
+					snap, err := a.Look(ctx, key) // /board
+					if err != nil {
+						t.Errorf("%s: /board after an unknown outcome: %v", key.Channel, err)
+						return
+					}
+					n = len(snap.Record.Actions)
+				default:
+					failed.Add(1)
+				}
+				var rec *sessions.Record
+				for rec == nil {
+					var err error
+					if rec, err = truth.Load(ctx, key); err != nil && ctx.Err() != nil {
+						t.Errorf("%s: reading the store: %v", key.Channel, err)
+						return
+					}
+				}
+				if len(rec.Actions) != n {
+					t.Errorf("%s: the answer was %v, the player counts %d moves, the store holds %d", key.Channel, answer, n, len(rec.Actions))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if i := <-killed; i < 0 {
+		t.Fatal("no member was the leader")
+	} else {
+		t.Logf("member %d, the leader, died after %d moves; %d moves played, %d refused, %d of unknown outcome; %d answers lost and asked again",
+			i, games*moves/4, played.Load(), failed.Load(), unknown.Load(), lost.n.Load())
+	}
+}
+
+// lostAnswers counts the store's log lines about a lost answer.
+type lostAnswers struct{ n atomic.Int64 }
+
+func (l *lostAnswers) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte("lost the answer")) {
+		l.n.Add(1)
+	}
+	return len(p), nil
 }

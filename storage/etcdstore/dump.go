@@ -88,6 +88,23 @@ func (s *Store) exporters() []exporter {
 		}
 		return json.Marshal(sr.Standing)
 	}
+	// ladderRow makes the ID of a ladder's row of n parts, the rating
+	// (inverted, in hex) second to last: the platform's ladders and the
+	// communities'.
+	ladderRow := func(n int) func(rest string) (string, error) {
+		return func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != n {
+				return "", fmt.Errorf("%d parts, want %d", len(p), n)
+			}
+			inv, err := strconv.ParseUint(p[n-2], 16, 32)
+			if err != nil {
+				return "", err
+			}
+			p[n-2] = strconv.Itoa(uninverted(uint32(inv)))
+			return storage.JoinID(p...), nil
+		}
+	}
 	history := func(what string, n int) func(rest string) (string, error) {
 		return func(rest string) (string, error) {
 			p := strings.Split(rest, "\x00")
@@ -151,18 +168,7 @@ func (s *Store) exporters() []exporter {
 		records(storage.KindHistory, "u/", history("user", 3), nil),
 		records(storage.KindHistory, "c/", history("channel", 4), nil),
 		records(storage.KindStanding, "r/", parts(4), standing),
-		records(storage.KindLadder, "l/", func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != 5 {
-				return "", fmt.Errorf("%d parts, want 5", len(p))
-			}
-			inv, err := strconv.ParseUint(p[3], 16, 32)
-			if err != nil {
-				return "", err
-			}
-			p[3] = strconv.Itoa(uninverted(uint32(inv)))
-			return storage.JoinID(p...), nil
-		}, standing),
+		records(storage.KindLadder, "l/", ladderRow(5), standing),
 		records(storage.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
 			var u sessions.User
 			if err := json.Unmarshal(v, &u); err != nil {
@@ -198,6 +204,30 @@ func (s *Store) exporters() []exporter {
 				return emit(storage.Item{Kind: storage.KindTournament, ID: id, Value: v})
 			})
 		}},
+		records(storage.KindRated, "rh/", func(rest string) (string, error) {
+			p := strings.Split(rest, "\x00")
+			if len(p) != 5 {
+				return "", fmt.Errorf("%d parts, want 5", len(p))
+			}
+			at, err := strconv.ParseInt(p[3], 10, 64)
+			if err != nil {
+				return "", err
+			}
+			id, err := strconv.ParseUint(p[4], 10, 64)
+			if err != nil {
+				return "", err
+			}
+			p[3], p[4] = strconv.FormatInt(at, 10), strconv.FormatUint(id, 10)
+			return storage.JoinID(p...), nil
+		}, func(v []byte) ([]byte, error) {
+			var r ratedRecord
+			if err := json.Unmarshal(v, &r); err != nil {
+				return nil, err
+			}
+			return json.Marshal(r.RatedGame)
+		}),
+		records(storage.KindMember, "cm/", parts(5), nil),
+		records(storage.KindCommunityLadder, "cl/", ladderRow(6), standing),
 	}
 }
 
@@ -422,6 +452,54 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
 		}
 		return ops, len(v) + 512, nil
+	case storage.KindRated:
+		p, err := storage.SplitID(it, 5)
+		if err != nil {
+			return nil, 0, err
+		}
+		at, err := strconv.ParseInt(p[3], 10, 64)
+		if err != nil {
+			return nil, 0, errors.New("bad time")
+		}
+		id, err := strconv.ParseUint(p[4], 10, 64)
+		if err != nil || id == 0 {
+			return nil, 0, errors.New("bad game id")
+		}
+		var g sessions.RatedGame
+		if err := json.Unmarshal(it.Value, &g); err != nil {
+			return nil, 0, err
+		}
+		v, err := json.Marshal(ratedRecord{V: 1, RatedGame: g})
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(p[0], p[1], p[2]), at, id), v)
+	case storage.KindMember:
+		p, err := storage.SplitID(it, 5)
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(s.memberPrefix(p[0], p[1], p[2], p[3])+p[4], nil)
+	case storage.KindCommunityLadder:
+		p, err := storage.SplitID(it, 6)
+		if err != nil {
+			return nil, 0, err
+		}
+		rating, err := strconv.Atoi(p[4])
+		if err != nil {
+			return nil, 0, errors.New("bad rating")
+		}
+		var st sessions.Standing
+		if err := json.Unmarshal(it.Value, &st); err != nil {
+			return nil, 0, err
+		}
+		v, err := json.Marshal(standingRecord{V: 1, Standing: st})
+		if err != nil {
+			return nil, 0, err
+		}
+		// The row, and the rating it is at in its membership (cm/).
+		k := s.cladderRow(p[0], p[1], p[2], p[3], rating, p[5])
+		return []clientv3.Op{clientv3.OpPut(k, string(v)), clientv3.OpPut(s.memberPrefix(p[0], p[5], p[2], p[3])+p[1], p[4])}, len(k) + len(v) + 64, nil
 	}
 	return nil, 0, errors.New("unknown kind")
 }

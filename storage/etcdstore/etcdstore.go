@@ -7,6 +7,7 @@
 //	h/<session>                  a live session's head: the record without its actions
 //	m/<session> 0 <chunk>        its actions, 32 to a chunk (a move rewrites the last one)
 //	d/<due> 0 <session>          the live sessions by when their clock is due
+//	lu/<platform 0 user> 0 <session>   the live sessions a user holds a seat in
 //	g/<id>                       a finished game (ids from meta/next-game)
 //	u/<platform 0 user> 0 <id>   the finished games of a user
 //	c/<session> 0 <id>           the finished games of a channel
@@ -14,24 +15,31 @@
 //	l/<platform 0 game 0 period> 0 <inverted rating> 0 <user>   the ladder
 //	n/<platform 0 lower-case name>               a user by name
 //	s/<platform 0 request id>    an applied request id, with a lease (a day)
+//	w/<random id>                a write's marker, with a lease (an hour: outcome.go)
 //	t/<id>                       a tournament (ids from meta/next-tournament)
 //	ta/<id>                      the tournaments in sign-up or running
 //	tc/<platform 0 channel> 0 <id>               the tournaments of a channel
 //	to/<platform 0 channel>      the id of the channel's active tournament (at most one)
+//	rh/<platform 0 user 0 game> 0 <ended> 0 <id>  a player's rating history entry
+//	cm/<platform 0 user 0 game 0 period> 0 <community>  a community ladder a player is on: the rating of their row
+//	cl/<platform 0 community 0 game 0 period> 0 <inverted rating> 0 <user>  a community's ladder
+//	meta/rating-log              set once the rating history and community ladders are built
 //
 // where <session> is platform 0 channel 0 thread, numbers are zero-padded
 // decimals and 0 is a zero byte. Values are JSON with a version ({"v":1,...}).
 //
-// Every sessions.Change is one etcd transaction. It compares the session
-// head's revision with the one this Store loaded or last committed: when
-// another process changed the session in between, the transaction fails
-// and Commit returns an error wrapping sessions.ErrConflict (the Service
-// then loads the session again and re-runs the request on it). A
-// tournament written with the change (Change.Tournament) adds a compare on
-// the tournament's revision: when another process wrote it since its Rev
-// was checked, the whole transaction fails with ErrConflict too. Before it
-// uses a session it holds in memory, the Service asks Changed (a read of
-// the head's revision), so that it sees what other processes did.
+// Every sessions.Change is one etcd transaction, whose outcome is known
+// before Commit answers, even when etcd's answer is lost (outcome.go). It
+// compares the session head's revision with the one this Store loaded or
+// last committed: when another process changed the session in between, the
+// transaction fails and Commit returns an error wrapping
+// sessions.ErrConflict (the Service then loads the session again and
+// re-runs the request on it). A tournament written with the change
+// (Change.Tournament) adds a compare on the tournament's revision: when
+// another process wrote it since its Rev was checked, the whole
+// transaction fails with ErrConflict too. Before it uses a session it
+// holds in memory, the Service asks Changed (a read of the head's
+// revision), so that it sees what other processes did.
 //
 // Clocks: one process at a time runs them (Lead: an etcd election on a
 // lease of LeaderTTL); its Tick reads the due index (DueBefore), so that
@@ -48,6 +56,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,8 +79,19 @@ const requestTTL = 24 * time.Hour
 type Options struct {
 	// Prefix is put before every key; DefaultPrefix when empty.
 	Prefix string
-	// Log receives damaged records (once per key); nil discards.
+	// Log receives damaged records (once per key), and the writes whose
+	// answer etcd lost; nil discards.
 	Log *slog.Logger
+	// Community names the community of a finished game of an older bot
+	// when Open builds the rating history and community ladders of a
+	// store written before them (see storage.Options.Community).
+	Community func(sessions.Key) string
+	// Wait is how long the store waits for etcd (0: DefaultWait): for the
+	// answers to the requests of one change (the client waits for a
+	// member as long as it is let), and then, when the change's answer
+	// was lost, for finding out whether it applied; only then does it
+	// fail with an error wrapping sessions.ErrUnknownOutcome.
+	Wait time.Duration
 }
 
 // Store is a sessions.Store on etcd.
@@ -80,19 +100,38 @@ type Store struct {
 	own    bool // Close closes cli
 	prefix string
 	log    *slog.Logger
+	legacy func(sessions.Key) string // Options.Community
 
-	mu     sync.Mutex
-	known  map[sessions.Key]seen // what this Store last saw of each live session
-	lease  clientv3.LeaseID
-	leased time.Time
+	wait time.Duration
+
+	mu       sync.Mutex
+	known    map[sessions.Key]seen // what this Store last saw of each live session
+	requests leaseCache            // the lease of request ids
+	markers  leaseCache            // the lease of writes' markers
 }
 
 // seen is what a Store knows of a live session's stored state: the head's
-// revision, how many actions are stored and its due-index key.
+// revision, how many actions are stored, its due-index key, and the ids
+// of its seats' users, with whether this Store wrote their entries of the
+// index by user (indexed: a session loaded from an older store may lack
+// them; its next commit writes them).
 type seen struct {
-	rev int64
-	n   int
-	due string
+	rev     int64
+	n       int
+	due     string
+	users   []string
+	indexed bool
+}
+
+// seatIDs returns the ids of the users holding r's seats, each once.
+func seatIDs(r *sessions.Record) []string {
+	var ids []string
+	for _, u := range r.Seats {
+		if u.ID != "" && !slices.Contains(ids, u.ID) {
+			ids = append(ids, u.ID)
+		}
+	}
+	return ids
 }
 
 // New returns a Store on the client cli (which the caller closes).
@@ -103,7 +142,11 @@ func New(cli *clientv3.Client, o Options) *Store {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, known: map[sessions.Key]seen{}}
+	if o.Wait <= 0 {
+		o.Wait = DefaultWait
+	}
+	return &Store{cli: cli, prefix: o.Prefix, log: o.Log, legacy: o.Community, wait: o.Wait, known: map[sessions.Key]seen{},
+		requests: leaseCache{ttl: requestTTL, reuse: time.Hour}, markers: leaseCache{ttl: markerTTL, reuse: markerReuse}}
 }
 
 // Close closes the client when the Store made it (Open).
@@ -148,6 +191,12 @@ func (s *Store) dueKey(k sessions.Key, due time.Time) string {
 }
 func (s *Store) gameKey(id uint64) string { return fmt.Sprintf("%sg/%016d", s.prefix, id) }
 func (s *Store) nextKey() string          { return s.prefix + "meta/next-game" }
+func (s *Store) liveUserKey(platform, user string, k sessions.Key) string {
+	return s.liveUserPrefix(platform, user) + sessionKey(k)
+}
+func (s *Store) liveUserPrefix(platform, user string) string {
+	return s.prefix + "lu/" + platform + "\x00" + user + "\x00"
+}
 func (s *Store) userPrefix(platform, user string) string {
 	return s.prefix + "u/" + platform + "\x00" + user + "\x00"
 }
@@ -184,6 +233,8 @@ func (s *Store) damage(what string, err error) error {
 // Load implements sessions.Store. The head and its move log are read at
 // one revision.
 func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Txn(ctx).Then(
 		clientv3.OpGet(s.headKey(key)),
 		clientv3.OpGet(s.movesKey(key), clientv3.WithPrefix(), clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend)),
@@ -218,7 +269,7 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 		return nil, s.damage("moves of "+key.String(), fmt.Errorf("%d actions, the head says %d", len(rec.Actions), h.N))
 	}
 	s.mu.Lock()
-	s.known[key] = seen{rev: hs[0].ModRevision, n: h.N, due: s.dueKey(key, h.Due)}
+	s.known[key] = seen{rev: hs[0].ModRevision, n: h.N, due: s.dueKey(key, h.Due), users: seatIDs(rec)}
 	s.mu.Unlock()
 	return rec, nil
 }
@@ -226,6 +277,8 @@ func (s *Store) Load(ctx context.Context, key sessions.Key) (*sessions.Record, e
 // Changed implements sessions.SharedStore: it compares the head's
 // revision with the one this Store last saw.
 func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Get(ctx, s.headKey(key), clientv3.WithKeysOnly())
 	if err != nil {
 		return false, fmt.Errorf("etcdstore: reading the revision of %s: %w", key, err)
@@ -242,6 +295,8 @@ func (s *Store) Changed(ctx context.Context, key sessions.Key) (bool, error) {
 // DueBefore implements sessions.SharedStore: a range read of the due
 // index up to t.
 func (s *Store) DueBefore(ctx context.Context, t time.Time) ([]sessions.LiveEntry, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	p := s.prefix + "d/"
 	end := fmt.Sprintf("%s%020d\x01", p, t.UnixNano())
 	resp, err := s.cli.Get(ctx, p, clientv3.WithRange(end), clientv3.WithKeysOnly())
@@ -279,17 +334,19 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 	s.mu.Lock()
 	was, ok := s.known[c.Key]
 	s.mu.Unlock()
-	var lease clientv3.LeaseID
-	if c.Request != "" {
-		var err error
-		if lease, err = s.requestLease(ctx); err != nil {
-			return err
-		}
-	}
 	// Only the game and tournament counters and the standings can race
-	// with other sessions' commits: then the transaction runs again.
-	for range 16 {
-		done, rev, res, err := s.try(ctx, c, was, ok, lease)
+	// with other sessions' commits: then the transaction runs again; so
+	// does one whose answer was lost and that did not apply.
+	for i := range 16 {
+		if err := ctx.Err(); err != nil && i > 0 {
+			return fmt.Errorf("etcdstore: committing %s: %w", c.Key, err)
+		}
+		done, rev, res, err := s.try(ctx, c, was, ok)
+		if errors.Is(err, sessions.ErrUnknownOutcome) {
+			s.mu.Lock()
+			delete(s.known, c.Key) // load it again: it may have changed
+			s.mu.Unlock()
+		}
 		if err != nil {
 			return err
 		}
@@ -298,7 +355,7 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 		}
 		s.mu.Lock()
 		if c.Live != nil {
-			s.known[c.Key] = seen{rev: rev, n: len(c.Live.Actions), due: s.dueKey(c.Key, c.Live.Due())}
+			s.known[c.Key] = seen{rev: rev, n: len(c.Live.Actions), due: s.dueKey(c.Key, c.Live.Due()), users: seatIDs(c.Live), indexed: true}
 		} else {
 			delete(s.known, c.Key)
 		}
@@ -312,6 +369,7 @@ func (s *Store) Commit(ctx context.Context, c *sessions.Change) error {
 		if res.tour != nil {
 			*c.Tournament = *res.tour
 		}
+		s.moveRows(ctx, res.later)
 		return nil
 	}
 	return fmt.Errorf("etcdstore: committing %s: too much contention on the game counter or ratings", c.Key)
@@ -321,13 +379,17 @@ type result struct {
 	id      string
 	ratings []sessions.RatingChange
 	tour    *sessions.Tournament // the tournament as written
+	later   []string             // community ladder rows to move after the transaction (communityBudget)
 }
 
 // try runs one transaction of c. It reports done=false when only the game
-// or tournament counter or a standing changed under it (run it again). A
-// stale Change.Tournament fails with an error wrapping ErrConflict that
-// names the tournament (the session stays known: it did not change).
-func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known bool, lease clientv3.LeaseID) (done bool, rev int64, res result, err error) {
+// or tournament counter or a standing changed under it, or when its
+// answer was lost and it did not apply (run it again). A stale
+// Change.Tournament fails with an error wrapping ErrConflict that names
+// the tournament (the session stays known: it did not change).
+func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known bool) (done bool, rev int64, res result, err error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	hk := s.headKey(c.Key)
 	var cmps []clientv3.Cmp
 	if known {
@@ -337,11 +399,21 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	var ops []clientv3.Op
 	if c.Request != "" {
+		lease, err := s.lease(ctx, &s.requests)
+		if err != nil {
+			return false, 0, res, err
+		}
 		sk := s.seenKey(c.Key.Platform, c.Request)
 		cmps = append(cmps, clientv3.Compare(clientv3.CreateRevision(sk), "=", 0))
 		v, _ := json.Marshal(seenRecord{V: 1, At: c.At.UnixNano()})
 		ops = append(ops, clientv3.OpPut(sk, string(v), clientv3.WithLease(lease)))
 	}
+	mlease, err := s.lease(ctx, &s.markers)
+	if err != nil {
+		return false, 0, res, err
+	}
+	mk := s.newMarker()
+	cmps, ops = marked(mk, mlease, cmps, ops)
 	if was.due != "" && (c.Live == nil || was.due != s.dueKey(c.Key, c.Live.Due())) {
 		ops = append(ops, clientv3.OpDelete(was.due))
 	}
@@ -353,6 +425,9 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 		ops = append(ops, o...)
 	} else {
 		ops = append(ops, clientv3.OpDelete(hk), clientv3.OpDelete(s.movesKey(c.Key), clientv3.WithPrefix()))
+		for _, id := range was.users {
+			ops = append(ops, clientv3.OpDelete(s.liveUserKey(c.Key.Platform, id, c.Key)))
+		}
 	}
 	if c.Finished != nil {
 		fc, fo, r, err := s.finishOps(ctx, c)
@@ -376,7 +451,8 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	}
 	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(elses...).Commit()
 	if err != nil {
-		return false, 0, res, fmt.Errorf("etcdstore: committing %s: %w", c.Key, err)
+		applied, rev, err := s.lost(ctx, "committing "+c.Key.String(), err, mk, mlease)
+		return applied, rev, res, err
 	}
 	if resp.Succeeded {
 		return true, resp.Header.Revision, res, nil
@@ -400,8 +476,9 @@ func (s *Store) try(ctx context.Context, c *sessions.Change, was seen, known boo
 	return false, 0, res, nil
 }
 
-// liveOps writes a live session's head, its due index and the chunks of
-// its move log that changed since was.
+// liveOps writes a live session's head, its due index, the chunks of its
+// move log that changed since was, and its entries of the index by user
+// when its seats' users changed (or this Store has not written them).
 func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 	r := c.Live
 	bare := *r
@@ -416,6 +493,16 @@ func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 		return nil, err
 	}
 	ops := []clientv3.Op{clientv3.OpPut(s.headKey(c.Key), string(hb))}
+	if users := seatIDs(r); !was.indexed || !slices.Equal(users, was.users) {
+		for _, id := range was.users {
+			if !slices.Contains(users, id) {
+				ops = append(ops, clientv3.OpDelete(s.liveUserKey(c.Key.Platform, id, c.Key)))
+			}
+		}
+		for _, id := range users {
+			ops = append(ops, clientv3.OpPut(s.liveUserKey(c.Key.Platform, id, c.Key), ""))
+		}
+	}
 	if dk := s.dueKey(c.Key, e.Due); dk != "" && dk != was.due {
 		ops = append(ops, clientv3.OpPut(dk, ""))
 	}
@@ -455,6 +542,16 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 	for i, k := range keys {
 		gets[i] = clientv3.OpGet(k)
 	}
+	var members []string // the prefixes of the players' community ladders, as the standings
+	if c.Rate != nil {
+		for _, u := range c.Rate.Players {
+			for _, period := range []string{sessions.AllTime, c.Rate.Month} {
+				p := s.memberPrefix(c.Rate.Platform, u.ID, c.Rate.Game, period)
+				members = append(members, p)
+				gets = append(gets, clientv3.OpGet(p, clientv3.WithPrefix()))
+			}
+		}
+	}
 	resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
 	if err != nil {
 		return nil, nil, res, fmt.Errorf("etcdstore: reading the game counter and ratings: %w", err)
@@ -464,11 +561,19 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		rev int64
 	}
 	vals := make([]got, len(keys))
-	for i, r := range resp.Responses {
+	for i, r := range resp.Responses[:len(keys)] {
 		if kvs := r.GetResponseRange().Kvs; len(kvs) > 0 {
 			vals[i] = got{kvs[0].Value, kvs[0].ModRevision}
 		}
 		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(keys[i]), "=", vals[i].rev))
+	}
+	communities := make([][]membership, len(members))
+	for i, p := range members {
+		for _, kv := range resp.Responses[len(keys)+i].GetResponseRange().Kvs {
+			communities[i] = append(communities[i], membership{community: string(kv.Key[len(p):]), rating: string(kv.Value)})
+		}
+		// No player joined another community ladder since the read.
+		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(p), "<", resp.Header.Revision+1).WithPrefix())
 	}
 	id := uint64(1)
 	if vals[0].v != nil {
@@ -502,6 +607,7 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 		next, changes := sessions.ApplyRating(r, cur)
 		res.ratings = changes
 		rec.Ratings = changes
+		budget := communityBudget
 		for seat := range 2 {
 			if !r.Rated && r.Penalty[seat] == 0 {
 				continue // an unrated game leaves the winner of an abandoned game as they were
@@ -517,7 +623,16 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 				}
 				ops = append(ops, clientv3.OpPut(s.ratingKey(st.Platform, st.User.ID, st.Game, st.Period), string(v)),
 					clientv3.OpPut(s.ladderKey(st), string(v)))
+				o, later := s.communityOps(r, st, v, communities[2*seat+p], &budget)
+				ops, res.later = append(ops, o...), append(res.later, later...)
 			}
+		}
+		for _, g := range sessions.RatedGamesOf(rec) {
+			o, err := s.ratedOp(&g, id)
+			if err != nil {
+				return nil, nil, res, err
+			}
+			ops = append(ops, o)
 		}
 	}
 	names := map[string]bool{} // a transaction puts a key once
@@ -549,24 +664,10 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 	return cmps, ops, res, nil
 }
 
-// requestLease returns the lease request ids are kept with: one lease
-// for every id of an hour, lasting a day past that hour.
-func (s *Store) requestLease(ctx context.Context) (clientv3.LeaseID, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.lease != 0 && time.Since(s.leased) < time.Hour {
-		return s.lease, nil
-	}
-	l, err := s.cli.Grant(ctx, int64((requestTTL + time.Hour).Seconds()))
-	if err != nil {
-		return 0, fmt.Errorf("etcdstore: granting the lease of request ids: %w", err)
-	}
-	s.lease, s.leased = l.ID, time.Now()
-	return l.ID, nil
-}
-
 // Seen implements sessions.Store.
 func (s *Store) Seen(ctx context.Context, platform, id string) (bool, error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
 	resp, err := s.cli.Get(ctx, s.seenKey(platform, id), clientv3.WithCountOnly())
 	if err != nil {
 		return false, fmt.Errorf("etcdstore: reading request %s: %w", id, err)
@@ -619,6 +720,9 @@ func (s *Store) Standings(ctx context.Context, platform, userID, game string) ([
 // rows, a count of its players and one of those rated higher than q.User.
 func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, error) {
 	p := s.ladderPrefix(q.Platform, q.Game, q.Period)
+	if q.Community != "" {
+		p = s.cladderPrefix(q.Platform, q.Community, q.Game, q.Period)
+	}
 	end := clientv3.GetPrefixRangeEnd(p)
 	ops := []clientv3.Op{
 		clientv3.OpGet(p, clientv3.WithRange(end), clientv3.WithLimit(int64(max(q.Limit, 0))), clientv3.WithSort(clientv3.SortByKey, clientv3.SortAscend)),
@@ -626,6 +730,9 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 	}
 	if q.User != "" {
 		ops = append(ops, clientv3.OpGet(s.ratingKey(q.Platform, q.User, q.Game, q.Period)))
+		if q.Community != "" {
+			ops = append(ops, clientv3.OpGet(s.memberPrefix(q.Platform, q.User, q.Game, q.Period)+q.Community, clientv3.WithCountOnly()))
+		}
 	}
 	resp, err := s.cli.Txn(ctx).Then(ops...).Commit()
 	if err != nil {
@@ -644,7 +751,7 @@ func (s *Store) Top(ctx context.Context, q sessions.TopQuery) (sessions.Ladder, 
 		return l, nil
 	}
 	kvs := resp.Responses[2].GetResponseRange().Kvs
-	if len(kvs) == 0 {
+	if len(kvs) == 0 || q.Community != "" && resp.Responses[3].GetResponseRange().Count == 0 {
 		return l, nil
 	}
 	var sr standingRecord
@@ -701,6 +808,58 @@ func (s *Store) heads(ctx context.Context) ([]sessions.Key, []head, error) {
 		heads = append(heads, h)
 	}
 	return keys, heads, bad
+}
+
+// LiveOf implements sessions.Store: one read of the index by user, then
+// the heads it names (no move log), 64 to a transaction.
+func (s *Store) LiveOf(ctx context.Context, platform, userID string) ([]*sessions.Record, error) {
+	if userID == "" {
+		return nil, nil
+	}
+	p := s.liveUserPrefix(platform, userID)
+	resp, err := s.cli.Get(ctx, p, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+	if err != nil {
+		return nil, fmt.Errorf("etcdstore: reading the live sessions of %s user %s: %w", platform, userID, err)
+	}
+	var gets []clientv3.Op
+	var bad error
+	for _, kv := range resp.Kvs {
+		parts := strings.Split(string(kv.Key[len(p):]), "\x00")
+		if len(parts) != 3 {
+			bad = s.damage("index key "+strconv.Quote(string(kv.Key)), errors.New("not platform, channel and thread"))
+			continue
+		}
+		gets = append(gets, clientv3.OpGet(s.headKey(sessions.Key{Platform: parts[0], Channel: parts[1], Thread: parts[2]})))
+	}
+	var out []*sessions.Record
+	for len(gets) > 0 {
+		n := min(len(gets), 64)
+		tr, err := s.cli.Txn(ctx).Then(gets[:n]...).Commit()
+		if err != nil {
+			return nil, fmt.Errorf("etcdstore: reading the live sessions of %s user %s: %w", platform, userID, err)
+		}
+		gets = gets[n:]
+		for _, r := range tr.Responses {
+			for _, kv := range r.GetResponseRange().Kvs {
+				rec, err := headRecord(kv.Value)
+				if err != nil {
+					bad = s.damage("session "+strconv.Quote(string(kv.Key)), err)
+					continue
+				}
+				out = append(out, rec)
+			}
+		}
+	}
+	return out, bad
+}
+
+// headRecord decodes the record of a stored head (without its actions).
+func headRecord(v []byte) (*sessions.Record, error) {
+	var h head
+	if err := json.Unmarshal(v, &h); err != nil {
+		return nil, err
+	}
+	return decodeRecord(h.Rec)
 }
 
 // Live implements sessions.Store.
@@ -765,8 +924,20 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 		p = s.userPrefix(q.Platform, q.User)
 	}
 	opts := []clientv3.OpOption{clientv3.WithPrefix(), clientv3.WithKeysOnly(), clientv3.WithSort(clientv3.SortByKey, clientv3.SortDescend)}
-	if q.Limit > 0 && q.Game == "" {
+	if q.Limit > 0 && q.Game == "" && q.With == "" { // else the limit applies after the filter
 		opts = append(opts, clientv3.WithLimit(int64(q.Limit)))
+	}
+	var with map[string]bool // the games of q.With, from the index alone
+	if q.User != "" && q.With != "" {
+		wp := s.userPrefix(q.Platform, q.With)
+		resp, err := s.cli.Get(ctx, wp, clientv3.WithPrefix(), clientv3.WithKeysOnly())
+		if err != nil {
+			return nil, fmt.Errorf("etcdstore: reading history: %w", err)
+		}
+		with = map[string]bool{}
+		for _, kv := range resp.Kvs {
+			with[string(kv.Key[len(wp):])] = true
+		}
 	}
 	resp, err := s.cli.Get(ctx, p, opts...)
 	if err != nil {
@@ -776,6 +947,9 @@ func (s *Store) History(ctx context.Context, q sessions.HistoryQuery) ([]*sessio
 	for _, kv := range resp.Kvs {
 		if q.Limit > 0 && len(out) >= q.Limit {
 			break
+		}
+		if with != nil && !with[string(kv.Key[len(p):])] {
+			continue
 		}
 		n, err := strconv.ParseUint(string(kv.Key[len(p):]), 10, 64)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardgamebot/bot/sessions"
 	"go.etcd.io/etcd/client/pkg/v3/transport"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.uber.org/zap"
@@ -30,10 +31,13 @@ type Config struct {
 	DialTimeout time.Duration
 	// Log receives damaged records; nil discards.
 	Log *slog.Logger
+	// Community is Options.Community.
+	Community func(sessions.Key) string
 }
 
-// Open connects to etcd and checks that it answers within DialTimeout.
-// Close closes the connection.
+// Open connects to etcd, checks that it answers within DialTimeout and
+// brings the store's records up to this bot (Migrate). Close closes the
+// connection.
 func Open(ctx context.Context, c Config) (*Store, error) {
 	if len(c.Endpoints) == 0 {
 		return nil, fmt.Errorf("etcdstore: no endpoints")
@@ -61,13 +65,17 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdstore: connecting to %s: %w", strings.Join(c.Endpoints, ","), err)
 	}
-	s := New(cli, Options{Prefix: c.Prefix, Log: c.Log})
+	s := New(cli, Options{Prefix: c.Prefix, Log: c.Log, Community: c.Community})
 	s.own = true
 	tctx, cancel := context.WithTimeout(ctx, c.DialTimeout)
 	defer cancel()
 	if _, err := cli.Get(tctx, s.nextKey(), clientv3.WithCountOnly()); err != nil {
 		cli.Close()
 		return nil, fmt.Errorf("etcdstore: etcd at %s does not answer: %w", strings.Join(c.Endpoints, ","), err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		cli.Close()
+		return nil, err
 	}
 	return s, nil
 }

@@ -40,13 +40,13 @@ type venues struct {
 
 func (v *venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
 
-func (v *venues) OpenVenue(ctx context.Context, t *sessions.Tournament, round int, white, black sessions.User) (sessions.Key, error) {
+func (v *venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if v.fail != nil && v.fail(round, len(v.opened)) {
+	if v.fail != nil && v.fail(g.Round, len(v.opened)) {
 		return sessions.Key{}, errors.New("the platform refused a thread")
 	}
-	k := sessions.Key{Platform: "test", Channel: t.Key.Channel, Thread: fmt.Sprintf("%s-g%d", v.name, len(v.opened)+1)}
+	k := sessions.Key{Platform: "test", Channel: g.Tournament.Key.Channel, Thread: fmt.Sprintf("%s-g%d", v.name, len(v.opened)+1)}
 	v.opened = append(v.opened, k)
 	return k, nil
 }
@@ -69,7 +69,8 @@ func (p *posts) Notify(ctx context.Context, n sessions.Notice) {
 	if n.Kind != sessions.NoticeTournament {
 		return
 	}
-	name := map[sessions.TourEventKind]string{sessions.TourRoundEnded: "ended", sessions.TourRoundPaired: "paired", sessions.TourEnded: "final"}[n.Tour.Kind]
+	name := map[sessions.TourEventKind]string{sessions.TourRoundEnded: "ended", sessions.TourRoundPaired: "paired", sessions.TourEnded: "final",
+		sessions.TourPlaceOpened: "opened", sessions.TourPlaceMissing: "missing"}[n.Tour.Kind]
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.list = append(p.list, fmt.Sprintf("%s %d", name, n.Tour.Round))
@@ -411,7 +412,7 @@ func TestTournamentStandingsInAnotherProcess(t *testing.T) {
 	g, g2 := &gate{}, &gate{}
 	a, c := newProc(t, "a", g, g2), newProc(t, "c", g, g2)
 	ps := players(5)
-	signUp(t, 2, ps[:4], a)
+	signUp(t, 3, ps[:4], a) // three rounds: round 3 is left for the late entry of round 2
 	if ev := must(t)(c.svc.TournamentHere(ctx, here(ps[4]).Key)); len(ev.Tournament.Players) != 4 || ev.Tournament.Status != sessions.StatusSignup {
 		t.Fatalf("process c during sign-up: %+v", ev.Tournament)
 	}
@@ -479,7 +480,9 @@ func TestTournamentResumeInAnotherProcess(t *testing.T) {
 	if tr.Status != sessions.StatusFinished || len(tr.Played) != 2 || len(d.venues.keys()) != 3 || len(a.venues.keys()) != 1 {
 		t.Fatalf("at the end: %s, %d rounds; venues a %v, d %v", tr.Status, len(tr.Played), a.venues.keys(), d.venues.keys())
 	}
-	if got, want := d.posts.all(), []string{"ended 1", "paired 2", "final 2"}; !slices.Equal(got, want) {
+	// The place d opened is posted with its link (the pairings a posted
+	// had none).
+	if got, want := d.posts.all(), []string{"opened 1", "ended 1", "paired 2", "final 2"}; !slices.Equal(got, want) {
 		t.Errorf("d's posts %q, want %q", got, want)
 	}
 }

@@ -258,24 +258,48 @@ func (w *tourWrite) conflict() error {
 
 // PutTournament implements sessions.Store.
 func (s *Store) PutTournament(ctx context.Context, t *sessions.Tournament) error {
-	for range 16 {
-		w, err := s.tourOps(ctx, t, nil, "")
+	for i := range 16 {
+		if err := ctx.Err(); err != nil && i > 0 {
+			return fmt.Errorf("etcdstore: writing tournament %s: %w", t.ID, err)
+		}
+		done, id, err := s.putTournament(ctx, t)
 		if err != nil {
 			return err
 		}
-		resp, err := s.cli.Txn(ctx).If(w.cmps...).Then(w.ops...).Else(w.elses()...).Commit()
-		if err != nil {
-			return fmt.Errorf("etcdstore: writing tournament %s: %w", w.t.ID, err)
-		}
-		if resp.Succeeded {
-			t.ID = w.t.ID
+		if done {
+			t.ID = id
 			return nil
-		}
-		if err := w.failed(resp, 0); err != nil {
-			return err
 		}
 	}
 	return errors.New("etcdstore: writing a new tournament: too much contention on the tournament counter")
+}
+
+// putTournament runs one transaction of PutTournament. It reports
+// done=false when the tournament counter moved, or when the answer was
+// lost and the write did not apply (outcome.go): run it again, reading
+// the tournament again.
+func (s *Store) putTournament(ctx context.Context, t *sessions.Tournament) (done bool, id string, err error) {
+	ctx, cancel := s.bounded(ctx)
+	defer cancel()
+	w, err := s.tourOps(ctx, t, nil, "")
+	if err != nil {
+		return false, "", err
+	}
+	mlease, err := s.lease(ctx, &s.markers)
+	if err != nil {
+		return false, "", err
+	}
+	mk := s.newMarker()
+	cmps, ops := marked(mk, mlease, w.cmps, w.ops)
+	resp, err := s.cli.Txn(ctx).If(cmps...).Then(ops...).Else(w.elses()...).Commit()
+	if err != nil {
+		applied, _, err := s.lost(ctx, "writing tournament "+w.t.ID, err, mk, mlease)
+		return applied, w.t.ID, err
+	}
+	if resp.Succeeded {
+		return true, w.t.ID, nil
+	}
+	return false, "", w.failed(resp, 0)
 }
 
 // Tournament implements sessions.Store.

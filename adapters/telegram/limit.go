@@ -1,0 +1,186 @@
+package telegram
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// rank is where a message stands in its chat's queue.
+type rank int
+
+const (
+	// news is a change of a game or a tournament: a move's board, a turn
+	// ping, a result, a challenge and its answer, a clock's notice. It
+	// goes before every lookup of its chat and is never dropped.
+	news rank = iota
+	// lookup is the answer to a command that changed nothing (/board,
+	// /help, a refusal): it waits behind the news, and a newer board of
+	// its game, or the same answer queued again, takes its place.
+	lookup
+)
+
+// limits are Telegram's limits on the messages into one chat, as the
+// bot keeps them: a burst of Burst messages, then one every Every (a
+// token bucket: Telegram asks for about one a second in a chat); and in
+// groups at most Group messages in any Window (20 a minute). Every limit
+// keeps a share for news, so that a chat flooded with lookups still takes
+// a move's board at once: a lookup goes only while it leaves one message
+// of the burst and a quarter of the group's window unused.
+type limits struct {
+	Burst  int // <= 0: no burst limit
+	Every  time.Duration
+	Group  int // <= 0: no group limit
+	Window time.Duration
+}
+
+// chatLimit is the state of the limits of one chat. Only the chat's queue
+// uses it: it needs no lock of its own.
+type chatLimit struct {
+	tokens float64   // the burst left at at
+	at     time.Time // zero: never sent (a full burst)
+	sent   []time.Time
+}
+
+// wait returns how long a message of rank r must wait before it may go
+// into the chat (0: now). group says whether the chat is a group.
+func (l *chatLimit) wait(c limits, group bool, now time.Time, r rank) time.Duration {
+	var d time.Duration
+	if c.Burst > 0 && c.Every > 0 {
+		need := 1.0
+		if r == lookup && c.Burst > 1 {
+			need++ // the last message of the burst is news's
+		}
+		if have := l.burst(c, now); have < need {
+			d = time.Duration((need - have) * float64(c.Every))
+		}
+	}
+	if group && c.Group > 0 && c.Window > 0 {
+		n := c.Group
+		if r == lookup && n > 1 {
+			n -= max(1, n/4) // a quarter of the window is news's
+		}
+		l.prune(c, now)
+		if k := len(l.sent) - n; k >= 0 {
+			d = max(d, l.sent[k].Add(c.Window).Sub(now))
+		}
+	}
+	return max(d, 0)
+}
+
+// burst is the burst left at now.
+func (l *chatLimit) burst(c limits, now time.Time) float64 {
+	if l.at.IsZero() {
+		return float64(c.Burst)
+	}
+	return min(float64(c.Burst), l.tokens+float64(now.Sub(l.at))/float64(c.Every))
+}
+
+// prune forgets the sends out of the group's window.
+func (l *chatLimit) prune(c limits, now time.Time) {
+	i := 0
+	for i < len(l.sent) && !l.sent[i].Add(c.Window).After(now) {
+		i++
+	}
+	l.sent = slices.Delete(l.sent, 0, i)
+}
+
+// count records a message sent into the chat at now.
+func (l *chatLimit) count(c limits, group bool, now time.Time) {
+	if c.Burst > 0 && c.Every > 0 {
+		l.tokens, l.at = l.burst(c, now)-1, now
+	}
+	if group && c.Group > 0 && c.Window > 0 {
+		l.prune(c, now)
+		l.sent = append(l.sent, now)
+	}
+}
+
+// idle reports whether the chat's limits have forgotten every message:
+// the state may go.
+func (l *chatLimit) idle(c limits, now time.Time) bool {
+	if c.Burst > 0 && c.Every > 0 && l.burst(c, now) < float64(c.Burst) {
+		return false
+	}
+	l.prune(c, now)
+	return len(l.sent) == 0
+}
+
+// pacer keeps the messages of all chats under n in any period per
+// (Telegram's about 30 a second across chats), and serves the chats in
+// turn: a chat waits in line for its message, and queues again only for
+// its next one, so that a chat with a backlog delays another chat's
+// message by one round at most.
+type pacer struct {
+	n   int // <= 0: no pace
+	per time.Duration
+
+	mu   sync.Mutex
+	sent []time.Time
+	line []chan struct{} // the chats waiting, in order: the first waits for the window
+}
+
+// take waits for the turn of one message and counts it. working counts
+// the sends being made: one less while this one waits.
+func (p *pacer) take(ctx context.Context, clock Clock, working *atomic.Int64) error {
+	if p.n <= 0 {
+		return nil
+	}
+	turn := make(chan struct{})
+	p.mu.Lock()
+	p.line = append(p.line, turn)
+	if len(p.line) == 1 {
+		close(turn)
+	}
+	p.mu.Unlock()
+	working.Add(-1)
+	select {
+	case <-turn:
+		working.Add(1)
+	case <-ctx.Done():
+		working.Add(1)
+		p.leave(turn)
+		return ctx.Err()
+	}
+	for {
+		p.mu.Lock()
+		now := clock.Now()
+		i := 0
+		for i < len(p.sent) && !p.sent[i].Add(p.per).After(now) {
+			i++
+		}
+		p.sent = slices.Delete(p.sent, 0, i)
+		if len(p.sent) < p.n {
+			p.sent = append(p.sent, now)
+			p.mu.Unlock()
+			p.leave(turn)
+			return nil
+		}
+		d := p.sent[0].Add(p.per).Sub(now)
+		p.mu.Unlock()
+		working.Add(-1)
+		err := clock.Sleep(ctx, d)
+		working.Add(1)
+		if err != nil {
+			p.leave(turn)
+			return err
+		}
+	}
+}
+
+// leave takes turn out of the line; when it was first, the next one's
+// turn comes.
+func (p *pacer) leave(turn chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := slices.Index(p.line, turn)
+	if i < 0 {
+		return
+	}
+	p.line = slices.Delete(p.line, i, i+1)
+	if i == 0 && len(p.line) > 0 {
+		close(p.line[0])
+	}
+}
