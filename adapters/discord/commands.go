@@ -214,7 +214,7 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		// More commands than the 25 choices Discord takes: the command's
 		// name is autocompleted.
 		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
-		"lang":    {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
+		"lang": {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
 	}
 	hd, hds := desc("DiscordOptCommand")
 	options["help"][0].Description = hd
