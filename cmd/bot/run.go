@@ -63,17 +63,21 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	wb, err := newWebBoard(ctx, c, store)
+	if err != nil {
+		return err
+	}
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, log)
+	svc := newService(c, store, &notifiers, venues, wb.changed(), log)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
 	if c.Telegram.Token != "" {
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures}
+			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
@@ -94,7 +98,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	}
 	if c.Discord.Token != "" {
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store, Web: wb.webLinks()}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
 			return err // it says "discord: ..."
@@ -110,6 +114,11 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	}
 	stop := startBackground(ctx, c, svc, store, log)
 	defer stop()
+	stopWeb, err := wb.start(ctx, svc, h, r, log)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 	var names []string
 	for _, p := range running {
 		names = append(names, p.name)
@@ -228,12 +237,14 @@ func newLogger(c config, w io.Writer) *slog.Logger {
 }
 
 // botStore is what the bot keeps: the sessions and games, the users'
-// languages and pings, the Discord channels' routes.
+// languages and pings, the Discord channels' routes, the web board's
+// signing key.
 type botStore interface {
 	sessions.Store
 	chat.LangStore
 	telegram.Prefs
 	discord.Routes
+	secrets
 	Close() error
 }
 
@@ -296,8 +307,12 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	wb, err := newWebBoard(ctx, c, store)
+	if err != nil {
+		return err
+	}
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log)
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log)
 	defer svc.Close()
 	n, err := svc.Resume(ctx)
 	if err != nil {
@@ -309,11 +324,16 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	// The console is one terminal, typed at or fed by a script of its
 	// owner's: it has no other users to protect, so its commands pass no
 	// rate limit (the caps still hold).
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
+	r := render.New()
+	stopWeb, err := wb.start(ctx, svc, h, r, log)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
-		r := render.New()
 		cc.PictureDir = filepath.Clean(c.Console.Pictures)
 		cc.Draw = func(p *chat.Picture) ([]byte, error) {
 			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Theme: render.Theme(c.Render.Theme), Numbers: p.View.Numbers != nil})
@@ -342,7 +362,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // newService builds the sessions service of the configuration: the
 // platforms' default clocks, the challenge expiry, the computer opponent.
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger) *sessions.Service {
+// changed, when set, takes every committed change (the web board's hub).
+func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet,
+	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
@@ -350,7 +372,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog)})
+		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
