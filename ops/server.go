@@ -16,9 +16,15 @@ func Mux(m *Metrics, h *Health) *http.ServeMux {
 	return mux
 }
 
+// Mounter is a server that serves handlers by pattern (an
+// *http.ServeMux, the web board's server).
+type Mounter interface {
+	Handle(pattern string, h http.Handler)
+}
+
 // Register adds the operator's endpoints to mux (a server that serves
 // other pages too).
-func Register(mux *http.ServeMux, m *Metrics, h *Health) {
+func Register(mux Mounter, m *Metrics, h *Health) {
 	if m != nil {
 		mux.Handle("GET /metrics", m.Handler())
 	}

@@ -44,6 +44,9 @@ func (s *Service) changeLocked(ctx context.Context, req Request, fn func(cur *li
 		if err != nil {
 			return Event{}, err
 		}
+		if req.Elsewhere && s.notify != nil {
+			s.notify.Notify(ctx, Notice{Kind: NoticeEvent, Key: req.Key, Session: ev.Session, Event: &ev})
+		}
 		s.sendNotices(ctx, req.User, ev)
 		return ev, nil
 	}
@@ -60,6 +63,9 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 		if seen {
 			return Event{}, &Error{Kind: ErrDuplicate, Msg: "request " + req.ID, Session: e.cur.snapshot()}
 		}
+	}
+	if !req.Game.IsZero() && (e.cur == nil || !e.cur.rec.Created.Equal(req.Game)) {
+		return Event{}, errf(ErrNoGame, nil, "the game of %s created %s is over", req.Key, req.Game)
 	}
 	next, ev, err := fn(e.cur)
 	if err != nil {
@@ -141,6 +147,14 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		ev.Session = next.snapshot()
 	} else {
 		ev.Session = e.cur.snapshot()
+	}
+	if s.changed != nil {
+		switch {
+		case next != nil:
+			s.changed(e.key, ev.Session)
+		default:
+			s.changed(e.key, nil)
+		}
 	}
 	if next != nil && next.rec.Result != nil {
 		next = nil

@@ -49,6 +49,14 @@ type Config struct {
 	Venues VenueSet
 	// Metrics is told of commits, loads and clocks; nil counts nothing.
 	Metrics Metrics
+	// Changed, when set, is called after every change of a session this
+	// Service commits (a command, the computer's move, the clock's), with
+	// the session after it: its Record.Result is set when the game ended,
+	// and s is nil when the session is gone without a game (a challenge
+	// declined, cancelled or lapsed). The web board pushes it to the pages
+	// watching the game. It runs under the session's lock: it must not
+	// block, nor call the Service.
+	Changed func(key Key, s *Snapshot)
 	// Caps bound the open challenges, games against the computer and
 	// tournaments one user may hold at once; the zero value sets none
 	// (the bot sets DefaultCaps, or its configuration's).
@@ -89,6 +97,7 @@ type Service struct {
 	resident     int
 	venues       VenueSet
 	metrics      Metrics
+	changed      func(Key, *Snapshot)
 	caps         Caps
 	watchdog     *Watchdog
 
@@ -125,7 +134,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, changed: c.Changed, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -168,6 +177,15 @@ type Request struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Elsewhere: the request was made away from the session's channel
+	// (on the web board), so the players there see its change only if
+	// it is posted: the Service sends a NoticeEvent for it.
+	Elsewhere bool
+	// Game, when not zero, is when the game the request is for was
+	// created (Record.Created): the web board's links name their game. At
+	// a key that holds another session, or none, the request is refused
+	// with ErrNoGame, under the session's lock.
+	Game time.Time
 	// Community is the community the request comes from, whose ladders
 	// (TopQuery.Community) the games played from it join: the Discord
 	// server (its guild id), the Telegram group or supergroup (its chat

@@ -236,6 +236,10 @@ const (
 	// board there, mentioning both players; with a To, a ping for that
 	// player.
 	NoticeTourGame
+	// NoticeEvent: a change a player made away from the session's
+	// channel (Request.Elsewhere: on the web board). Event says what, as
+	// a command's reply would: post it in the channel as that reply.
+	NoticeEvent
 	// NoticePlaceDone: the tournament game played at Key (Session, its
 	// Record.Tour set) has ended, after every notice of its end: the
 	// platform closes its place (a Telegram topic, a Discord thread), and
@@ -258,4 +262,6 @@ type Notice struct {
 	Left time.Duration
 	// Tour is the tournament event (NoticeTournament, NoticeTourGame).
 	Tour *TourEvent
+	// Event is the change made elsewhere (NoticeEvent).
+	Event *Event
 }

@@ -37,6 +37,14 @@ type Message struct {
 	// Manager: the platform says the user manages the place (Discord's
 	// Manage Server): they may start and cancel any tournament there.
 	Manager bool
+	// Elsewhere: the message comes from away from the session's channel
+	// (the web board): a change it makes is posted in the channel as a
+	// notice (sessions.NoticeEvent).
+	Elsewhere bool
+	// Game, when not zero, is when the game the message is for was
+	// created: at a key that holds another game now, the message is
+	// refused (sessions.Request.Game).
+	Game time.Time
 	// Community is the community the message comes from
 	// (sessions.Request.Community: a Discord server, a Telegram group);
 	// empty in private chats and the console.
@@ -112,6 +120,10 @@ type Reply struct {
 	// Standings, when set, asks the adapter to draw the standings as a
 	// picture (render.Renderer.Standings) and send it with the lines.
 	Standings *StandingsPicture
+	// Web, when set, is the web board of the game the reply is about
+	// (/web): the links adapters make buttons of. Its Play link plays as
+	// the user: an adapter shows it to that user only.
+	Web *WebBoard
 	// Figure, when set, asks the adapter to draw a rating chart or a
 	// player's card (Figure.PNG) and send it with the lines.
 	Figure *Figure
@@ -187,6 +199,9 @@ type Config struct {
 	Words *Words
 	// Langs keeps the users' /lang choices; nil keeps them in memory only.
 	Langs LangStore
+	// Web makes the links of the web board (/web); nil: the bot serves
+	// no web board, and /web says so.
+	Web WebLinks
 	// Observer is told of every command answered; nil tells nobody.
 	Observer Observer
 	// Rate is the per-user rate limit of commands; the zero value limits
@@ -202,6 +217,7 @@ type Handler struct {
 	svc       *sessions.Service
 	words     *Words
 	langStore LangStore
+	links     WebLinks
 	langs     userLangs
 	games     func() []games.Info
 	log       *slog.Logger
@@ -231,7 +247,7 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
+	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
 		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
 	if h.now == nil {
 		h.now = time.Now
@@ -370,7 +386,7 @@ func (h *Handler) ReadOnly(name string) bool {
 func fail(line string) Reply { return Reply{Lines: []string{line}, Error: true, Lookup: true} }
 
 func req(m Message) sessions.Request {
-	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community}
+	return sessions.Request{Key: m.Key, User: m.User, ID: m.ID, Manager: m.Manager, Community: m.Community, Elsewhere: m.Elsewhere, Game: m.Game}
 }
 
 func clip(s string, n int) string {

@@ -161,6 +161,12 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 		return h.tourReply(p, *n.Tour)
 	case n.Kind == sessions.NoticeTourGame && n.Tour != nil && s != nil:
 		return h.tourGameReply(p, n)
+	case n.Kind == sessions.NoticeEvent && n.Event != nil && n.Event.Session != nil:
+		// A change made on the web board: the channel reads it as the
+		// command's reply.
+		r := p.eventReply(*n.Event)
+		r.Lang = p.Lang
+		return r
 	case s == nil:
 		return r
 	}

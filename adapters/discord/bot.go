@@ -44,6 +44,9 @@ type Config struct {
 	// lives under another key, so that a restart keeps them; nil keeps
 	// them in memory only.
 	Routes Routes
+	// Web makes the web board's links: board messages get a link button
+	// to the game's watch page; nil for none (the bot serves no board).
+	Web chat.WebLinks
 	// RetryPause is the first pause before sending a message again after
 	// a failure that may pass (the connection dropped, Discord answered
 	// 5xx), doubled at each attempt up to a minute; 0 means one second.

@@ -72,6 +72,9 @@ func buildChat(t *testing.T, f *fakeDiscord, sc sessions.Config, cfg Config, cc 
 	svc := sessions.New(sc)
 	t.Cleanup(svc.Close)
 	cc.Sessions = svc
+	if cfg.Web != nil {
+		cc.Web = cfg.Web
+	}
 	h := chat.New(cc)
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg.Token, cfg.HTTPClient = "test-token", f.client()

@@ -16,15 +16,16 @@ import (
 
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
-var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "draw", "resign",
+var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "web", "draw", "resign",
 	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help", "lang",
 	"tournament"}
 
 // tourSubs are the subcommands of /tournament, in order.
 var tourSubs = []string{"new", "join", "leave", "start", "standings", "show", "cancel"}
 
-// private lists the commands whose answer only the user sees.
-var private = map[string]bool{"help": true, "games": true, "moves": true}
+// private lists the commands whose answer only the user sees (/web: the
+// user's own link plays as them).
+var private = map[string]bool{"help": true, "games": true, "moves": true, "web": true}
 
 // maxDescription is Discord's longest command or option description.
 const maxDescription = 100
@@ -154,10 +155,6 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		name, names := loc.text(100, func(p chat.Speaker) string { return p.T(c.id, "Global", p.T("WordGlobal")) })
 		ladder.Choices = append(ladder.Choices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: c.value})
 	}
-	var helpChoices []*discordgo.ApplicationCommandOptionChoice
-	for _, n := range slashNames {
-		helpChoices = append(helpChoices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
-	}
 	def := h.DefaultTime(Platform)
 	tourDesc := map[string]string{"new": "DiscordTour_new", "join": "DiscordTour_join", "leave": "DiscordTour_leave",
 		"start": "DiscordTour_start", "standings": "DiscordTour_standings", "show": "DiscordTour_show", "cancel": "DiscordTour_cancel"}
@@ -214,8 +211,10 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		"top":     {ladder, game(false), str("month", "DiscordOptMonth", false)},
 		"profile": {user("user", "DiscordOptProfileUser")},
 		"vs":      {required(user("user", "DiscordOptVsUser")), game(false)},
-		"help":    {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Choices: helpChoices}},
-		"lang":    {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
+		// More commands than the 25 choices Discord takes: the command's
+		// name is autocompleted.
+		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
+		"lang": {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
 	}
 	hd, hds := desc("DiscordOptCommand")
 	options["help"][0].Description = hd

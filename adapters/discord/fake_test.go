@@ -448,8 +448,109 @@ func (m *fakeMsg) json() map[string]any {
 	return map[string]any{"id": m.id, "channel_id": m.channel, "content": m.content, "flags": m.flags}
 }
 
+// invalidForm is Discord's answer to a message it refuses.
+var invalidForm = map[string]any{"message": "Invalid Form Body", "code": 50035}
+
+// buttonKeys are the fields of Discord's button component.
+var buttonKeys = map[string]bool{"type": true, "style": true, "label": true, "emoji": true, "custom_id": true, "url": true, "disabled": true, "sku_id": true}
+
+// checkComponents checks a message's components as Discord takes them:
+// at most 5 action rows of 1 to 5 buttons (or one select menu); a link
+// button (style 5) has a url (http or https, at most 512 characters) and
+// no custom_id, the others a custom_id (at most 100 characters) and no
+// url; a label has at most 80 characters. It reports Discord's refusal;
+// a field Discord does not take fails the test.
+func (f *fakeDiscord) checkComponents(q *fakeReq) bool {
+	body := q.body
+	if d, ok := body["data"].(map[string]any); ok && strings.HasPrefix(q.path, "/interactions/") {
+		body = d
+	}
+	rows, ok := body["components"].([]any)
+	if !ok {
+		return true
+	}
+	if len(rows) > 5 {
+		return false
+	}
+	for _, r := range rows {
+		row, _ := r.(map[string]any)
+		cs, _ := row["components"].([]any)
+		if num(row["type"]) != 1 || len(cs) == 0 || len(cs) > 5 {
+			return false
+		}
+		for _, c := range cs {
+			cm, _ := c.(map[string]any)
+			if num(cm["type"]) != 2 {
+				continue // a select menu: checked by the tests that use one
+			}
+			for k := range cm {
+				if !buttonKeys[k] {
+					f.t.Errorf("fake REST %s %s: a button has %q, which Discord does not take", q.method, q.path, k)
+				}
+			}
+			label, _ := cm["label"].(string)
+			id, hasID := cm["custom_id"].(string)
+			link, hasURL := cm["url"].(string)
+			if len([]rune(label)) > 80 {
+				return false
+			}
+			if num(cm["style"]) == 5 {
+				if !hasURL || hasID || len(link) > 512 || !(strings.HasPrefix(link, "https://") || strings.HasPrefix(link, "http://")) {
+					return false
+				}
+				continue
+			}
+			if !hasID || id == "" || len(id) > 100 || hasURL {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// checkCommands checks application commands as Discord takes them: at
+// most 25 options a command (or subcommand), at most 25 choices an
+// option, and no choices on an autocompleted option; it says what is
+// wrong, "" for nothing.
+func checkCommands(list []any) string {
+	var walk func(where string, opts []any) string
+	walk = func(where string, opts []any) string {
+		if len(opts) > 25 {
+			return fmt.Sprintf("%s has %d options (25 at most)", where, len(opts))
+		}
+		for _, o := range opts {
+			om, _ := o.(map[string]any)
+			name := where + " " + fmt.Sprint(om["name"])
+			choices, _ := om["choices"].([]any)
+			if len(choices) > 25 {
+				return fmt.Sprintf("%s has %d choices (25 at most)", name, len(choices))
+			}
+			if om["autocomplete"] == true && len(choices) > 0 {
+				return name + " has choices and autocomplete"
+			}
+			if sub, ok := om["options"].([]any); ok {
+				if why := walk(name, sub); why != "" {
+					return why
+				}
+			}
+		}
+		return ""
+	}
+	for _, c := range list {
+		cm, _ := c.(map[string]any)
+		opts, _ := cm["options"].([]any)
+		if why := walk("/"+fmt.Sprint(cm["name"]), opts); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
 // route answers a request; f.mu is held.
 func (f *fakeDiscord) route(q *fakeReq) (int, any) {
+	if !f.checkComponents(q) {
+		return 400, invalidForm
+	}
 	p := strings.Split(strings.Trim(q.path, "/"), "/")
 	at := func(i int) string {
 		if i < len(p) {
@@ -461,6 +562,10 @@ func (f *fakeDiscord) route(q *fakeReq) (int, any) {
 	case q.method == "GET" && q.path == "/gateway":
 		return 200, map[string]any{"url": "ws" + strings.TrimPrefix(f.srv.URL, "http") + "/ws"}
 	case q.method == "PUT" && at(0) == "applications" && p[len(p)-1] == "commands":
+		if why := checkCommands(q.list); why != "" {
+			f.t.Errorf("fake REST: the commands are refused: %s", why)
+			return 400, invalidForm
+		}
 		for _, c := range q.list {
 			c.(map[string]any)["id"] = f.newID()
 		}

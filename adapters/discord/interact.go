@@ -59,6 +59,11 @@ func (b *Bot) slash(ctx context.Context, i *discordgo.Interaction) {
 	if eph {
 		flags = discordgo.MessageFlagsEphemeral
 	}
+	if d.Name == "web" {
+		// The answer holds the user's own link: Discord is not to fetch
+		// it for a preview.
+		flags |= discordgo.MessageFlagsSuppressEmbeds
+	}
 	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 		Data: &discordgo.InteractionResponseData{Flags: flags}}); err != nil {
 		b.log.Warn("discord: deferring a command", "command", d.Name, "err", err)
@@ -472,6 +477,25 @@ func (b *Bot) pick(ctx context.Context, i *discordgo.Interaction, words chat.Spe
 
 // ---- autocomplete ----
 
+// completeHelp offers the commands whose names start with what was typed
+// for /help's command (at most 25; what was typed itself when none does:
+// /help then says there is no such command).
+func (b *Bot) completeHelp(i *discordgo.Interaction, typed string) {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, n := range slashNames {
+		if strings.HasPrefix(n, strings.TrimPrefix(typed, "/")) && len(choices) < 25 {
+			choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: n, Value: n})
+		}
+	}
+	if len(choices) == 0 {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: clip(typed, 100), Value: clip(typed, 100)})
+	}
+	if err := b.c.InteractionRespond(i, &discordgo.InteractionResponse{Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: choices}}); err != nil {
+		b.log.Warn("discord: answering an autocomplete", "err", err)
+	}
+}
+
 // autocomplete offers the legal moves (or huffable squares) that start
 // with what was typed, at most 25.
 func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
@@ -487,6 +511,10 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 		}
 	}
 	typed = strings.ToLower(strings.Join(strings.Fields(typed), ""))
+	if d.Name == "help" {
+		b.completeHelp(i, typed)
+		return
+	}
 	key := b.commandKey(ctx, i.ChannelID)
 	var all []string
 	if snap, err := b.svc.Look(ctx, key); err == nil && snap.State != nil && snap.Turn() >= 0 {

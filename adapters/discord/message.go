@@ -100,7 +100,45 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 		}
 	}
 	o.components = components(key, buttons)
+	if link := b.boardLink(reply, snap); link != "" {
+		o.components = withLink(o.components, words.T("ButtonOpenBoard"), link)
+	}
 	return o, err
+}
+
+// boardLink is the link of a reply's "Open the board" button: the user's
+// own (or the watch) link of /web, only they see it; the watch page of
+// the game on a board of a game in play; "" for none.
+func (b *Bot) boardLink(reply chat.Reply, snap *sessions.Snapshot) string {
+	switch {
+	case reply.Web != nil && reply.Web.Play != "":
+		return reply.Web.Play
+	case reply.Web != nil:
+		return reply.Web.Watch
+	case reply.Picture != nil && b.cfg.Web != nil && snap != nil && snap.Record.Result == nil:
+		return b.cfg.Web.Board(snap, sessions.User{}).Watch
+	}
+	return ""
+}
+
+// withLink adds a link button to the rows of buttons: in the last row
+// when it has room, else in a new one (Discord takes 5 rows of 5).
+func withLink(rows []discordgo.MessageComponent, label, link string) []discordgo.MessageComponent {
+	if len(link) > 512 {
+		return rows
+	}
+	button := discordgo.Button{Label: clip(label, 80), Style: discordgo.LinkButton, URL: link}
+	if n := len(rows); n > 0 {
+		if last, ok := rows[n-1].(discordgo.ActionsRow); ok && len(last.Components) < 5 {
+			last.Components = append(last.Components, button)
+			rows[n-1] = last
+			return rows
+		}
+	}
+	if len(rows) >= 5 {
+		return rows
+	}
+	return append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{button}})
 }
 
 // text is the text of a reply, its table (the standings) in a code block

@@ -9,8 +9,10 @@ import (
 	"image/png"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -223,8 +225,11 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		f.reply(w, http.StatusForbidden, map[string]any{"ok": false, "error_code": 403, "description": "Forbidden: bot was blocked by the user"})
 		return
 	}
-	refusal := ""
-	if thread := c.Params["message_thread_id"]; strings.HasPrefix(method, "send") && thread != "" {
+	refusal := f.checkMarkup(c)
+	if method == "setChatMenuButton" && refusal == "" {
+		refusal = f.checkMenuButton(c)
+	}
+	if thread := c.Params["message_thread_id"]; strings.HasPrefix(method, "send") && thread != "" && refusal == "" {
 		chatID, _ := strconv.ParseInt(c.Params["chat_id"], 10, 64)
 		id, _ := strconv.Atoi(thread)
 		if f.forums[chatID] && !slices.ContainsFunc(f.topics[chatID], func(t topic) bool { return t.id == id }) {
@@ -346,7 +351,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		f.mu.Unlock()
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook",
-		"editMessageText", "editMessageCaption", "editMessageMedia":
+		"editMessageText", "editMessageCaption", "editMessageMedia", "setChatMenuButton":
 	default:
 		c.Status = http.StatusNotFound
 	}
@@ -366,6 +371,153 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f.reply(w, http.StatusOK, map[string]any{"ok": true, "result": result})
+}
+
+// buttonFields are the fields of the Bot API's InlineKeyboardButton; a
+// button has its text and exactly one of the others.
+var buttonFields = []string{"url", "callback_data", "web_app", "login_url", "switch_inline_query",
+	"switch_inline_query_current_chat", "switch_inline_query_chosen_chat", "copy_text", "callback_game", "pay"}
+
+// checkMarkup checks a call's reply_markup as the Bot API takes it: an
+// inline keyboard whose buttons have a text and exactly one action; a url
+// is http(s) or tg:// and not a local address (Telegram refuses those);
+// a web_app button has an https URL and is refused outside private chats.
+// It returns Telegram's refusal ("" for none); a field the API does not
+// take fails the test.
+func (f *fakeAPI) checkMarkup(c *call) string {
+	raw := c.Params["reply_markup"]
+	if raw == "" {
+		return ""
+	}
+	var kb map[string][][]map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(raw), &kb); err != nil {
+		f.t.Errorf("fake API: %s: reply_markup %q is not an inline keyboard: %v", c.Method, raw, err)
+		return "Bad Request: can't parse reply keyboard markup JSON object"
+	}
+	for k := range kb {
+		if k != "inline_keyboard" {
+			f.t.Errorf("fake API: %s: reply_markup has %q, which an inline keyboard does not take", c.Method, k)
+		}
+	}
+	for _, row := range kb["inline_keyboard"] {
+		for _, b := range row {
+			actions := 0
+			for k := range b {
+				switch {
+				case k == "text":
+				case slices.Contains(buttonFields, k):
+					actions++
+				default:
+					f.t.Errorf("fake API: %s: a button has %q, which the Bot API does not take", c.Method, k)
+				}
+			}
+			if actions != 1 {
+				return "Bad Request: inline keyboard button must have exactly one optional field"
+			}
+			var text string
+			if json.Unmarshal(b["text"], &text) != nil || text == "" {
+				return "Bad Request: text buttons are unallowed in the inline keyboard"
+			}
+			if u, ok := b["url"]; ok {
+				var link string
+				_ = json.Unmarshal(u, &link)
+				if !telegramURL(link, false) {
+					return "Bad Request: BUTTON_URL_INVALID"
+				}
+			}
+			if wa, ok := b["web_app"]; ok {
+				if refusal := f.checkWebApp(c.Method, wa); refusal != "" {
+					return refusal
+				}
+				if chatType(parseID(c.Params["chat_id"])) != "private" {
+					return "Bad Request: BUTTON_TYPE_INVALID"
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// checkWebApp checks a WebAppInfo: {"url": an https URL}.
+func (f *fakeAPI) checkWebApp(method string, raw json.RawMessage) string {
+	var wa map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &wa); err != nil {
+		f.t.Errorf("fake API: %s: web_app %s is not an object", method, raw)
+		return "Bad Request: can't parse WebAppInfo"
+	}
+	for k := range wa {
+		if k != "url" {
+			f.t.Errorf("fake API: %s: web_app has %q, which WebAppInfo does not take", method, k)
+		}
+	}
+	var link string
+	_ = json.Unmarshal(wa["url"], &link)
+	if !telegramURL(link, true) {
+		return "Bad Request: BUTTON_URL_INVALID"
+	}
+	return ""
+}
+
+// checkMenuButton checks setChatMenuButton's parameters: chat_id (a
+// private chat's) and menu_button, a MenuButton object.
+func (f *fakeAPI) checkMenuButton(c *call) string {
+	for k := range c.Params {
+		if k != "chat_id" && k != "menu_button" {
+			f.t.Errorf("fake API: setChatMenuButton has %q, which it does not take", k)
+		}
+	}
+	if id := c.Params["chat_id"]; id != "" && chatType(parseID(id)) != "private" {
+		return "Bad Request: chat not found"
+	}
+	var mb map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(c.Params["menu_button"]), &mb); err != nil {
+		return "Bad Request: can't parse menu button"
+	}
+	var typ, text string
+	_ = json.Unmarshal(mb["type"], &typ)
+	_ = json.Unmarshal(mb["text"], &text)
+	switch typ {
+	case "commands", "default":
+		if len(mb) != 1 {
+			f.t.Errorf("fake API: a %s menu button has other fields: %v", typ, c.Params["menu_button"])
+		}
+	case "web_app":
+		for k := range mb {
+			if k != "type" && k != "text" && k != "web_app" {
+				f.t.Errorf("fake API: a web_app menu button has %q, which MenuButtonWebApp does not take", k)
+			}
+		}
+		if text == "" {
+			return "Bad Request: menu button text is empty"
+		}
+		return f.checkWebApp("setChatMenuButton", mb["web_app"])
+	default:
+		return "Bad Request: unsupported menu button type"
+	}
+	return ""
+}
+
+// telegramURL reports whether Telegram takes link in a button: http(s)
+// (https only when httpsOnly) or tg://, not a local address.
+func telegramURL(link string, httpsOnly bool) bool {
+	u, err := url.Parse(link)
+	if err != nil {
+		return false
+	}
+	switch {
+	case u.Scheme == "tg" && !httpsOnly:
+		return true
+	case u.Scheme == "https", u.Scheme == "http" && !httpsOnly:
+	default:
+		return false
+	}
+	h := u.Hostname()
+	return h != "" && h != "localhost" && net.ParseIP(h) == nil
+}
+
+func parseID(s string) int64 {
+	id, _ := strconv.ParseInt(s, 10, 64)
+	return id
 }
 
 // member is the ChatMember object of a user: as set by setMember, or a
@@ -612,6 +764,9 @@ type kbButton struct {
 	Text         string  `json:"text"`
 	CallbackData *string `json:"callback_data"`
 	URL          *string `json:"url"`
+	WebApp       *struct {
+		URL string `json:"url"`
+	} `json:"web_app"`
 }
 
 // keyboard decodes the reply_markup of a call.

@@ -54,14 +54,22 @@ func Community(k sessions.Key) string {
 // as the name (so that a challenge to @bob, which Telegram gives no id for,
 // matches bob), or the first and last names when there is no username.
 func userOf(u *tgbotapi.User) sessions.User {
-	name := u.UserName
+	return User(u.ID, u.UserName, u.FirstName, u.LastName)
+}
+
+// User is the sessions user of a Telegram user (id, username, first and
+// last names): the id, and the username as the name, else the first and
+// last names, else "user<id>". The web board's Mini App names its users
+// so too.
+func User(id int64, username, first, last string) sessions.User {
+	name := username
 	if name == "" {
-		name = strings.TrimSpace(u.FirstName + " " + u.LastName)
+		name = strings.TrimSpace(first + " " + last)
 	}
 	if name == "" {
-		name = "user" + strconv.FormatInt(u.ID, 10)
+		name = "user" + strconv.FormatInt(id, 10)
 	}
-	return sessions.User{ID: strconv.FormatInt(u.ID, 10), Name: name}
+	return sessions.User{ID: strconv.FormatInt(id, 10), Name: name}
 }
 
 // dispatch queues an update on its chat's lane, once: an update delivered
@@ -176,6 +184,9 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		if admitted() {
 			b.notifyCommand(w, m, args)
 		}
+		return
+	case "web":
+		b.webCommand(ctx, w, m, msg)
 		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())

@@ -80,6 +80,11 @@ type Config struct {
 	// across restarts; *storage.Store implements it. Nil keeps them in
 	// memory only, until the bot stops.
 	Prefs Prefs
+	// AppName is the short name of the bot's Mini App (BotFather's
+	// /newapp, its URL the web board's /tg): in groups, /web gives its
+	// direct link, https://t.me/<bot>/<app>?startapp=<game>. Empty: the
+	// user's own link goes to their private chat with the bot.
+	AppName string
 	// Metrics, when set, is told of the messages sent, retried and given
 	// up, and of Telegram's 429s.
 	Metrics Metrics

@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/url"
 	"os"
 	"reflect"
 	"regexp"
@@ -82,7 +83,28 @@ type config struct {
 			CertFile    string `yaml:"cert_file"`
 			KeyFile     string `yaml:"key_file"`
 		} `yaml:"webhook"`
+		// AppName is the short name of the bot's Mini App (BotFather's
+		// /newapp): /web in groups links it.
+		AppName string `yaml:"app_name"`
 	} `yaml:"telegram"`
+	// Web is the web board: off when Listen is empty.
+	Web struct {
+		Listen string `yaml:"listen"`
+		// URL is the public base URL of the board's links; empty:
+		// http://<listen>.
+		URL      string `yaml:"url"`
+		CertFile string `yaml:"cert_file"`
+		KeyFile  string `yaml:"key_file"`
+		// Secret signs the links; empty: one made on first start and
+		// kept in the store (shared by every process on etcd).
+		Secret string `yaml:"secret"`
+		// How long links work: play links, watch links.
+		PlayLinks  duration `yaml:"play_links"`
+		WatchLinks duration `yaml:"watch_links"`
+		// InitMaxAge is how old a Telegram Mini App's signed launch data
+		// may be.
+		InitMaxAge duration `yaml:"init_max_age"`
+	} `yaml:"web"`
 	Clocks struct {
 		// The time per move of a /play without time=, per platform.
 		Console  duration `yaml:"console"`
@@ -180,6 +202,9 @@ func defaultConfig() config {
 	c.Render.Theme = "light"
 	c.Lang = chat.DefaultLang
 	c.Telegram.GroupLimit = 20
+	c.Web.PlayLinks = duration(24 * time.Hour)
+	c.Web.WatchLinks = duration(30 * 24 * time.Hour)
+	c.Web.InitMaxAge = duration(time.Hour)
 	c.Telegram.GlobalLimit = 30
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
@@ -253,6 +278,15 @@ var settings = []setting{
 	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},
 	{"BOT_TELEGRAM_WEBHOOK_CERT_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.CertFile })},
 	{"BOT_TELEGRAM_WEBHOOK_KEY_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.KeyFile })},
+	{"BOT_TELEGRAM_APP_NAME", str(func(c *config) *string { return &c.Telegram.AppName })},
+	{"BOT_WEB_LISTEN", str(func(c *config) *string { return &c.Web.Listen })},
+	{"BOT_WEB_URL", str(func(c *config) *string { return &c.Web.URL })},
+	{"BOT_WEB_CERT_FILE", str(func(c *config) *string { return &c.Web.CertFile })},
+	{"BOT_WEB_KEY_FILE", str(func(c *config) *string { return &c.Web.KeyFile })},
+	{"BOT_WEB_SECRET", str(func(c *config) *string { return &c.Web.Secret })},
+	{"BOT_WEB_PLAY_LINKS", func(c *config, v string) error { return c.Web.PlayLinks.set(v) }},
+	{"BOT_WEB_WATCH_LINKS", func(c *config, v string) error { return c.Web.WatchLinks.set(v) }},
+	{"BOT_WEB_INIT_MAX_AGE", func(c *config, v string) error { return c.Web.InitMaxAge.set(v) }},
 	{"BOT_CLOCKS_CONSOLE", func(c *config, v string) error { return c.Clocks.Console.set(v) }},
 	{"BOT_CLOCKS_TELEGRAM", func(c *config, v string) error { return c.Clocks.Telegram.set(v) }},
 	{"BOT_CLOCKS_DISCORD", func(c *config, v string) error { return c.Clocks.Discord.set(v) }},
@@ -479,6 +513,9 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if w := c.Telegram.Webhook; w.URL != "" && w.Listen == "" {
 		return c, fmt.Errorf("%s: telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)", source)
 	}
+	if err := checkWeb(&c); err != nil {
+		return c, fmt.Errorf("%s: %v", source, err)
+	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
 		return c, fmt.Errorf("%s: computer.auto_level %d is not a level from 1 to 5", source, c.Computer.AutoLevel)
 	}
@@ -571,4 +608,44 @@ func checkEtcd(c config) error {
 func configFlags(name string) (*flag.FlagSet, *string) {
 	fl := flag.NewFlagSet(name, flag.ContinueOnError)
 	return fl, fl.String("config", "", "YAML configuration `file` (see config.example.yaml)")
+}
+
+// checkWeb checks the web board's settings, and makes web.url from
+// web.listen when it is empty.
+func checkWeb(c *config) error {
+	w := &c.Web
+	if w.Listen == "" {
+		if w.URL != "" {
+			return fmt.Errorf("web.url is set but web.listen is empty (the address the board is served on, e.g. :8080)")
+		}
+		return nil
+	}
+	host, port, err := net.SplitHostPort(w.Listen)
+	if err != nil || port == "" {
+		return fmt.Errorf("web.listen %q is not host:port (e.g. :8080 or 127.0.0.1:8080)", w.Listen)
+	}
+	if (w.CertFile == "") != (w.KeyFile == "") {
+		return fmt.Errorf("web.cert_file and web.key_file go together (serve HTTPS here, or leave both empty behind a TLS proxy)")
+	}
+	if w.URL == "" {
+		scheme := "http"
+		if w.CertFile != "" {
+			scheme = "https"
+		}
+		if host == "" || host == "0.0.0.0" || host == "::" {
+			host = "localhost"
+		}
+		w.URL = scheme + "://" + net.JoinHostPort(host, port)
+	}
+	if u, err := url.Parse(w.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("web.url %q is not an http(s) URL (the public address of the board, e.g. https://board.example.org)", w.URL)
+	}
+	w.URL = strings.TrimRight(w.URL, "/")
+	if w.Secret != "" && len(w.Secret) < 16 {
+		return fmt.Errorf("web.secret is %d characters: it needs at least 16 (or leave it empty: the bot makes one and keeps it in the store)", len(w.Secret))
+	}
+	if w.PlayLinks <= 0 || w.WatchLinks <= 0 || w.InitMaxAge <= 0 {
+		return fmt.Errorf("web.play_links, web.watch_links and web.init_max_age must be above 0")
+	}
+	return nil
 }

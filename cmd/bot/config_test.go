@@ -37,7 +37,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook: did you mean "url"? (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, clocks, computer, sessions, limits)`},
+			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, web, clocks, computer, sessions, limits)`},
 		{"unknown key, nothing near", "storage:\n  database: x.db\n", nil,
 			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
@@ -166,6 +166,8 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
 	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
 	env["BOT_METRICS_LISTEN"] = "127.0.0.1:9090"
+	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "sixteen chars at least"
+	env["BOT_WEB_PLAY_LINKS"], env["BOT_WEB_WATCH_LINKS"], env["BOT_WEB_INIT_MAX_AGE"] = "2h", "3d", "2h"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -181,6 +183,10 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Telegram.Token, want.Telegram.APIEndpoint, want.Telegram.GroupLimit, want.Telegram.GlobalLimit = "x", "x", 7, 12
 	w := &want.Telegram.Webhook
 	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
+	want.Telegram.AppName = "x"
+	wb := &want.Web
+	wb.Listen, wb.URL, wb.CertFile, wb.KeyFile, wb.Secret = "127.0.0.1:8080", "https://board.example.org", "x", "x", "sixteen chars at least"
+	wb.PlayLinks, wb.WatchLinks, wb.InitMaxAge = duration(2*time.Hour), duration(72*time.Hour), duration(2*time.Hour)
 	h2 := duration(2 * time.Hour)
 	d3 := duration(72 * time.Hour)
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
@@ -197,6 +203,37 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	}
 	if c != want {
 		t.Fatalf("every setting from the environment:\ngot  %+v\nwant %+v", c, want)
+	}
+}
+
+// TestWebConfig: web.url defaults to the address served (https with TLS
+// files, localhost for a wildcard address); bad web settings are refused
+// with the setting named.
+func TestWebConfig(t *testing.T) {
+	for _, c := range []struct {
+		env  map[string]string
+		url  string
+		fail string
+	}{
+		{map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}, "http://127.0.0.1:8080", ""},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080"}, "http://localhost:8080", ""},
+		{map[string]string{"BOT_WEB_LISTEN": ":8443", "BOT_WEB_CERT_FILE": "c", "BOT_WEB_KEY_FILE": "k"}, "https://localhost:8443", ""},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "https://board.example.org/bot/"}, "https://board.example.org/bot", ""},
+		{map[string]string{}, "", ""},
+		{map[string]string{"BOT_WEB_URL": "https://board.example.org"}, "", "web.listen is empty"},
+		{map[string]string{"BOT_WEB_LISTEN": "8080"}, "", "web.listen \"8080\" is not host:port"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "ftp://x"}, "", "web.url \"ftp://x\" is not an http(s) URL"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_CERT_FILE": "c"}, "", "web.cert_file and web.key_file go together"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "short"}, "", "web.secret is 5 characters"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_PLAY_LINKS": "0"}, "", "must be above 0"},
+	} {
+		got, err := loadConfig("", func(k string) string { return c.env[k] })
+		switch {
+		case c.fail == "" && (err != nil || got.Web.URL != c.url):
+			t.Errorf("%v: url %q, %v; want %q", c.env, got.Web.URL, err, c.url)
+		case c.fail != "" && (err == nil || !strings.Contains(err.Error(), c.fail)):
+			t.Errorf("%v: %v, want an error with %q", c.env, err, c.fail)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -26,8 +27,8 @@ when every check passes: the configuration (every key known), the database
 (opened read-only, the checks of start-up; never written) or etcd (each
 endpoint, its version, the keys under the prefix), and each platform whose
 token is set (Telegram: getMe, the webhook or long polling; Discord: the token,
-the permissions in each server, the slash commands' scope). Tokens are never
-printed.
+the permissions in each server, the slash commands' scope), and the web board's
+address (https, or http on this machine only). Tokens are never printed.
 `
 
 // cmdDoctor checks the set-up of the configuration.
@@ -79,6 +80,7 @@ func (d *doctor) run(ctx context.Context, path string) error {
 		}
 		d.telegram(ctx, c)
 		d.discord(ctx, c)
+		d.web(c)
 		if c.Telegram.Token == "" && c.Discord.Token == "" {
 			d.ok("platforms: no token set: bot run starts the console (set BOT_TELEGRAM_TOKEN or BOT_DISCORD_TOKEN to serve them)")
 		}
@@ -240,6 +242,37 @@ func (d *doctor) telegram(ctx context.Context, c config) {
 	default:
 		d.ok("telegram: webhook set to %s (%d %s waiting)", hook, s.Pending, plural(s.Pending, "update", "updates"))
 	}
+}
+
+// web checks the scheme of the web board's address (web.url): https, or
+// http on this machine only. Its links carry a signed token that plays as
+// the player: over http on a network anyone on the way may take it, and
+// Telegram opens a Mini App at https only.
+func (d *doctor) web(c config) {
+	if c.Web.Listen == "" {
+		return
+	}
+	u, err := url.Parse(c.Web.URL)
+	switch {
+	case err != nil:
+		d.bad(fmt.Sprintf("web: web.url %q is not a URL", c.Web.URL), "set it to the board's public https address")
+	case u.Scheme == "https":
+		d.ok("web: the board's links go to %s", c.Web.URL)
+	case loopback(u.Hostname()):
+		d.ok("web: the board's links go to %s (this machine only; the Telegram Mini App needs https)", c.Web.URL)
+	default:
+		d.bad(fmt.Sprintf("web: web.url %s is not https: the links' tokens (which play as the player) would cross the network in clear, and Telegram opens a Mini App at https only", c.Web.URL),
+			"serve https (web.cert_file and web.key_file), or put a TLS proxy in front and set web.url to its https address")
+	}
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // discord checks the token, the servers' permissions and the commands'

@@ -86,6 +86,10 @@ func TestDoctor(t *testing.T) {
 			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|storage.etcd.endpoints is set, but this bot was built without etcd)`},
 		{name: "unknown config key", file: "telegram:\n  tokn: x\n",
 			want: `^✗ config .*: line 2: unknown setting "tokn" in telegram: did you mean "token"\? .* → fix it`},
+		{name: "web board on http", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "http://board.example.org"},
+			want: `^✗ web: web.url http://board.example.org is not https: .* → serve https`},
+		{name: "web board on https", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "https://board.example.org"}},
+		{name: "web board on this machine", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}},
 		{name: "unknown environment variable", env: map[string]string{"BOT_TELEGRAM_TOKN": "x"},
 			want: `^✗ environment: BOT_TELEGRAM_TOKN is not a setting → did you mean BOT_TELEGRAM_TOKEN\?$`},
 	} {
@@ -133,6 +137,9 @@ func TestDoctor(t *testing.T) {
 					!strings.Contains(text, "✓ telegram: token accepted: @"+telegramtest.Username) ||
 					!strings.Contains(text, "✓ discord: 1 server with every permission the bot needs (slash commands allowed in the 1 asked)") {
 					t.Fatalf("good set-up: %v\n%s", err, text)
+				}
+				if env["BOT_WEB_LISTEN"] != "" && !strings.Contains(text, "✓ web: the board's links go to ") {
+					t.Fatalf("no check of the web board:\n%s", text)
 				}
 				return
 			}

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -216,5 +217,41 @@ func TestReadyzTelegram(t *testing.T) {
 		if !r.Ready || r.Platforms["telegram"] != "retrying" {
 			t.Errorf("/readyz in pause %d: %+v, want ready with telegram retrying", i+1, r)
 		}
+	}
+}
+
+// TestMetricsShareTheWebListener: when metrics.listen is web.listen, the
+// web board's server serves /metrics, /healthz and /readyz beside its
+// pages, and /readyz counts the board as a platform, connected while it
+// serves.
+func TestMetricsShareTheWebListener(t *testing.T) {
+	c := consoleConfig(t, filepath.Join(t.TempDir(), "bot.db"))
+	c.Web.Listen, c.Metrics.Listen = "127.0.0.1:0", "127.0.0.1:0"
+	if err := checkWeb(&c); err != nil {
+		t.Fatal(err)
+	}
+	run := startConsole(t, c)
+	run.log.waitFor(t, "the web board")
+	base := run.address(t)
+	if !strings.Contains(run.log.String(), `web board served" address=`+strings.TrimPrefix(base, "http://")) {
+		t.Fatalf("the metrics are not on the web board's address:\n%s", run.log.String())
+	}
+	run.say(t, "/play spanish @bob color=white\n/as bob\n/accept\n", "Game on")
+	f := opstest.Scrape(t, base+"/metrics")
+	opstest.CheckLabels(t, f)
+	if v, _ := f.Value("boardgamebot_commands_total", "command=accept", "outcome=applied"); v != 1 {
+		t.Errorf("accept applied: %v, want 1", v)
+	}
+	var r ops.ReadyReport
+	if code := getJSON(t, base+"/readyz", &r); code != 200 || r.Platforms["web"] != "connected" {
+		t.Errorf("/readyz: %d %+v", code, r)
+	}
+	resp, err := http.Get(base + "/s/board.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("the board's script: %d", resp.StatusCode)
 	}
 }

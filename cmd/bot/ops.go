@@ -26,19 +26,25 @@ type operations struct {
 	metrics *ops.Metrics
 	health  *ops.Health
 	clocks  *ops.Loop
-	ln      net.Listener
+	// ln is the listener of metrics.listen; nil when it is web.listen too:
+	// the web board serves the endpoints beside its pages (mount).
+	ln net.Listener
 }
 
 // newOperations listens on metrics.listen and makes the metrics of a bot on
 // store (its kind: bbolt or etcd) and its health checks; nil when
-// metrics.listen is empty. Serve them with serve.
+// metrics.listen is empty. Serve them with serve, or, when metrics.listen
+// is web.listen, on the web board's server (mount).
 func newOperations(c config, store sessions.Store, kind string) (*operations, error) {
 	if c.Metrics.Listen == "" {
 		return nil, nil
 	}
-	ln, err := net.Listen("tcp", c.Metrics.Listen)
-	if err != nil {
-		return nil, fmt.Errorf("metrics.listen: %w", err)
+	var ln net.Listener
+	if c.Metrics.Listen != c.Web.Listen {
+		var err error
+		if ln, err = net.Listen("tcp", c.Metrics.Listen); err != nil {
+			return nil, fmt.Errorf("metrics.listen: %w", err)
+		}
 	}
 	h := ops.NewHealth(nil)
 	o := &operations{health: h, clocks: h.Loop("clocks", time.Duration(c.Clocks.Tick)), ln: ln}
@@ -133,6 +139,16 @@ func (o *operations) waiting(platform string, n func() int) {
 	}
 }
 
+// mount serves the endpoints on the web board's server srv, when
+// metrics.listen is web.listen; it reports whether it did.
+func (o *operations) mount(srv ops.Mounter) bool {
+	if o == nil || o.ln != nil {
+		return false
+	}
+	ops.Register(srv, o.metrics, o.health)
+	return true
+}
+
 // whileLeading returns run, which the metrics count as this process
 // leading the etcd election (clocks, telegram_poll) while it runs; the
 // election counts as not led until then.
@@ -151,7 +167,7 @@ func (o *operations) whileLeading(election string, run func(context.Context)) fu
 // serve serves /metrics, /healthz and /readyz until the returned stop is
 // called (or ctx is done); stop waits for the server to shut down.
 func (o *operations) serve(ctx context.Context, log *slog.Logger) (stop func()) {
-	if o == nil {
+	if o == nil || o.ln == nil {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)

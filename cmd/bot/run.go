@@ -69,6 +69,10 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	wb, err := newWebBoard(ctx, c, store)
+	if err != nil {
+		return err
+	}
 	o, err := newOperations(c, store, c.storeKind())
 	if err != nil {
 		return err
@@ -76,17 +80,17 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, log, o)
+	svc := newService(c, store, &notifiers, venues, wb.changed(), log, o)
 	defer svc.Close()
 	o.watch(svc)
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Observer: o.observer()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks(), Observer: o.observer()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
 	if c.Telegram.Token != "" {
 		state := o.platform("telegram")
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures}
+			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
 		if state != nil {
 			// Go's standard client, telling /readyz whether Telegram
 			// answers; the messages counted.
@@ -118,7 +122,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if c.Discord.Token != "" {
 		state := o.platform("discord")
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store}
+			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store, Web: wb.webLinks()}
 		if msgs := o.messages("discord"); msgs != nil {
 			// discordgo's own client, with its timeout, counting the 429s
 			// and retries it sees.
@@ -141,6 +145,11 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	}
 	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
+	stopWeb, err := wb.start(ctx, svc, h, r, log, o)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 	var names []string
 	for _, p := range running {
 		names = append(names, p.name)
@@ -261,12 +270,14 @@ func newLogger(c config, w io.Writer) *slog.Logger {
 }
 
 // botStore is what the bot keeps: the sessions and games, the users'
-// languages and pings, the Discord channels' routes.
+// languages and pings, the Discord channels' routes, the web board's
+// signing key.
 type botStore interface {
 	sessions.Store
 	chat.LangStore
 	telegram.Prefs
 	discord.Routes
+	secrets
 	Close() error
 }
 
@@ -329,13 +340,17 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 			log.Error("closing the database", "err", err)
 		}
 	}()
+	wb, err := newWebBoard(ctx, c, store)
+	if err != nil {
+		return err
+	}
 	o, err := newOperations(c, store, c.storeKind())
 	if err != nil {
 		return err
 	}
 	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, log, o)
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log, o)
 	defer svc.Close()
 	o.watch(svc)
 	n, err := svc.Resume(ctx)
@@ -348,11 +363,16 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	// The console is one terminal, typed at or fed by a script of its
 	// owner's: it has no other users to protect, so its commands pass no
 	// rate limit (the caps still hold).
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Observer: o.observer()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks(), Observer: o.observer()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
+	r := render.New()
+	stopWeb, err := wb.start(ctx, svc, h, r, log, o)
+	if err != nil {
+		return err
+	}
+	defer stopWeb()
 	if c.Console.Pictures != "" && c.Console.Pictures != "off" {
-		r := render.New()
 		cc.PictureDir = filepath.Clean(c.Console.Pictures)
 		cc.Draw = func(p *chat.Picture) ([]byte, error) {
 			return r.PNG(p.View, p.Last, p.Viewer, render.Options{Theme: render.Theme(c.Render.Theme), Numbers: p.View.Numbers != nil})
@@ -382,7 +402,9 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // platforms' default clocks, the challenge expiry, the computer opponent,
 // counted by o's metrics (nil: none).
 // Close it (it stops the computer's searches) before the store.
-func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet, log *slog.Logger, o *operations) *sessions.Service {
+// changed, when set, takes every committed change (the web board's hub).
+func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet,
+	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger, o *operations) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	o.computer(comp)
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
@@ -391,7 +413,8 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Metrics: o.sessionsMetrics()})
+		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed,
+		Metrics: o.sessionsMetrics()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only

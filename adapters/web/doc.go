@@ -1,0 +1,32 @@
+// Package web is the web board: an HTTP server in the bot that shows
+// every game on a real board in the browser, to play by taps, to watch
+// live, to step through once finished; the Telegram Mini App; and the
+// tournaments' pages.
+//
+// Links carry a Token signed by a Signer (HMAC-SHA256 with the server's
+// secret): platform, user, game (session key and creation time), what
+// it allows (ScopePlay, ScopeWatch, ScopeTournament) and until when.
+// Links makes them (it implements chat.WebLinks, which /web uses). Every
+// request names its game in its path (/g/<Ref>) and carries a token for
+// that game; a request that changes something carries it in the
+// X-Board-Token header. The Mini App signs its user in with Telegram's
+// launch data (ValidateInitData, as the Bot API documents it).
+//
+// A page's actions become chat commands of the token's user in the game's
+// place, through the chat handler's Handle (the chat's checks, limits and
+// refusals, and the page's request id, so that a repeat applies once),
+// marked Elsewhere (the channel gets the change posted) and naming their
+// game (sessions.Request.Game: a link never plays in another game).
+//
+// The Hub pushes each change of a game to the pages watching it, as
+// Server-Sent Events carrying a State: values (the pieces by square,
+// whose turn, the legal moves for the player to move, the last move, the
+// clock, the offers, the result) and the lines the chat handler words.
+// The sessions service reports its changes to Hub.Changed; with a store
+// shared by several processes the hub also looks at each watched game
+// every HubConfig.Poll. The page never decides what is legal: it matches
+// taps against the moves it was sent, and the server checks the move.
+//
+// The page is plain HTML, CSS and JavaScript modules drawing SVG,
+// embedded (static/), with no build step and no request to another host.
+package web

@@ -1,0 +1,110 @@
+package web
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// Links makes the links of the web board: signed tokens under the public
+// base URL. It implements chat.WebLinks. It is safe for concurrent use.
+type Links struct {
+	base     string
+	signer   *Signer
+	playFor  time.Duration
+	watchFor time.Duration
+	now      func() time.Time
+	miniApp  bool
+}
+
+// LinksConfig sets up Links.
+type LinksConfig struct {
+	// Base is the public URL the server is reached at
+	// ("https://board.example.org"; a path is kept).
+	Base   string
+	Signer *Signer
+	// PlayFor and WatchFor are how long play and watch links work
+	// (0: 24 hours and 30 days).
+	PlayFor, WatchFor time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// MiniApp: the server runs the Telegram Mini App (a bot token is
+	// set), so Telegram games get its links (WebBoard.App, Start).
+	MiniApp bool
+}
+
+// Default link lifetimes.
+const (
+	DefaultPlayFor  = 24 * time.Hour
+	DefaultWatchFor = 30 * 24 * time.Hour
+)
+
+// NewLinks returns Links.
+func NewLinks(c LinksConfig) *Links {
+	l := &Links{base: strings.TrimRight(c.Base, "/"), signer: c.Signer, playFor: c.PlayFor, watchFor: c.WatchFor, now: c.Now, miniApp: c.MiniApp}
+	if l.playFor <= 0 {
+		l.playFor = DefaultPlayFor
+	}
+	if l.watchFor <= 0 {
+		l.watchFor = DefaultWatchFor
+	}
+	if l.now == nil {
+		l.now = time.Now
+	}
+	return l
+}
+
+// Base returns the public base URL.
+func (l *Links) Base() string { return l.base }
+
+// token makes a token of scope for the game of s (and user u).
+func (l *Links) token(scope Scope, s *sessions.Snapshot, u sessions.User) Token {
+	life := l.watchFor
+	if scope == ScopePlay {
+		life = l.playFor
+	}
+	return Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
+}
+
+// page is the URL of the page of a token.
+func (l *Links) page(t Token) string {
+	prefix := "/g/"
+	if t.Scope == ScopeTournament {
+		prefix = "/t/"
+	}
+	return l.base + prefix + t.Ref() + "?t=" + l.signer.Sign(t)
+}
+
+// Board implements chat.WebLinks: u's own link to play when they hold a
+// seat still in the game, and the watch page; on Telegram, the Mini App's.
+func (l *Links) Board(s *sessions.Snapshot, u sessions.User) chat.WebBoard {
+	watch := l.token(ScopeWatch, s, sessions.User{})
+	b := chat.WebBoard{Watch: l.page(watch)}
+	if !u.IsZero() && s.Record.Result == nil && len(s.Record.SeatsOf(u)) > 0 {
+		b.Play, b.PlayFor = l.page(l.token(ScopePlay, s, u)), l.playFor
+	}
+	if l.miniApp && s.Record.Key.Platform == "telegram" {
+		b.Start = l.signer.Sign(watch)
+		b.App = l.base + "/tg?g=" + url.QueryEscape(b.Start)
+		b.AppMenu = l.MiniApp()
+	}
+	return b
+}
+
+// Watch returns the watch page of the game of s.
+func (l *Links) Watch(s *sessions.Snapshot) string {
+	return l.page(l.token(ScopeWatch, s, sessions.User{}))
+}
+
+// Tournament implements chat.WebLinks: the page of tournament t.
+func (l *Links) Tournament(t *sessions.Tournament) string {
+	return l.page(Token{Scope: ScopeTournament, Key: sessions.Key{Platform: t.Key.Platform, Channel: t.Key.Channel},
+		Tournament: t.ID, Expires: l.now().Add(l.watchFor)})
+}
+
+// MiniApp returns the URL of the Telegram Mini App that opens a user's
+// game in their private chat with the bot (the chat's menu button).
+func (l *Links) MiniApp() string { return l.base + "/tg" }

@@ -1,0 +1,102 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/boardgamebot/bot/sessions"
+)
+
+// pageData fills the board page's template.
+type pageData struct {
+	Lang, Title, Description, Image string
+	Ref, Mode, Words, Error         string
+	MiniApp                         bool
+	Tournament, TournamentLabel     string
+	// The page's fixed words.
+	BoardLabel, Watching, First, Back, Autoplay, Forward, Last, Download, Moves string
+}
+
+// newPage starts the data of a board page in lang.
+func (s *Server) newPage(lang string) pageData {
+	words := s.chat.PageWords(lang)
+	js, _ := json.Marshal(words)
+	return pageData{Lang: lang, Words: string(js), Title: s.say(lang, "ButtonOpenBoard"), BoardLabel: words["WebBoardLabel"],
+		Watching: words["WebWatching"], First: words["WebFirst"], Back: words["WebBack"], Autoplay: words["WebAutoplay"],
+		Forward: words["WebForward"], Last: words["WebLast"], Download: words["WebDownload"], Moves: words["WebMoves"],
+		TournamentLabel: words["WebTournamentPage"]}
+}
+
+// writePage answers the board page.
+func (s *Server) writePage(w http.ResponseWriter, r *http.Request, status int, d pageData) {
+	var b bytes.Buffer
+	if err := s.assets.page.Execute(&b, d); err != nil {
+		s.log.Error("web: the page's template", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	if d.MiniApp {
+		w.Header().Set("Content-Security-Policy", csp(true))
+	}
+	writeHTML(w, r, status, b.Bytes())
+}
+
+// boardPage answers a link to a game: the board page, to play or to
+// watch it; a link that does not check out gets a page saying why.
+func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
+	ref := r.PathValue("ref")
+	t, f := s.check(r, ref, false)
+	lang := s.pageLang(r, t)
+	d := s.newPage(lang)
+	d.Ref = ref
+	if f != nil {
+		d.Error = s.say(lang, f.msg)
+		s.writePage(w, r, f.status, d)
+		return
+	}
+	d.Mode = "watch"
+	if t.Scope == ScopePlay {
+		d.Mode = "play"
+	}
+	snap, err := s.game(r.Context(), t)
+	switch {
+	case errors.Is(err, errGone):
+		d.Error = s.say(lang, "WebGone")
+		s.writePage(w, r, http.StatusGone, d)
+		return
+	case err != nil:
+		d.Error = s.say(lang, "RefusedUnexpected")
+		s.writePage(w, r, http.StatusServiceUnavailable, d)
+		return
+	}
+	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
+	d.Title, d.Description = bw.Title, bw.Players
+	if snap.State != nil {
+		watch := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
+		d.Image = s.links.Base() + "/g/" + ref + "/board.png?t=" + s.signer.Sign(watch)
+	}
+	if tr := snap.Record.Tour; tr != nil {
+		if ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, tr.ID); err == nil && ev.Tournament != nil {
+			d.Tournament = s.links.Tournament(ev.Tournament)
+		}
+	}
+	s.writePage(w, r, http.StatusOK, d)
+}
+
+// miniAppPage answers the Telegram Mini App's entry: the board page,
+// which signs in with Telegram's launch data first (POST /tg/login).
+func (s *Server) miniAppPage(w http.ResponseWriter, r *http.Request) {
+	d := s.newPage(s.langOf(r, sessions.User{}, "", ""))
+	d.Mode, d.MiniApp = "tg", true
+	s.writePage(w, r, http.StatusOK, d)
+}
+
+// home answers the server's root: the board is reached by links only.
+func (s *Server) home(w http.ResponseWriter, r *http.Request) {
+	lang := s.langOf(r, sessions.User{}, "", "")
+	d := s.newPage(lang)
+	d.Error = s.say(lang, "WebNoToken")
+	s.writePage(w, r, http.StatusNotFound, d)
+}

@@ -1,0 +1,141 @@
+// draw.js draws a board as SVG from a view (state in) and reports the
+// square a user picks (intentions out); it knows no rules.
+const NS = 'http://www.w3.org/2000/svg';
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(NS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+// centre of a square in board units.
+function centre(pos, sq) {
+  const p = pos.get(sq);
+  return p ? [p[0] + 0.5, p[1] + 0.5] : null;
+}
+
+// drawBoard redraws svg from v:
+//   rows      squares, top row first, as the viewer sees them
+//   numbers   square -> number (draughts)
+//   camps     per seat, its camp's squares (Halma)
+//   pieces    [{s, o, l, c}]
+//   colours   per seat, its colour name
+//   last      the move to mark {f, to, p, x}
+//   movable, targets, sel, focus   squares to mark
+//   choices   moves to choose between, drawn as numbered paths
+//   label     (sq, piece) -> the square's label for screen readers
+export function drawBoard(svg, v) {
+  const n = v.rows.length;
+  // The squares stay the same elements from one drawing to the next (as
+  // long as the layout does): what a user, or a test, holds of the board
+  // keeps working while the game changes under it.
+  const layout = JSON.stringify(v.rows);
+  if (svg.dataset.layout !== layout) {
+    svg.replaceChildren();
+    svg.setAttribute('viewBox', `-0.5 -0.5 ${n + 1} ${n + 1}`);
+    svg.dataset.layout = layout;
+    drawCoords(svg, v.rows);
+    v.rows.forEach((row, r) => row.forEach((sq, c) => {
+      const g = el('g', {'data-square': sq, role: 'button'}, svg);
+      g.dataset.c = c;
+      g.dataset.r = r;
+    }));
+    el('g', {class: 'marks', 'aria-hidden': 'true'}, svg);
+  }
+  const pos = new Map();
+  v.rows.forEach((row, r) => row.forEach((sq, c) => pos.set(sq, [c, r])));
+  const campOf = new Map();
+  (v.camps || []).forEach((camp, seat) => camp.forEach(sq => campOf.set(sq, seat)));
+  const pieceAt = new Map((v.pieces || []).map(p => [p.s, p]));
+  const movable = new Set(v.movable || []);
+  const targets = new Set(v.targets || []);
+  const lastSq = new Set();
+  if (v.last) (v.last.p && v.last.p.length ? v.last.p : [v.last.f, v.last.to]).forEach(s => lastSq.add(s));
+
+  for (const g of svg.querySelectorAll('g[data-square]')) {
+    const sq = g.dataset.square, c = Number(g.dataset.c), r = Number(g.dataset.r);
+    // a1 is dark, as on every real board (Spanish draughts is played on
+    // the light squares).
+    const isDark = (sq.charCodeAt(0) - 97 + parseInt(sq.slice(1), 10) - 1) % 2 === 0;
+    const cls = ['sq', isDark ? 'dark' : 'light'];
+    if (campOf.has(sq)) cls.push('camp', 'camp-' + (v.colours[campOf.get(sq)] || campOf.get(sq)));
+    if (lastSq.has(sq)) cls.push('last');
+    if (movable.has(sq)) cls.push('movable');
+    if (targets.has(sq)) cls.push('target');
+    if (v.sel === sq) cls.push('sel');
+    g.setAttribute('class', cls.join(' '));
+    g.setAttribute('tabindex', v.focus === sq ? '0' : '-1');
+    const num = v.numbers && v.numbers[sq];
+    if (num) g.setAttribute('data-number', num);
+    else g.removeAttribute('data-number');
+    const p = pieceAt.get(sq);
+    if (p) g.setAttribute('data-piece', p.o + ':' + p.l);
+    else g.removeAttribute('data-piece');
+    g.setAttribute('aria-label', v.label(sq, p));
+    g.replaceChildren();
+    el('rect', {x: c, y: r, width: 1, height: 1, class: 'cell'}, g);
+    if (num) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = num;
+    if (p) drawPiece(g, c + 0.5, r + 0.5, p, v.colours);
+    if (targets.has(sq)) el('circle', {cx: c + 0.5, cy: r + 0.5, r: p ? 0.46 : 0.16, class: 'dot'}, g);
+  }
+
+  const marks = svg.querySelector('g.marks');
+  marks.replaceChildren();
+  if (v.last) {
+    for (const s of (v.last.p || []).slice(1, -1)) {
+      const q = centre(pos, s);
+      if (q) el('circle', {cx: q[0], cy: q[1], r: 0.09, class: 'via'}, marks);
+    }
+    for (const s of v.last.x || []) {
+      const q = centre(pos, s);
+      if (!q) continue;
+      el('path', {d: `M${q[0] - 0.2} ${q[1] - 0.2}L${q[0] + 0.2} ${q[1] + 0.2}M${q[0] + 0.2} ${q[1] - 0.2}L${q[0] - 0.2} ${q[1] + 0.2}`, class: 'cross'}, marks);
+    }
+  }
+  (v.choices || []).forEach((m, i) => {
+    const pts = (m.p && m.p.length ? m.p : [m.f, m.to]).map(s => centre(pos, s)).filter(Boolean);
+    el('polyline', {points: pts.map(q => q.join(',')).join(' '), class: 'choice choice-' + (i % 4)}, marks);
+    const end = pts[Math.max(0, pts.length - 2)] || pts[0];
+    if (end) {
+      el('circle', {cx: end[0], cy: end[1], r: 0.2, class: 'choice-tag choice-' + (i % 4)}, marks);
+      el('text', {x: end[0], y: end[1] + 0.1, class: 'choice-n'}, marks).textContent = String(i + 1);
+    }
+  });
+}
+
+// drawCoords writes the coordinates on the four edges: a line of squares
+// is named by the file or rank its squares share.
+function drawCoords(svg, rows) {
+  const n = rows.length;
+  const coords = el('g', {class: 'coords', 'aria-hidden': 'true'}, svg);
+  const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
+  for (let c = 0; c < n; c++) {
+    const t = lineName(rows[0][c], rows[n - 1][c]);
+    el('text', {x: c + 0.5, y: -0.15}, coords).textContent = t;
+    el('text', {x: c + 0.5, y: n + 0.35}, coords).textContent = t;
+  }
+  for (let r = 0; r < n; r++) {
+    const t = lineName(rows[r][0], rows[r][n - 1]);
+    el('text', {x: -0.25, y: r + 0.6}, coords).textContent = t;
+    el('text', {x: n + 0.25, y: r + 0.6}, coords).textContent = t;
+  }
+}
+
+// drawPiece draws a piece as in the pictures: a disc in its seat's
+// colour, two for a king with a crown, a stack's level, a carried piece.
+function drawPiece(g, x, y, p, colours) {
+  const colour = 'p-' + (colours[p.o] || 'seat' + p.o);
+  const grp = el('g', {class: 'piece ' + colour}, g);
+  if (p.l >= 2) el('circle', {cx: x, cy: y + 0.05, r: 0.37, class: 'disc under'}, grp);
+  el('circle', {cx: x, cy: p.l >= 2 ? y - 0.03 : y, r: 0.37, class: 'disc'}, grp);
+  if (p.l === 2) {
+    el('path', {d: `M${x - 0.17} ${y + 0.07}L${x - 0.2} ${y - 0.14}L${x - 0.08} ${y - 0.04}L${x} ${y - 0.18}L${x + 0.08} ${y - 0.04}L${x + 0.2} ${y - 0.14}L${x + 0.17} ${y + 0.07}Z`, class: 'crown'}, grp);
+  } else if (p.l >= 3) {
+    el('text', {x: x, y: y + 0.1, class: 'level'}, grp).textContent = String(p.l);
+  }
+  if (p.c) {
+    el('circle', {cx: x + 0.27, cy: y - 0.27, r: 0.13, class: 'disc carried'}, grp);
+    el('text', {x: x + 0.27, y: y - 0.22, class: 'level small'}, grp).textContent = String(p.c);
+  }
+}
