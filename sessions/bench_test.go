@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage"
@@ -15,9 +16,10 @@ import (
 
 // BenchmarkMove measures moves applied and committed (fsync'ed) per second
 // with the bbolt store on disk, with 1 and 64 sessions playing at once,
-// in each commit mode of the store. Games are of the count game and last
-// 100 moves; the last move of each stores the finished game, and the
-// players start a new one.
+// in each commit mode of the store, without metrics and with them (the
+// Prometheus metrics of package ops, as metrics.listen turns them on).
+// Games are of the count game and last 100 moves; the last move of each
+// stores the finished game, and the players start a new one.
 //
 //	go test -run '^$' -bench BenchmarkMove -benchtime 2000x -count 3 ./sessions/
 func BenchmarkMove(b *testing.B) {
@@ -27,20 +29,26 @@ func BenchmarkMove(b *testing.B) {
 	}{{"group", storage.ModeGroup}, {"update", storage.ModeUpdate}, {"batch", storage.ModeBatch}}
 	for _, n := range []int{1, 64} {
 		for _, m := range modes {
-			b.Run(fmt.Sprintf("sessions=%d/mode=%s", n, m.name), func(b *testing.B) {
-				benchMoves(b, n, m.mode)
-			})
+			for _, on := range []bool{false, true} {
+				b.Run(fmt.Sprintf("sessions=%d/mode=%s/metrics=%s", n, m.name, map[bool]string{false: "off", true: "on"}[on]), func(b *testing.B) {
+					var metrics sessions.Metrics
+					if on {
+						metrics = ops.New(ops.Options{Store: "bbolt"})
+					}
+					benchMoves(b, n, m.mode, metrics)
+				})
+			}
 		}
 	}
 }
 
-func benchMoves(b *testing.B, n int, mode storage.Mode) {
+func benchMoves(b *testing.B, n int, mode storage.Mode, metrics sessions.Metrics) {
 	store, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{Mode: mode})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	s := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }})
+	s := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }, Metrics: metrics})
 	p := sessions.DefaultPlayOptions()
 	p.Color = sessions.ColorWhite
 	start := func(k sessions.Key) error {

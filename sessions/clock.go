@@ -157,6 +157,7 @@ func (s *Service) Tick(ctx context.Context) {
 			s.log.Error("forgetting request ids failed", "err", err)
 		}
 	}
+	s.metrics.Ticked()
 }
 
 func (s *Service) tickOne(ctx context.Context, key Key, now time.Time) {
@@ -175,7 +176,8 @@ func (s *Service) tickOne(ctx context.Context, key Key, now time.Time) {
 		if err := s.commit(ctx, e, nil, "", &ev); err != nil {
 			return // commit logged it
 		}
-		s.log.Info("challenge expired", "session", key.String())
+		s.metrics.Fired(DeadlineExpired)
+		s.log.Info("challenge expired", key.LogAttr())
 		s.send(ctx, Notice{Kind: NoticeExpired, Key: key, Session: ev.Session, Seat: -1})
 	case PhasePlaying:
 		r := cur.rec
@@ -187,6 +189,7 @@ func (s *Service) tickOne(ctx context.Context, key Key, now time.Time) {
 			if s.jobs[key] == nil {
 				if w := cur.waiting(); len(w) > 0 {
 					s.startJob(key, cur, w[0], true)
+					s.metrics.Fired(DeadlineAutoMove)
 				}
 			}
 			s.mu.Unlock()
@@ -201,6 +204,7 @@ func (s *Service) tickOne(ctx context.Context, key Key, now time.Time) {
 		if err := s.commit(ctx, e, next, "", &ev); err != nil {
 			return
 		}
+		s.metrics.Fired(DeadlineReminder)
 		for _, seat := range next.waiting() {
 			if u := next.rec.Seats[seat]; !u.Computer {
 				s.send(ctx, Notice{Kind: NoticeReminder, Key: key, To: u, Session: ev.Session, Seat: seat,

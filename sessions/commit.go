@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/boardgamebot/bot/rules"
 )
@@ -56,7 +57,7 @@ func (s *Service) try(ctx context.Context, e *entry, req Request, fn func(cur *l
 	if req.ID != "" {
 		seen, err := s.store.Seen(ctx, req.Key.Platform, req.ID)
 		if err != nil {
-			s.storeFailed("reading request ids failed", err, "session", req.Key.String())
+			s.storeFailed("reading request ids failed", err, req.Key.LogAttr())
 			return Event{}, &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 		}
 		if seen {
@@ -118,7 +119,10 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		}
 		defer unlock()
 	}
-	if err := s.commitTour(ctx, c); err != nil {
+	began := time.Now()
+	err := s.commitTour(ctx, c)
+	s.metrics.Committed(time.Since(began), ev.Move != nil, err)
+	if err != nil {
 		if errors.Is(err, ErrDuplicate) {
 			return &Error{Kind: ErrDuplicate, Msg: "request " + reqID, Session: e.cur.snapshot()}
 		}
@@ -128,7 +132,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 			e.loaded = false
 			return &Error{Kind: ErrStorage, Err: err, Session: e.cur.snapshot()}
 		}
-		s.storeFailed("commit failed", err, "session", e.key.String())
+		s.storeFailed("commit failed", err, e.key.LogAttr())
 		if errors.Is(err, ErrUnknownOutcome) {
 			// The change may be stored: load the session again on its
 			// next use, whatever the store holds.
@@ -214,7 +218,7 @@ func (s *Service) acquire(ctx context.Context, key Key) (*entry, error) {
 			changed, err := sh.Changed(ctx, key)
 			if err != nil {
 				s.release(e)
-				s.storeFailed("checking the session's revision failed", err, "session", key.String())
+				s.storeFailed("checking the session's revision failed", err, key.LogAttr())
 				return nil, errf(storeKind(err), err, "checking %s", key)
 			}
 			e.loaded = !changed
@@ -240,15 +244,16 @@ func (s *Service) load(ctx context.Context, e *entry) error {
 	case errors.Is(err, ErrDamaged):
 		return errf(ErrDamaged, err, "loading %s", key) // the store logged the damage
 	case err != nil:
-		s.log.Error("load failed", "session", key.String(), "err", err)
+		s.log.Error("load failed", key.LogAttr(), "err", err)
 		return errf(ErrStorage, err, "loading %s", key)
 	default:
 		l, err := s.resume(rec)
 		if err != nil {
-			s.log.Error("replay failed", "session", key.String(), "err", err)
+			s.log.Error("replay failed", key.LogAttr(), "err", err)
 			return errf(ErrBroken, err, "replaying %s", key)
 		}
 		e.cur = l
+		s.metrics.Loaded()
 	}
 	e.loaded = true
 	s.track(e)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"slices"
+	"time"
 
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/ai"
@@ -86,7 +87,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 			}
 			next, err := st.(rules.Former).Form(p, "default")
 			if err != nil {
-				s.log.Error("computer formation failed", "session", key.String(), "err", err)
+				s.log.Error("computer formation failed", key.LogAttr(), "err", err)
 				return
 			}
 			st = next
@@ -110,7 +111,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 		// A huff that took the opponent's last piece ends the game by
 		// itself, with no move after it.
 		if !st.Outcome().Over {
-			m, err := s.computer.Move(ctx, st, level, sd)
+			m, err := s.search(ctx, st, level, sd)
 			if ctx.Err() != nil {
 				return
 			}
@@ -120,12 +121,12 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 				// will do, so that the game never stalls.
 				moves := st.Moves()
 				if len(moves) == 0 {
-					s.log.Error("computer has no move", "session", key.String(), "err", errors.Join(err, perr))
+					s.log.Error("computer has no move", key.LogAttr(), "err", errors.Join(err, perr))
 					return
 				}
 				next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
 				if perr != nil {
-					s.log.Error("computer move refused", "session", key.String(), "err", perr)
+					s.log.Error("computer move refused", key.LogAttr(), "err", perr)
 					return
 				}
 			}
@@ -202,6 +203,19 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 		actor = User{} // the player out of time did not act: tell them too
 	}
 	s.sendNotices(ctx, actor, ev)
+}
+
+// search asks the computer for a move, and tells Config.Metrics how long
+// the search waited for its turn and how long it took (a state with one
+// legal move is answered without a search, and not counted).
+func (s *Service) search(ctx context.Context, st rules.State, level int, seed uint64) (rules.Move, error) {
+	began := time.Now()
+	var started time.Time
+	m, err := s.computer.Move(ai.WithStart(ctx, func() { started = time.Now() }), st, level, seed)
+	if err == nil && !started.IsZero() {
+		s.metrics.Searched(level, started.Sub(began), time.Since(started))
+	}
+	return m, err
 }
 
 // Settle waits until no computer search runs for the session of key (the

@@ -211,7 +211,7 @@ func (s *Service) retire(cur *live, seats []int, why rules.Reason) (*live, bool)
 		}
 		var err error
 		if st, err = rt.Retire(seat); err != nil {
-			s.log.Error("retiring failed", "session", cur.rec.Key.String(), "seat", seat, "err", err)
+			s.log.Error("retiring failed", cur.rec.Key.LogAttr(), "seat", seat, "err", err)
 			return nil, false
 		}
 		next.add(Action{Kind: ActRetire, Seat: seat, Text: string(why), At: now})

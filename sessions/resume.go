@@ -103,14 +103,14 @@ func (s *Service) resume(rec *Record) (*live, error) {
 	}
 	st, err := rs.Restore(rec.Snap)
 	if err != nil {
-		s.log.Warn("snapshot does not restore: replaying the session", "session", rec.Key.String(), "err", err)
+		s.log.Warn("snapshot does not restore: replaying the session", rec.Key.LogAttr(), "err", err)
 		return s.rebuild(rec)
 	}
 	l := &live{rec: rec, game: game}
 	for i, a := range rec.Actions[rec.SnapAt:] {
 		var m *rules.Move
 		if st, m, err = apply(st, a); err != nil {
-			s.log.Warn("action after the snapshot does not play: replaying the session", "session", rec.Key.String(),
+			s.log.Warn("action after the snapshot does not play: replaying the session", rec.Key.LogAttr(),
 				"action", rec.SnapAt+i+1, "err", err)
 			return s.rebuild(rec)
 		}

@@ -47,6 +47,8 @@ type Config struct {
 	// Venues opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
 	Venues VenueSet
+	// Metrics is told of commits, loads and clocks; nil counts nothing.
+	Metrics Metrics
 	// Changed, when set, is called after every change of a session this
 	// Service commits (a command, the computer's move, the clock's), with
 	// the session after it: its Record.Result is set when the game ended,
@@ -94,6 +96,7 @@ type Service struct {
 	autoLevel    int
 	resident     int
 	venues       VenueSet
+	metrics      Metrics
 	changed      func(Key, *Snapshot)
 	caps         Caps
 	watchdog     *Watchdog
@@ -131,7 +134,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, changed: c.Changed, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, venues: c.Venues, changed: c.Changed, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -157,6 +160,9 @@ func New(c Config) *Service {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.metrics == nil {
+		s.metrics = noMetrics{}
 	}
 	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
 	return s

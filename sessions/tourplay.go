@@ -185,7 +185,7 @@ func (s *Service) checkVenues(ctx context.Context, key Key) error {
 		return &Error{Kind: ErrNoVenues, Err: nv}
 	}
 	// Not a reason of the platform's: it could not be asked.
-	s.log.Warn("checking a platform's tournament venues failed", "session", key.String(), "err", err)
+	s.log.Warn("checking a platform's tournament venues failed", key.LogAttr(), "err", err)
 	return &Error{Kind: ErrNoVenues, Err: fmt.Errorf("%w: %w", &NoVenues{Problem: VenueUnreachable}, err)}
 }
 
@@ -373,7 +373,7 @@ func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, 
 	for _, k := range resign {
 		// The game's end records its result and may end the round.
 		if _, err := s.Resign(ctx, Request{Key: k, User: req.User}); err != nil && KindOf(err) != ErrNoGame {
-			s.log.Error("resigning a tournament game failed", "tournament", t.ID, "session", k.String(), "err", err)
+			s.log.Error("resigning a tournament game failed", "tournament", t.ID, k.LogAttr(), "err", err)
 		}
 	}
 	if len(resign) == 0 && t.Status == StatusRunning {

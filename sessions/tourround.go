@@ -301,7 +301,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 	}
 	defer s.release(e)
 	if e.cur != nil {
-		log.Error("a tournament game's venue holds a session already", "session", key.String())
+		log.Error("a tournament game's venue holds a session already", key.LogAttr())
 		return nil, false, nil
 	}
 	unlock, err := s.lockTour(ctx, t.ID)
@@ -318,7 +318,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 			return nil, false, nil
 		}
 		if cg := cur.Played[n-1].Games[b]; cg.Result != tournament.Pending || cg.Key != (Key{}) {
-			log.Warn("tournament game opened elsewhere first: its venue stays unused", "session", key.String())
+			log.Warn("tournament game opened elsewhere first: its venue stays unused", key.LogAttr())
 			return nil, false, nil
 		}
 		l, err := newGame(key, cur)
@@ -372,7 +372,7 @@ func (s *Service) setTourResult(ctx context.Context, c *Change) error {
 	c.Tournament = nil
 	t, err := s.loadTour(ctx, f.Tour.ID)
 	if KindOf(err) == ErrNoTournament {
-		s.log.Warn("a tournament game's tournament is gone", "tournament", f.Tour.ID, "session", f.Key.String())
+		s.log.Warn("a tournament game's tournament is gone", "tournament", f.Tour.ID, f.Key.LogAttr())
 		return nil
 	}
 	if err != nil {

@@ -127,6 +127,10 @@ type Reply struct {
 	// Figure, when set, asks the adapter to draw a rating chart or a
 	// player's card (Figure.PNG) and send it with the lines.
 	Figure *Figure
+
+	// failed marks a refusal that is the bot's failure (the store, a
+	// damaged record, a bug), not the user's: Outcome Failed.
+	failed bool
 }
 
 // Span is a range of lines, From included, To excluded.
@@ -198,6 +202,8 @@ type Config struct {
 	// Web makes the links of the web board (/web); nil: the bot serves
 	// no web board, and /web says so.
 	Web WebLinks
+	// Observer is told of every command answered; nil tells nobody.
+	Observer Observer
 	// Rate is the per-user rate limit of commands; the zero value limits
 	// nothing (the bot sets DefaultRate, or its configuration's).
 	Rate Rate
@@ -215,6 +221,7 @@ type Handler struct {
 	langs     userLangs
 	games     func() []games.Info
 	log       *slog.Logger
+	observer  Observer
 	cmds      map[string]*command
 	order     []*command
 	limit     *limiter // nil: no rate limit
@@ -240,7 +247,7 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, cmds: map[string]*command{},
+	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
 		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
 	if h.now == nil {
 		h.now = time.Now
@@ -262,6 +269,9 @@ func New(c Config) *Handler {
 	}
 	if h.log == nil {
 		h.log = slog.New(slog.DiscardHandler)
+	}
+	if h.observer == nil {
+		h.observer = noObserver{}
 	}
 	for _, c := range commandTable() {
 		h.order = append(h.order, c)
@@ -301,10 +311,18 @@ func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }
 // past the rate limit (Config.Rate) gets one notice, then nothing
 // (Reply.Dropped) until the limit lets their commands through again.
 func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
+	name := "" // the command's, once known
 	defer func() {
 		if p := recover(); p != nil {
-			h.log.Error("panic handling a message", "session", m.Key.String(), "panic", fmt.Sprint(p))
+			h.log.Error("panic handling a message", m.Key.LogAttr(), "panic", fmt.Sprint(p))
 			reply = fail(h.words.In(h.words.LangOf(m.Lang)).T("Panicked"))
+			reply.failed = true
+		}
+		if reply.Limited && name == "" {
+			name = h.commandName(m.Text) // refused before it was read
+		}
+		if len(reply.Lines) > 0 || reply.Event != nil || reply.Dropped {
+			h.observer.Handled(m.Key.Platform, name, outcome(reply))
 		}
 	}()
 	m.sp = h.words.In(h.langFor(ctx, m.Key.Platform, m.User, m.Lang))
@@ -336,14 +354,11 @@ func (h *Handler) Handle(ctx context.Context, m Message) (reply Reply) {
 		return fail(m.sp.T("NoSlash"))
 	}
 	fields := strings.Fields(text)
-	name := strings.ToLower(strings.TrimPrefix(fields[0], "/"))
-	if at := strings.IndexByte(name, '@'); at >= 0 {
-		name = name[:at] // "/play@MyBot" in Telegram groups
+	c, typed := h.find(fields[0])
+	if c == nil {
+		return fail(m.sp.T("UnknownCommand", "Name", clip(typed, 30)))
 	}
-	c, ok := h.cmds[name]
-	if !ok {
-		return fail(m.sp.T("UnknownCommand", "Name", clip(name, 30)))
-	}
+	name = c.name
 	args := fields[1:]
 	if len(args) < c.minArgs {
 		return fail(m.sp.T("NeedsMore", "Name", c.name, "Usage", m.sp.usage(c)))

@@ -19,8 +19,8 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	}
 	var se *sessions.Error
 	if !errors.As(err, &se) {
-		h.log.Error("unexpected error", "command", cmd, "session", m.Key.String(), "err", err)
-		return fail(m.sp.T("RefusedUnexpected"))
+		h.log.Error("unexpected error", "command", cmd, m.Key.LogAttr(), "err", err)
+		return failure(m.sp.T("RefusedUnexpected"))
 	}
 	s := se.Session
 	me := m.User
@@ -37,7 +37,7 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	if s == nil && sessionBound[se.Kind] {
 		// These refusals are worded from the session: without one, say
 		// only that it does not fit (never read a session that is not).
-		h.log.Error("a refusal without its session", "command", cmd, "session", m.Key.String(), "err", err)
+		h.log.Error("a refusal without its session", "command", cmd, m.Key.LogAttr(), "err", err)
 		return fail(m.sp.T("RefusedNotNow"))
 	}
 	switch se.Kind {
@@ -162,16 +162,16 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	case sessions.ErrCapped:
 		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
-		return fail(m.sp.T("RefusedDamaged"))
+		return failure(m.sp.T("RefusedDamaged"))
 	case sessions.ErrUnknownOutcome:
 		// The Service logged it.
-		return fail(m.sp.T("RefusedUnknownOutcome"))
+		return failure(m.sp.T("RefusedUnknownOutcome"))
 	case sessions.ErrBroken:
-		h.log.Error("broken session", "session", m.Key.String(), "err", err)
-		return fail(m.sp.T("RefusedBroken"))
+		h.log.Error("broken session", m.Key.LogAttr(), "err", err)
+		return failure(m.sp.T("RefusedBroken"))
 	}
-	h.log.Error("command failed", "command", cmd, "session", m.Key.String(), "err", err)
-	return fail(m.sp.T("RefusedStorage"))
+	h.log.Error("command failed", "command", cmd, m.Key.LogAttr(), "err", err)
+	return failure(m.sp.T("RefusedStorage"))
 }
 
 // sessionBound are the kinds whose refusal is worded from the session

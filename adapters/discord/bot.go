@@ -53,6 +53,8 @@ type Config struct {
 	// A message is tried until it goes, Discord refuses it, or the bot
 	// stops.
 	RetryPause time.Duration
+	// Metrics, when set, is told of every message sent.
+	Metrics Metrics
 }
 
 // Routes keeps the channels whose commands go to a session under another
@@ -155,6 +157,9 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	b.c = patient{client: session{s}, b: b}
 	if b.games == nil {
 		b.games = games.List
+	}
+	if cfg.Metrics != nil {
+		b.c = counting{client: b.c, m: cfg.Metrics} // what the patient client made of each message
 	}
 	b.seen = chat.NewRecent(4096)
 	b.where.init()

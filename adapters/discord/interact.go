@@ -156,7 +156,7 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 	words := b.h.Words().In(reply.Lang)
 	out, err := b.outgoing(key, cmd, reply, snap)
 	if err != nil {
-		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
+		b.log.Error("discord: drawing the board", key.LogAttr(), "err", err)
 	}
 	// A game that starts from a challenge in a text channel moves to a
 	// thread opened on the challenge message.

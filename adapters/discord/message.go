@@ -351,7 +351,7 @@ func (b *Bot) kick(key sessions.Key) {
 func (b *Bot) notice(n sessions.Notice) {
 	defer func() {
 		if p := recover(); p != nil {
-			b.log.Error("discord: panic posting a notice", "session", n.Key.String(), "panic", fmt.Sprint(p))
+			b.log.Error("discord: panic posting a notice", n.Key.LogAttr(), "panic", fmt.Sprint(p))
 		}
 	}()
 	key := n.Key
@@ -364,7 +364,7 @@ func (b *Bot) notice(n sessions.Notice) {
 	}
 	o, reply, err := b.noticeMessage(n)
 	if err != nil {
-		b.log.Error("discord: drawing the board", "session", key.String(), "err", err)
+		b.log.Error("discord: drawing the board", key.LogAttr(), "err", err)
 	}
 	if n.Kind == sessions.NoticeExpired && key.Thread != "" && b.gameChannel(key) == key.Channel {
 		// The challenge message waits in the channel: it says so.
@@ -481,7 +481,7 @@ func (b *Bot) placeClosed(ctx context.Context, key sessions.Key) (string, bool) 
 func (b *Bot) post(key sessions.Key, o outgoing) {
 	ch := b.gameChannel(key)
 	if _, err := b.c.ChannelMessageSendComplex(ch, o.send()); err != nil {
-		b.log.Warn("discord: posting a notice", "session", key.String(), "err", err)
+		b.log.Warn("discord: posting a notice", key.LogAttr(), "err", err)
 	}
 }
 

@@ -42,6 +42,9 @@ func (p patient) retry(what string, files []*discordgo.File, call func() error) 
 			return err
 		}
 		p.b.log.Warn("discord: call failed; retrying", "what", what, "attempt", attempt, "retry_in", pause, "err", err)
+		if m := p.b.cfg.Metrics; m != nil {
+			m.Retried()
+		}
 		select {
 		case <-time.After(pause):
 		case <-p.b.halted():

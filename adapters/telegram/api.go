@@ -26,6 +26,8 @@ type client struct {
 	pause time.Duration
 	// sleep waits between attempts: the clock's Sleep (tests replace it).
 	sleep func(ctx context.Context, d time.Duration) error
+	// m counts the retries of messages and the 429s.
+	m Metrics
 }
 
 // ctxDoer gives every request of one call the call's context, which the
@@ -88,8 +90,12 @@ func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, fil
 		if err == nil || ctx.Err() != nil || !errors.As(err, &ae) || !ae.Temporary {
 			return res, err
 		}
+		if _, send := ctx.Value(sendKey{}).(*outbox); send {
+			c.m.Retried() // a message of a chat's queue
+		}
 		wait := ae.RetryAfter
 		if wait > 0 {
+			c.m.RateLimited(wait)
 			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", wait)
 		} else {
 			wait = bo.next()

@@ -50,6 +50,7 @@ type outbox struct {
 	clock Clock
 	log   *slog.Logger
 	ctx   func() context.Context // the context of the sends
+	m     Metrics                // counts the messages sent and given up
 
 	// working counts the sends being made, less those waiting to try
 	// again (a 429, a network failure): what tests wait for before moving
@@ -255,6 +256,7 @@ func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
 	err := s.run(context.WithValue(ctx, sendKey{}, o))
 	o.working.Add(-1) // counted by the caller, from the send's turn on
 	if err == nil || notModified(err) {
+		o.m.Sent()
 		return
 	}
 	dropped := 0
@@ -264,6 +266,7 @@ func (o *outbox) do(ctx context.Context, chatID int64, q *queue, s send) {
 		q.news, q.lookups = nil, nil
 		o.mu.Unlock()
 	}
+	gaveUp(o.m, 1+dropped)
 	o.log.Warn("telegram: a message was not sent", "what", s.what, "chat", chatID, "err", err, "dropped_with_it", dropped)
 }
 
@@ -287,6 +290,7 @@ func rest(clock Clock) func(ctx context.Context, d time.Duration) error {
 // they remember a message. o.mu is held.
 func (o *outbox) close(chatID int64, q *queue, ctx context.Context) {
 	if left := q.waiting(); left > 0 {
+		gaveUp(o.m, left)
 		o.log.Warn("telegram: messages still queued at shutdown are not sent", "chat", chatID, "count", left, "err", ctx.Err())
 	}
 	delete(o.queues, chatID)

@@ -233,7 +233,7 @@ func (b *Bot) addPhoto(pc *parcel, w where, pic *chat.Picture, caption string, k
 		}
 		png, err := b.r.PNG(pic.View, pic.Last, pic.Viewer, b.pictureOptions(pic.View.Numbers != nil))
 		if err != nil {
-			b.log.Error("telegram: drawing the board", "game", pic.Game, "err", err)
+			b.log.Error("telegram: drawing the board", w.key().LogAttr(), "game", pic.Game, "err", err)
 			delete(p, "caption")
 			p["text"] = caption
 			_, err := b.c.call(ctx, "sendMessage", p, nil)

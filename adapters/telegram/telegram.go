@@ -85,6 +85,9 @@ type Config struct {
 	// direct link, https://t.me/<bot>/<app>?startapp=<game>. Empty: the
 	// user's own link goes to their private chat with the bot.
 	AppName string
+	// Metrics, when set, is told of the messages sent, retried and given
+	// up, and of Telegram's 429s.
+	Metrics Metrics
 }
 
 // Prefs stores the choices of turn pings by private message, by platform
@@ -242,11 +245,14 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 	if hc == nil {
 		hc = &http.Client{}
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = noMetrics{}
+	}
 	api := &tgbotapi.BotAPI{Token: cfg.Token, Client: hc, Buffer: 100}
 	api.SetAPIEndpoint(endpoint)
 	b := &Bot{
 		cfg: cfg, h: h, svc: svc, r: r, log: log,
-		c:       &client{api: api, http: hc, token: cfg.Token, log: log, pause: cfg.RetryPause, sleep: rest(clock)},
+		c:       &client{api: api, http: hc, token: cfg.Token, log: log, pause: cfg.RetryPause, sleep: rest(clock), m: cfg.Metrics},
 		dedupe:  chat.NewRecent(8192),
 		photos:  map[string]string{},
 		bare:    map[msgRef]bool{},
@@ -258,7 +264,7 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		closed:  map[where]string{},
 	}
 	b.out = outbox{lim: limits{Burst: cfg.ChatBurst, Every: cfg.ChatEvery, Group: cfg.GroupLimit, Window: cfg.GroupWindow},
-		pace: &pacer{n: cfg.GlobalLimit, per: time.Second}, clock: clock, log: log, ctx: b.sending}
+		pace: &pacer{n: cfg.GlobalLimit, per: time.Second}, clock: clock, log: log, ctx: b.sending, m: cfg.Metrics}
 	if err := b.loadPings(); err != nil {
 		return nil, err
 	}

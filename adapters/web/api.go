@@ -183,7 +183,7 @@ func (s *Server) boardPicture(w http.ResponseWriter, r *http.Request) {
 	o.Numbers = v.Numbers != nil
 	png, err := s.r.PNG(v, snap.Last, seatOf(snap, t.User), o)
 	if err != nil {
-		s.log.Error("web: drawing a board", "game", snap.Record.Game, "err", err)
+		s.log.Error("web: drawing a board", snap.Record.Key.LogAttr(), "game", snap.Record.Game, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}

@@ -117,6 +117,11 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /{$}", s.home)
 }
 
+// Handle serves pattern with h too, beside the board's pages (the
+// operator's /metrics, /healthz and /readyz on the board's listener).
+// Call it before Serve.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
 // Handler returns the server's handler: every answer gets the security
 // headers, and a panic is logged and answered 500.
 func (s *Server) Handler() http.Handler {

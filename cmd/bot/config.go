@@ -51,6 +51,11 @@ type config struct {
 		Level  string `yaml:"level"`
 		Format string `yaml:"format"`
 	} `yaml:"log"`
+	Metrics struct {
+		// Listen is the address of /metrics, /healthz and /readyz
+		// (":9090"); empty serves none and counts nothing.
+		Listen string `yaml:"listen"`
+	} `yaml:"metrics"`
 	Console struct {
 		As       string `yaml:"as"`
 		Channel  string `yaml:"channel"`
@@ -255,6 +260,7 @@ var settings = []setting{
 	{"BOT_STORAGE_ETCD_DIAL_TIMEOUT", func(c *config, v string) error { return c.Storage.Etcd.DialTimeout.set(v) }},
 	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
 	{"BOT_LOG_FORMAT", str(func(c *config) *string { return &c.Log.Format })},
+	{"BOT_METRICS_LISTEN", str(func(c *config) *string { return &c.Metrics.Listen })},
 	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
 	{"BOT_CONSOLE_CHANNEL", str(func(c *config) *string { return &c.Console.Channel })},
 	{"BOT_CONSOLE_PICTURES", str(func(c *config) *string { return &c.Console.Pictures })},
@@ -313,11 +319,16 @@ func yamlMessage(line string, root *yaml.Node) string {
 	if m := yamlUnknown.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		section := keyAt(root, n, m[2])
-		known := strings.Join(settingNames(section), ", ")
-		if len(section) == 0 {
-			return fmt.Sprintf("line %d: unknown section %q (the sections: %s)", n, m[2], known)
+		names := settingNames(section)
+		known := strings.Join(names, ", ")
+		mean := ""
+		if c := closest(m[2], names); c != "" {
+			mean = fmt.Sprintf(": did you mean %q?", c)
 		}
-		return fmt.Sprintf("line %d: unknown setting %q in %s (its settings: %s)", n, m[2], strings.Join(section, "."), known)
+		if len(section) == 0 {
+			return fmt.Sprintf("line %d: unknown section %q%s (the sections: %s)", n, m[2], mean, known)
+		}
+		return fmt.Sprintf("line %d: unknown setting %q in %s%s (its settings: %s)", n, m[2], strings.Join(section, "."), mean, known)
 	}
 	if m := yamlType.FindStringSubmatch(line); m != nil {
 		n, _ := strconv.Atoi(m[1])
@@ -471,6 +482,11 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	default:
 		return c, fmt.Errorf("%s: log.format %q is not text or json", source, c.Log.Format)
 	}
+	if l := c.Metrics.Listen; l != "" {
+		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
+			return c, fmt.Errorf("%s: metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", source, l)
+		}
+	}
 	if c.Storage.Path == "" {
 		return c, fmt.Errorf("%s: storage.path is empty", source)
 	}
@@ -539,6 +555,14 @@ func (c config) etcdEndpoints() []string {
 		}
 	}
 	return out
+}
+
+// storeKind names the store the configuration chooses: etcd or bbolt.
+func (c config) storeKind() string {
+	if len(c.etcdEndpoints()) > 0 {
+		return "etcd"
+	}
+	return "bbolt"
 }
 
 // checkEtcd checks the etcd settings when endpoints are set.

@@ -33,13 +33,15 @@ func TestConfigErrors(t *testing.T) {
 		{"tab", "storage:\n\tpath: x\n", nil, "config FILE: line 2: found character that cannot start any token"},
 		{"not a map", "- a\n- b\n", nil, "config FILE: line 1: the file should hold sections of settings (name: value lines), not a list"},
 		{"unknown key", "storage:\n  path: x.db\n  paht: y.db\n", nil,
-			`config FILE: line 3: unknown setting "paht" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
+			`config FILE: line 3: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
-			`config FILE: line 3: unknown setting "urll" in telegram.webhook (its settings: url, listen, secret_token, cert_file, key_file)`},
+			`config FILE: line 3: unknown setting "urll" in telegram.webhook: did you mean "url"? (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod" (the sections: lang, storage, log, console, render, discord, telegram, web, clocks, computer, sessions, limits)`},
+			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, web, clocks, computer, sessions, limits)`},
+		{"unknown key, nothing near", "storage:\n  database: x.db\n", nil,
+			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
-			`config FILE: line 2: unknown setting "paht" in storage (its settings: path, open_timeout, commit_watchdog, etcd); line 3: unknown setting "pth" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
+			`config FILE: line 2: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd); line 3: unknown setting "pth" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
 		{"two on one line", "discord: {shard_id: x, shard_count: y}\n", nil,
 			`config FILE: line 1: discord.shard_id should be a whole number, not "x"; line 1: discord.shard_count should be a whole number, not "y"`},
@@ -54,6 +56,7 @@ func TestConfigErrors(t *testing.T) {
 			"config FILE: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
 		{"bad level", "log:\n  level: loud\n", nil, `config FILE: log.level "loud" is not one of debug, info, warn, error`},
 		{"bad format", "log:\n  format: xml\n", nil, `config FILE: log.format "xml" is not text or json`},
+		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: metrics.listen "9090" is not an address to listen on (host:port or :port, like :9090)`},
 		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: storage.path is empty"},
 		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"bad clock", "clocks:\n  telegram: daily\n", nil, `config FILE: line 2: clocks.telegram: "daily" is not a duration (examples: 5m, 1h, 3d, off)`},
@@ -162,6 +165,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_STORAGE_ETCD_ENDPOINTS"] = "10.0.0.1:2379, https://etcd2:2379"
 	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
 	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
+	env["BOT_METRICS_LISTEN"] = "127.0.0.1:9090"
 	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "sixteen chars at least"
 	env["BOT_WEB_PLAY_LINKS"], env["BOT_WEB_WATCH_LINKS"], env["BOT_WEB_INIT_MAX_AGE"] = "2h", "3d", "2h"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
@@ -171,6 +175,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want := config{}
 	want.Storage.Path, want.Storage.OpenTimeout, want.Storage.CommitWatchdog = "x", duration(3*time.Second), duration(time.Minute)
 	want.Log.Level, want.Log.Format = "debug", "json"
+	want.Metrics.Listen = "127.0.0.1:9090"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
 	want.Render.Theme = "dark"
 	want.Lang = "en"

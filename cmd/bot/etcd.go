@@ -52,3 +52,33 @@ func openEtcdStore(ctx context.Context, c config, eps []string, log *slog.Logger
 	}
 	return s, "etcd " + strings.Join(eps, ",") + " " + e.Prefix, nil
 }
+
+// doctorEtcd checks each endpoint of storage.etcd (its version) and counts
+// the keys under the prefix; it writes nothing.
+func doctorEtcd(ctx context.Context, d *doctor, c config) {
+	e := c.Storage.Etcd
+	in, err := etcdstore.Inspect(ctx, etcdstore.Config{Endpoints: c.etcdEndpoints(), Prefix: e.Prefix, Username: e.Username,
+		Password: e.Password, CAFile: e.CAFile, CertFile: e.CertFile, KeyFile: e.KeyFile, DialTimeout: time.Duration(e.DialTimeout)})
+	if err != nil {
+		d.bad("etcd: "+err.Error(), "check storage.etcd's TLS files")
+		return
+	}
+	answered := false
+	for _, m := range in.Members {
+		if m.Err != nil {
+			d.bad(fmt.Sprintf("etcd %s: no answer within %s (%v)", m.Endpoint, time.Duration(e.DialTimeout), m.Err),
+				"is etcd running there? check storage.etcd.endpoints, the network, the TLS files and the user")
+			continue
+		}
+		answered = true
+		d.ok("etcd %s: etcd %s", m.Endpoint, m.Version)
+	}
+	if !answered {
+		return // the keys cannot be counted either
+	}
+	if in.KeysErr != nil {
+		d.bad("etcd: "+in.KeysErr.Error(), "check that etcd has a leader (etcdctl endpoint status) and that the user may read the prefix")
+		return
+	}
+	d.ok("etcd prefix %s: %d keys", e.Prefix, in.Keys)
+}

@@ -10,6 +10,7 @@
 //	bot backup [--config FILE] BACKUP.db
 //	bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID
 //	bot migrate [--config FILE] --to etcd|bbolt [--force]
+//	bot doctor [--config FILE]    check the set-up, one line per check
 //	bot help [COMMAND]            the commands, or one with its flags
 package main
 
@@ -47,6 +48,7 @@ func commands() []command {
 		{"backup", "backup [--config FILE] BACKUP.db: copy the database consistently, even while the bot runs", "", cmdBackup},
 		{"export", "export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID: a finished game as PDN (draughts) or its record", "", cmdExport},
 		{"migrate", "migrate [--config FILE] --to etcd|bbolt [--force]: copy the bbolt file into etcd, or etcd back into the bbolt file, and check the copy", migrateNote, cmdMigrate},
+		{"doctor", "doctor [--config FILE]: check the set-up (config, database or etcd, tokens, webhook, permissions), one line per check", doctorNote, cmdDoctor},
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/adapters/discord"
 	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
@@ -46,6 +48,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 type platform struct {
 	name string
 	run  func(ctx context.Context) error
+	// state is the platform's in /readyz (nil: none): keepRunning sets it
+	// retrying while it waits to start the adapter again, stopped at the
+	// end; the adapter sets it connected.
+	state *ops.Platform
 }
 
 // runPlatforms serves Telegram and/or Discord (whichever tokens are set) on
@@ -67,17 +73,30 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if err != nil {
 		return err
 	}
+	o, err := newOperations(c, store, c.storeKind())
+	if err != nil {
+		return err
+	}
+	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, wb.changed(), log)
+	svc := newService(c, store, &notifiers, venues, wb.changed(), log, o)
 	defer svc.Close()
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks()})
+	o.watch(svc)
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks(), Observer: o.observer()})
 	r := render.New()
 	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
 	var running []platform
 	if c.Telegram.Token != "" {
+		state := o.platform("telegram")
 		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
 			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
+		if state != nil {
+			// Go's standard client, telling /readyz whether Telegram
+			// answers; the messages counted.
+			tc.HTTPClient = &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}
+			tc.Metrics = o.messages("telegram")
+		}
 		if w := c.Telegram.Webhook; w.URL != "" {
 			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
 				CertFile: w.CertFile, KeyFile: w.KeyFile}
@@ -86,35 +105,47 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 		if err != nil {
 			return err // it says "telegram: ..."
 		}
+		o.waiting("telegram", tg.Waiting)
 		notifiers = append(notifiers, tg)
 		venues[telegram.Platform] = tg.Venues()
 		run := tg.Run
 		if l, ok := store.(pollLeader); ok && tc.Webhook == nil {
 			// Processes on one etcd: only the elected one polls (a
 			// webhook is served by every process).
-			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, l.leadPolling)) }
+			lead := func(ctx context.Context, poll func(context.Context)) {
+				l.leadPolling(ctx, o.whileLeading("telegram_poll", poll))
+			}
+			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, lead)) }
 		}
-		running = append(running, platform{"telegram", run})
+		running = append(running, platform{"telegram", run, state})
 	}
 	if c.Discord.Token != "" {
+		state := o.platform("discord")
 		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
 			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store, Web: wb.webLinks()}
+		if msgs := o.messages("discord"); msgs != nil {
+			// discordgo's own client, with its timeout, counting the 429s
+			// and retries it sees.
+			dc.Metrics, dc.HTTPClient = msgs, &http.Client{Timeout: 20 * time.Second, Transport: msgs.Transport(nil)}
+		}
 		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
 		if err != nil {
 			return err // it says "discord: ..."
 		}
+		o.waiting("discord", bot.Waiting)
+		state.Probe(bot.Connected)
 		notifiers = append(notifiers, bot)
 		venues[discord.Platform] = bot.Venues()
-		running = append(running, platform{"discord", bot.Run})
+		running = append(running, platform{"discord", bot.Run, state})
 	}
 	// The notifiers are complete: now the games may resume and the clocks run.
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log)
+	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
-	stopWeb, err := wb.start(ctx, svc, h, r, log)
+	stopWeb, err := wb.start(ctx, svc, h, r, log, o)
 	if err != nil {
 		return err
 	}
@@ -167,6 +198,7 @@ func (r restartPause) wait(ctx context.Context, d time.Duration) bool {
 // with the failures in a row; it logs one line per restart.
 func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.Logger) {
 	d := pause.first
+	defer p.state.Set(ops.Stopped)
 	for attempt := 1; ; attempt++ {
 		began := time.Now()
 		err := runOnce(ctx, p)
@@ -182,6 +214,7 @@ func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.
 		if err == nil {
 			err = errors.New("stopped by itself")
 		}
+		p.state.Set(ops.Retrying)
 		log.Error("platform down; starting it again", "platform", p.name, "attempt", attempt, "in", d, "err", err)
 		if !pause.wait(ctx, d) {
 			return
@@ -311,24 +344,30 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	o, err := newOperations(c, store, c.storeKind())
+	if err != nil {
+		return err
+	}
+	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log)
+	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log, o)
 	defer svc.Close()
+	o.watch(svc)
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log)
+	stop := startBackground(ctx, c, svc, store, log, o)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
 	// The console is one terminal, typed at or fed by a script of its
 	// owner's: it has no other users to protect, so its commands pass no
 	// rate limit (the caps still hold).
-	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks()})
+	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Web: wb.webLinks(), Observer: o.observer()})
 	cc := console.Config{Handler: h, In: in, Out: stdout, As: c.Console.As, Channel: c.Console.Channel,
 		Prompt: interactive, Log: log, Notices: notices}
 	r := render.New()
-	stopWeb, err := wb.start(ctx, svc, h, r, log)
+	stopWeb, err := wb.start(ctx, svc, h, r, log, o)
 	if err != nil {
 		return err
 	}
@@ -360,38 +399,47 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 }
 
 // newService builds the sessions service of the configuration: the
-// platforms' default clocks, the challenge expiry, the computer opponent.
+// platforms' default clocks, the challenge expiry, the computer opponent,
+// counted by o's metrics (nil: none).
 // Close it (it stops the computer's searches) before the store.
 // changed, when set, takes every committed change (the web board's hub).
 func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet,
-	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger) *sessions.Service {
+	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger, o *operations) *sessions.Service {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
+	o.computer(comp)
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
 		ttl = -1 // "off": challenges wait for ever
 	}
 	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed})
+		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed,
+		Metrics: o.sessionsMetrics()})
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
 // while this process leads them) and the watchdog over the store's
 // commits, and answers `bot backup` through the backup socket, until the
 // returned stop is called or ctx is done; stop waits for them all.
-func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger) (stop func()) {
+func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger, o *operations) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() { svc.Watchdog().Run(ctx) })
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		clocks := o.clocksLoop()
+		run := func(ctx context.Context) {
+			clocks.Start()
+			defer clocks.Stop()
+			svc.Run(ctx, time.Duration(c.Clocks.Tick))
+		}
 		if l, ok := store.(clockLeader); ok {
 			// Processes on one etcd: only the elected one runs the clocks.
-			l.leadClocks(ctx, func(ctx context.Context) { svc.Run(ctx, time.Duration(c.Clocks.Tick)) })
+			l.leadClocks(ctx, o.whileLeading("clocks", run))
 			return
 		}
-		svc.Run(ctx, time.Duration(c.Clocks.Tick))
+		run(ctx)
 	}()
 	var closeBackups func()
 	if db, ok := store.(*storage.Store); ok { // etcd keeps its own copies (etcdctl snapshot save)

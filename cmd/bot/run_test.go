@@ -315,7 +315,7 @@ func TestKeepRunning(t *testing.T) {
 	defer cancel()
 	steadyUp, steadyDown := make(chan struct{}), make(chan struct{})
 	steadyRuns := 0
-	steady := platform{"steady", func(ctx context.Context) error {
+	steady := platform{name: "steady", run: func(ctx context.Context) error {
 		steadyRuns++
 		close(steadyUp)
 		<-ctx.Done()
@@ -324,7 +324,7 @@ func TestKeepRunning(t *testing.T) {
 	}}
 	flakyUp := make(chan struct{})
 	runs := 0
-	flaky := platform{"flaky", func(ctx context.Context) error {
+	flaky := platform{name: "flaky", run: func(ctx context.Context) error {
 		runs++
 		switch runs {
 		case 1, 2:

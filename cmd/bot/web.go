@@ -12,6 +12,7 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/web"
+	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )
@@ -88,8 +89,10 @@ func (wb *webBoard) webLinks() chat.WebLinks {
 }
 
 // start listens on web.listen and serves the board in the background
-// until ctx is done; stop waits for it. A nil board starts nothing.
-func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Handler, r *render.Renderer, log *slog.Logger) (stop func(), err error) {
+// until ctx is done; stop waits for it. A nil board starts nothing. The
+// board is a platform of /readyz (connected while it serves), and serves
+// the operator's endpoints too when metrics.listen is web.listen.
+func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Handler, r *render.Renderer, log *slog.Logger, o *operations) (stop func(), err error) {
 	if wb == nil {
 		return func() {}, nil
 	}
@@ -100,19 +103,26 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 	if err != nil {
 		return nil, err
 	}
+	mounted := o.mount(srv)
 	ln, err := net.Listen("tcp", c.Web.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("web.listen %s: %w", c.Web.Listen, err)
 	}
+	state := o.platform("web")
+	state.Set(ops.Connected)
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		defer state.Set(ops.Stopped)
 		if err := srv.Serve(ctx, ln, c.Web.CertFile, c.Web.KeyFile); err != nil && !errors.Is(err, context.Canceled) {
 			log.Error("the web board stopped", "err", err)
 		}
 	}()
 	log.Info("web board served", "address", ln.Addr().String(), "url", c.Web.URL, "tls", c.Web.CertFile != "")
+	if mounted {
+		log.Info("metrics and health served", "address", ln.Addr().String(), "with", "the web board")
+	}
 	return func() {
 		cancel()
 		<-done

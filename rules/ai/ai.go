@@ -174,6 +174,9 @@ func (pl *Player) Search(ctx context.Context, s rules.State, o Options) (Result,
 		tt = newTable(pl.cfg.TableMB) // allocated on first use
 	}
 	defer pl.turns.release(tt)
+	if started, ok := ctx.Value(startKey{}).(func()); ok {
+		started()
+	}
 
 	r, err := pl.search(ctx, s, o, tt)
 	if err != nil {

@@ -20,6 +20,18 @@ func WithOwner(ctx context.Context, owner string) context.Context {
 	return context.WithValue(ctx, ownerKey{}, owner)
 }
 
+// startKey is the context key of a search's start hook.
+type startKey struct{}
+
+// WithStart returns a copy of ctx whose search calls started once it
+// starts searching: after its turn among the waiting searches came (it
+// has its table), so that the caller can tell the wait from the search.
+// A state with one legal move is answered without a search: started is
+// not called.
+func WithStart(ctx context.Context, started func()) context.Context {
+	return context.WithValue(ctx, startKey{}, started)
+}
+
 // OwnerOf returns the owner WithOwner put in ctx, "" for none.
 func OwnerOf(ctx context.Context) string {
 	o, _ := ctx.Value(ownerKey{}).(string)
@@ -140,6 +152,13 @@ func (q *turns) release(t *table) {
 		q.next = (q.next + 1) % len(q.ring)
 	}
 	w.ch <- grant{t: t, behind: q.waiting}
+}
+
+// Running returns how many searches run now (each holds a table).
+func (pl *Player) Running() int {
+	pl.turns.mu.Lock()
+	defer pl.turns.mu.Unlock()
+	return pl.cfg.Searches - len(pl.turns.free)
 }
 
 // Waiting returns how many searches wait for a table now.

@@ -39,6 +39,28 @@ type Config struct {
 // brings the store's records up to this bot (Migrate). Close closes the
 // connection.
 func Open(ctx context.Context, c Config) (*Store, error) {
+	cli, err := dial(ctx, &c)
+	if err != nil {
+		return nil, err
+	}
+	s := New(cli, Options{Prefix: c.Prefix, Log: c.Log, Community: c.Community})
+	s.own = true
+	tctx, cancel := context.WithTimeout(ctx, c.DialTimeout)
+	defer cancel()
+	if _, err := cli.Get(tctx, s.nextKey(), clientv3.WithCountOnly()); err != nil {
+		cli.Close()
+		return nil, fmt.Errorf("etcdstore: etcd at %s does not answer: %w", strings.Join(c.Endpoints, ","), err)
+	}
+	if err := s.Migrate(ctx); err != nil {
+		cli.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// dial makes the client of c (with its defaults filled in); it does not
+// wait for an answer.
+func dial(ctx context.Context, c *Config) (*clientv3.Client, error) {
 	if len(c.Endpoints) == 0 {
 		return nil, fmt.Errorf("etcdstore: no endpoints")
 	}
@@ -65,17 +87,5 @@ func Open(ctx context.Context, c Config) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("etcdstore: connecting to %s: %w", strings.Join(c.Endpoints, ","), err)
 	}
-	s := New(cli, Options{Prefix: c.Prefix, Log: c.Log, Community: c.Community})
-	s.own = true
-	tctx, cancel := context.WithTimeout(ctx, c.DialTimeout)
-	defer cancel()
-	if _, err := cli.Get(tctx, s.nextKey(), clientv3.WithCountOnly()); err != nil {
-		cli.Close()
-		return nil, fmt.Errorf("etcdstore: etcd at %s does not answer: %w", strings.Join(c.Endpoints, ","), err)
-	}
-	if err := s.Migrate(ctx); err != nil {
-		cli.Close()
-		return nil, err
-	}
-	return s, nil
+	return cli, nil
 }
