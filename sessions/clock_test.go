@@ -15,32 +15,9 @@ import (
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
 
-// fakeClock is the clock of the clock tests: time moves only when told.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Set(t time.Time) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = t
-}
-
-func (c *fakeClock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
+// newClock is the clock of the clock tests: time moves only when told.
+func newClock() *sessionstest.Clock {
+	return sessionstest.NewClock(time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC))
 }
 
 // firstMove is a computer that plays the first legal move; with block set
@@ -115,7 +92,7 @@ func (n *noticeLog) last() sessions.Notice {
 }
 
 type clockFixture struct {
-	clk   *fakeClock
+	clk   *sessionstest.Clock
 	store *sessionstest.MemoryStore
 	comp  *firstMove
 	n     *noticeLog

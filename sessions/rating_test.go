@@ -52,7 +52,7 @@ func stores(t *testing.T, f func(t *testing.T, store sessions.Store)) {
 }
 
 type ratingFixture struct {
-	clk   *fakeClock
+	clk   *sessionstest.Clock
 	store sessions.Store
 	s     *sessions.Service
 	k     int

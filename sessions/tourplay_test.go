@@ -101,7 +101,7 @@ type tourFixture struct {
 	svc    *sessions.Service
 	// clk and comp, when set, are the clock and the computer of the
 	// services made after.
-	clk  *fakeClock
+	clk  *sessionstest.Clock
 	comp sessions.Computer
 }
 

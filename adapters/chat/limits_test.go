@@ -14,10 +14,10 @@ import (
 // newLimited is a fixture whose handler has the bot's default rate limit
 // (8 commands in 10 s in a chat, 30 a minute across chats) and caps, on a
 // fake clock.
-func newLimited(t *testing.T) (*fixture, *clock) {
+func newLimited(t *testing.T) (*fixture, *sessionstest.Clock) {
 	store := sessionstest.NewMemoryStore()
 	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }, Caps: sessions.DefaultCaps()})
-	clk := &clock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
+	clk := sessionstest.NewClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
 	return &fixture{t: t, store: store, h: chat.New(chat.Config{Sessions: svc, Rate: chat.DefaultRate(), Now: clk.Now})}, clk
 }
 

@@ -42,28 +42,11 @@ func (n *notices) take() []sessions.Notice {
 	return out
 }
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 type recFixture struct {
 	*fixture
 	svc *sessions.Service
 	n   *notices
-	clk *clock
+	clk *sessionstest.Clock
 }
 
 // newRecFixture serves the count game (listed in /games) and the real
@@ -76,7 +59,7 @@ func newRecFixture(t *testing.T) *recFixture { return newRecFixtureWords(t, nil)
 func newRecFixtureWords(t *testing.T, words *chat.Words) *recFixture {
 	store := sessionstest.NewMemoryStore()
 	n := &notices{}
-	clk := &clock{t: time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)}
+	clk := sessionstest.NewClock(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
 	svc := sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 }, Notifier: n, Now: clk.Now,
 		Computer: firstMove{}, DefaultTime: func(string) sessions.Duration { return sessions.Duration(time.Hour) },
 		Games: func(id string, opts map[string]string) (rules.Game, error) {

@@ -42,8 +42,7 @@ type fixture struct {
 	// streamProto is the protocol of the last stream opened.
 	streamProto string
 
-	mu  sync.Mutex
-	now time.Time // the web server's clock (token expiry), moved by tests
+	now *sessionstest.Clock // the web server's clock (token expiry), moved by tests
 }
 
 // noticeLog keeps the notices of the service.
@@ -99,7 +98,7 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	if o.secret == nil {
 		o.secret = []byte("the tests' secret, 32 bytes long")
 	}
-	f := &fixture{t: t, notices: &noticeLog{}, now: time.Now(), store: o.store}
+	f := &fixture{t: t, notices: &noticeLog{}, now: sessionstest.NewClock(time.Now()), store: o.store}
 	f.hub = web.NewHub(web.HubConfig{Poll: o.poll, MaxStreams: o.maxStreams, KeepAlive: o.keepAlive})
 	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Venues: o.venues})
 	t.Cleanup(f.svc.Close)
@@ -135,17 +134,11 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	return f
 }
 
-func (f *fixture) clock() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.now
-}
+func (f *fixture) clock() time.Time { return f.now.Now() }
 
 // advance moves the web server's clock.
 func (f *fixture) advance(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.now = f.now.Add(d)
+	f.now.Add(d)
 }
 
 // say sends a chat command as user at key and returns the reply.
