@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/ops"
 )
 

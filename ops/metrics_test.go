@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/ops/opstest"
 	"github.com/boardgamebot/bot/sessions"

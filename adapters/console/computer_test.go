@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"

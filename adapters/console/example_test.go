@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage"
 )

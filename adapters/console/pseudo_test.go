@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardgamebot/bot/adapters/chat"
-	"github.com/boardgamebot/bot/adapters/chat/chattest"
 	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/chat/chattest"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )

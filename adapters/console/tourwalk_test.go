@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/boardgamebot/bot/adapters/chat"
-	"github.com/boardgamebot/bot/adapters/chat/chattest"
 	"github.com/boardgamebot/bot/adapters/console"
+	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/chat/chattest"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/sessions/tournament"

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardgamebot/bot/adapters/chat"
-	"github.com/boardgamebot/bot/adapters/chat/chattest"
+	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/chat/chattest"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"

@@ -13,8 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/boardgamebot/bot/adapters/chat"
-	"github.com/boardgamebot/bot/adapters/chat/chattest"
+	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/chat/chattest"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 )
 
 // SetSleep replaces the wait between the attempts of a call that keeps

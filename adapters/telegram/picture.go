@@ -3,7 +3,7 @@ package telegram
 import (
 	"context"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 

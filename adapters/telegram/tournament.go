@@ -6,7 +6,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 )
 

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 )
 
 // linkButton is an inline keyboard button that opens a link (url) or the

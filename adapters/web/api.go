@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )

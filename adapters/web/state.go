@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"

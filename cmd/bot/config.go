@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 	"go.yaml.in/yaml/v3"
 )
@@ -24,7 +24,7 @@ import (
 // config is every setting of the bot; config.example.yaml documents each.
 type config struct {
 	// Lang is the bot's default language: en, es, de or tl (a catalogue
-	// of adapters/chat/locales).
+	// of chat/locales).
 	Lang    string `yaml:"lang"`
 	Storage struct {
 		Path        string   `yaml:"path"`

@@ -13,10 +13,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/adapters/discord"
 	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"

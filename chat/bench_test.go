@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
@@ -22,7 +22,7 @@ const benchGamePlies = 40
 // new game starts (/play, /accept), so that any b.N finds a move and
 // every move is played at ply 0 to 39.
 //
-//	go test ./adapters/chat -run '^$' -bench MoveReply -benchtime 2000x
+//	go test ./chat -run '^$' -bench MoveReply -benchtime 2000x
 func BenchmarkMoveReply(b *testing.B) {
 	ctx := b.Context()
 	key := sessions.Key{Platform: "bench", Channel: "room"}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 )

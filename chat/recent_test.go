@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 )
 
 // TestRecent: an id is new once; after n others it is forgotten.

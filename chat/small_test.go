@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/halma"
 	"github.com/boardgamebot/bot/sessions"

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing/fstest"
 
-	"github.com/boardgamebot/bot/adapters/chat"
+	"github.com/boardgamebot/bot/chat"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -35,7 +35,7 @@ CmdShort_move:
   other: "jugar una jugada, como /move c3-d4"
 `
 
-// Words returns the English catalogue of adapters/chat and the test
+// Words returns the English catalogue of chat and the test
 // Spanish one, default def.
 func Words(def string) (*chat.Words, error) {
 	_, file, _, _ := runtime.Caller(0)
