@@ -10,6 +10,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardgamebot/bot/adapters/identity"
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 )
@@ -54,22 +55,7 @@ func Community(k sessions.Key) string {
 // as the name (so that a challenge to @bob, which Telegram gives no id for,
 // matches bob), or the first and last names when there is no username.
 func userOf(u *tgbotapi.User) sessions.User {
-	return User(u.ID, u.UserName, u.FirstName, u.LastName)
-}
-
-// User is the sessions user of a Telegram user (id, username, first and
-// last names): the id, and the username as the name, else the first and
-// last names, else "user<id>". The web board's Mini App names its users
-// so too.
-func User(id int64, username, first, last string) sessions.User {
-	name := username
-	if name == "" {
-		name = strings.TrimSpace(first + " " + last)
-	}
-	if name == "" {
-		name = "user" + strconv.FormatInt(id, 10)
-	}
-	return sessions.User{ID: strconv.FormatInt(id, 10), Name: name}
+	return identity.TelegramUser(u.ID, u.UserName, u.FirstName, u.LastName)
 }
 
 // dispatch queues an update on its chat's lane, once: an update delivered

@@ -20,6 +20,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/boardgamebot/bot/adapters/identity"
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
@@ -27,7 +28,7 @@ import (
 
 // Platform is the Platform of the session keys and the prefix of the user
 // ids of this adapter.
-const Platform = "telegram"
+const Platform = identity.Telegram
 
 // Config is what a Bot needs besides the chat handler, the sessions and
 // the renderer. Token is required; the rest have defaults.

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"net/http"
 
-	"github.com/boardgamebot/bot/adapters/telegram"
+	"github.com/boardgamebot/bot/adapters/identity"
 	"github.com/boardgamebot/bot/sessions"
 )
 
 // telegramPlatform is the platform of the Mini App's users.
-const telegramPlatform = telegram.Platform
+const telegramPlatform = identity.Telegram
 
 // loginRequest is what the Mini App's page sends: Telegram's signed
 // launch data, and the game its button named (a watch token), if any.
@@ -41,7 +41,7 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusUnauthorized, "WebInitForged"}, lang)
 		return
 	}
-	u := telegram.User(d.User.ID, d.User.Username, d.User.FirstName, d.User.LastName)
+	u := identity.TelegramUser(d.User.ID, d.User.Username, d.User.FirstName, d.User.LastName)
 	lang = s.langOf(r, u, telegramPlatform, d.User.LanguageCode)
 	answer := func(status int, v map[string]any) {
 		v["lang"] = lang
