@@ -82,7 +82,9 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 	ids := regexp.MustCompile(`(?:\bT|\badd|\bpick|\bMaybe)\("([A-Z]\w*[A-Za-z0-9])"[,)]|Problem: "([A-Z]\w*)"`)
 	literal := regexp.MustCompile(`"([A-Z]\w+)"`)
 	used := map[string]bool{}
-	srcs, _ := filepath.Glob("../*/*.go") // every adapter words from the catalogue
+	srcs, _ := filepath.Glob("*.go") // chat and every adapter word from the catalogue
+	adapters, _ := filepath.Glob("../adapters/*/*.go")
+	srcs = append(srcs, adapters...)
 	for _, f := range srcs {
 		if strings.HasSuffix(f, "_test.go") {
 			continue

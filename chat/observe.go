@@ -13,6 +13,13 @@ type Observer interface {
 	Handled(platform, command string, o Outcome)
 }
 
+// LabelObserver is an Observer that is told each outcome by its Label
+// (ops.Metrics.Handled is one).
+type LabelObserver func(platform, command, outcome string)
+
+// Handled implements Observer.
+func (f LabelObserver) Handled(platform, command string, o Outcome) { f(platform, command, o.Label()) }
+
 // Outcome is what became of a command.
 type Outcome int
 
@@ -28,6 +35,20 @@ const (
 	// nothing changed.
 	Failed
 )
+
+// Label is the outcome's name for metrics: applied, refused, rate_limited
+// or error.
+func (o Outcome) Label() string {
+	switch o {
+	case Applied:
+		return "applied"
+	case Refused:
+		return "refused"
+	case RateLimited:
+		return "rate_limited"
+	}
+	return "error"
+}
 
 // CommandNames lists the names of the commands of the language (not
 // their aliases), in /help's order.

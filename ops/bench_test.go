@@ -15,13 +15,13 @@ import (
 //
 //	go test ./ops -run '^$' -bench CountMove -count 5
 func BenchmarkCountMove(b *testing.B) {
-	m := ops.New(ops.Options{Store: "bbolt"})
+	m := ops.New(ops.Options{Store: "bbolt", Commands: chat.CommandNames()})
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			began := time.Now()
 			m.Committed(time.Since(began), true, nil)
-			m.Handled("telegram", "move", chat.Applied)
+			m.Handled("telegram", "move", chat.Applied.Label())
 		}
 	})
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 )
 
@@ -35,19 +34,24 @@ const (
 	OutcomeError       = "error"
 )
 
+var outcomes = []string{OutcomeApplied, OutcomeRefused, OutcomeRateLimited, OutcomeError}
+
 // Options say what the metrics are of.
 type Options struct {
 	// Store is the store's kind: "bbolt" or "etcd".
 	Store string
 	// Version is the bot's version; empty: Version().
 	Version string
+	// Commands are the names of the commands of the language, the values
+	// of commands_total's command label (any other counts as Other).
+	Commands []string
 	// Clocks is the clocks' loop, which every pass of the clocks beats
 	// (Ticked); nil: none.
 	Clocks *Loop
 }
 
 // Metrics are the bot's Prometheus metrics, on a registry of their own.
-// They implement sessions.Metrics and chat.Observer; the methods that
+// They implement sessions.Metrics and count what chat answers (Handled); the methods that
 // count are quick and never block.
 type Metrics struct {
 	reg       *prometheus.Registry
@@ -78,7 +82,7 @@ func New(o Options) *Metrics {
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m := &Metrics{reg: reg, store: o.Store, clocks: o.Clocks, platforms: Platforms(), names: chat.CommandNames(),
+	m := &Metrics{reg: reg, store: o.Store, clocks: o.Clocks, platforms: Platforms(), names: o.Commands,
 		fired: map[sessions.Deadline]prometheus.Counter{}}
 	f := factory{reg}
 	build := f.gaugeVec("build_info", "The bot's build: its version, the Go version and the kind of store it runs on; always 1.",
@@ -179,9 +183,14 @@ func (m *Metrics) Ticked() {
 	m.clocks.Beat()
 }
 
-// Handled implements chat.Observer.
-func (m *Metrics) Handled(platform, command string, o chat.Outcome) {
-	m.commands.WithLabelValues(m.platform(platform), known(m.names, command), outcomeLabel(o)).Inc()
+// Handled counts a command answered on platform: command is one of
+// Options.Commands (else it counts as Other), outcome one of the Outcome
+// labels (else it counts as OutcomeError).
+func (m *Metrics) Handled(platform, command, outcome string) {
+	if !slices.Contains(outcomes, outcome) {
+		outcome = OutcomeError
+	}
+	m.commands.WithLabelValues(m.platform(platform), known(m.names, command), outcome).Inc()
 }
 
 // platform is the label value of a platform: its name when it is one of
@@ -194,18 +203,6 @@ func known(values []string, v string) string {
 		return v
 	}
 	return Other
-}
-
-func outcomeLabel(o chat.Outcome) string {
-	switch o {
-	case chat.Applied:
-		return OutcomeApplied
-	case chat.Refused:
-		return OutcomeRefused
-	case chat.RateLimited:
-		return OutcomeRateLimited
-	}
-	return OutcomeError
 }
 
 func deadlineLabel(d sessions.Deadline) string {

@@ -32,13 +32,13 @@ type bot struct {
 func newBot(t *testing.T) *bot {
 	b := &bot{t: t, clock: sessionstest.NewClock(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)), store: sessionstest.NewMemoryStore()}
 	health := ops.NewHealth(b.clock.Now)
-	b.m = ops.New(ops.Options{Store: "bbolt", Clocks: health.Loop("clocks", time.Second)})
+	b.m = ops.New(ops.Options{Store: "bbolt", Clocks: health.Loop("clocks", time.Second), Commands: chat.CommandNames()})
 	b.svc = sessions.New(sessions.Config{Store: b.store, Games: sessionstest.Games, Rand: func(int) int { return 0 },
 		Now: b.clock.Now, ChallengeTTL: time.Hour, Metrics: b.m})
 	t.Cleanup(b.svc.Close)
 	b.m.Sessions(b.svc)
 	b.m.Tournaments(b.store.ActiveTournaments)
-	b.h = chat.New(chat.Config{Sessions: b.svc, Observer: b.m, Rate: chat.DefaultRate(), Now: b.clock.Now})
+	b.h = chat.New(chat.Config{Sessions: b.svc, Observer: chat.LabelObserver(b.m.Handled), Rate: chat.DefaultRate(), Now: b.clock.Now})
 	srv := httptest.NewServer(ops.Mux(b.m, health))
 	t.Cleanup(srv.Close)
 	b.url = srv.URL
@@ -55,7 +55,7 @@ func (b *bot) scrape() opstest.Families { return scrape(b.t, b.url) }
 func scrape(t *testing.T, base string) opstest.Families {
 	t.Helper()
 	f := opstest.Scrape(t, base+"/metrics")
-	opstest.CheckLabels(t, f)
+	opstest.CheckLabels(t, f, chat.CommandNames())
 	return f
 }
 

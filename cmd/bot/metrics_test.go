@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/ops/opstest"
 )
@@ -97,7 +98,7 @@ func TestMetricsAfterGames(t *testing.T) {
 	run.say(t, "/as alice\n/play spanish bot color=white level=1\n/move b3-a4\n/board\n", "FEN:")
 
 	f := opstest.Scrape(t, base+"/metrics")
-	opstest.CheckLabels(t, f)
+	opstest.CheckLabels(t, f, chat.CommandNames())
 	for _, tc := range []struct {
 		name   string
 		labels []string
@@ -200,7 +201,7 @@ func TestReadyzTelegram(t *testing.T) {
 		t.Errorf("/readyz while polling: %d %+v", code, r)
 	}
 	f := opstest.Scrape(t, base()+"/metrics")
-	opstest.CheckLabels(t, f)
+	opstest.CheckLabels(t, f, chat.CommandNames())
 	for _, name := range []string{"boardgamebot_messages_waiting", "boardgamebot_messages_sent_total", "boardgamebot_rate_limited_total"} {
 		if v, ok := f.Value(name, "platform=telegram"); !ok || v != 0 {
 			t.Errorf("%s{platform=telegram}: %v (found: %v), want 0", name, v, ok)
@@ -238,7 +239,7 @@ func TestMetricsShareTheWebListener(t *testing.T) {
 	}
 	run.say(t, "/play spanish @bob color=white\n/as bob\n/accept\n", "Game on")
 	f := opstest.Scrape(t, base+"/metrics")
-	opstest.CheckLabels(t, f)
+	opstest.CheckLabels(t, f, chat.CommandNames())
 	if v, _ := f.Value("boardgamebot_commands_total", "command=accept", "outcome=applied"); v != 1 {
 		t.Errorf("accept applied: %v, want 1", v)
 	}

@@ -48,7 +48,7 @@ func newOperations(c config, store sessions.Store, kind string) (*operations, er
 	}
 	h := ops.NewHealth(nil)
 	o := &operations{health: h, clocks: h.Loop("clocks", time.Duration(c.Clocks.Tick)), ln: ln}
-	o.metrics = ops.New(ops.Options{Store: kind, Clocks: o.clocks})
+	o.metrics = ops.New(ops.Options{Store: kind, Clocks: o.clocks, Commands: chat.CommandNames()})
 	o.metrics.Tournaments(store.ActiveTournaments)
 	h.Ready("store", func(ctx context.Context) error {
 		_, err := store.Load(ctx, probeKey())
@@ -74,7 +74,7 @@ func (o *operations) observer() chat.Observer {
 	if o == nil {
 		return nil
 	}
-	return o.metrics
+	return chat.LabelObserver(o.metrics.Handled)
 }
 
 // watch adds the checks on the sessions service: /healthz asks it to take

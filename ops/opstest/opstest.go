@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
 
-	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/ops"
 )
 
@@ -103,15 +102,16 @@ func matches(m *dto.Metric, labels []string) bool {
 }
 
 // Bounds are the sets each label of the bot's metrics takes its values
-// from; build_info's version and go_version are free (one series).
-func Bounds() map[string][]string {
+// from, commands being the command names the metrics were given;
+// build_info's version and go_version are free (one series).
+func Bounds(commands []string) map[string][]string {
 	levels := []string{}
 	for l := 1; l <= 5; l++ {
 		levels = append(levels, strconv.Itoa(l))
 	}
 	return map[string][]string{
 		"platform": append(ops.Platforms(), ops.Other),
-		"command":  append(chat.CommandNames(), ops.Other),
+		"command":  append(slices.Clone(commands), ops.Other),
 		"outcome":  {ops.OutcomeApplied, ops.OutcomeRefused, ops.OutcomeRateLimited, ops.OutcomeError},
 		"store":    {"bbolt", "etcd"},
 		"reason":   {"conflict", "unknown", "error"},
@@ -125,9 +125,9 @@ func Bounds() map[string][]string {
 // CheckLabels fails the test for a label of the bot's metrics (those of
 // ops.Namespace) whose value is not in its bounded set (Bounds), and for a
 // label that has no bounded set.
-func CheckLabels(t testing.TB, f Families) {
+func CheckLabels(t testing.TB, f Families, commands []string) {
 	t.Helper()
-	bounds := Bounds()
+	bounds := Bounds(commands)
 	for name, fam := range f {
 		if !strings.HasPrefix(name, ops.Namespace+"_") {
 			continue
