@@ -11,7 +11,8 @@ import (
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // BenchmarkMove measures moves applied and committed (fsync'ed) per second
@@ -25,8 +26,8 @@ import (
 func BenchmarkMove(b *testing.B) {
 	modes := []struct {
 		name string
-		mode storage.Mode
-	}{{"group", storage.ModeGroup}, {"update", storage.ModeUpdate}, {"batch", storage.ModeBatch}}
+		mode bolt.Mode
+	}{{"group", bolt.ModeGroup}, {"update", bolt.ModeUpdate}, {"batch", bolt.ModeBatch}}
 	for _, n := range []int{1, 64} {
 		for _, m := range modes {
 			for _, on := range []bool{false, true} {
@@ -42,8 +43,8 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
-func benchMoves(b *testing.B, n int, mode storage.Mode, metrics sessions.Metrics) {
-	store, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{Mode: mode})
+func benchMoves(b *testing.B, n int, mode bolt.Mode, metrics sessions.Metrics) {
+	store, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), bolt.Options{Mode: mode})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // capsService is a service on store with the default caps (10 open
@@ -151,7 +152,7 @@ func TestCapRematch(t *testing.T) {
 // bot (a new service on the same bbolt file) still refuses the 11th.
 func TestCapsAfterRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "caps.db")
-	store, err := storage.Open(path, storage.Options{NoSync: true})
+	store, err := bolt.Open(path, bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestCapsAfterRestart(t *testing.T) {
 	}
 	s.Close()
 	store.Close()
-	store, err = storage.Open(path, storage.Options{NoSync: true})
+	store, err = bolt.Open(path, bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

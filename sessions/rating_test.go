@@ -10,7 +10,8 @@ import (
 
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestEloSeedExamples: the worked examples of seed 004 ("Klassifikation
@@ -42,7 +43,7 @@ func TestEloSeedExamples(t *testing.T) {
 func stores(t *testing.T, f func(t *testing.T, store sessions.Store)) {
 	t.Run("memory", func(t *testing.T) { f(t, sessionstest.NewMemoryStore()) })
 	t.Run("bbolt", func(t *testing.T) {
-		st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{NoSync: true})
+		st, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"), bolt.Options{NoSync: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,8 @@ import (
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 var ctx = context.Background()
@@ -29,7 +30,7 @@ var ctx = context.Background()
 // or the count game when count is set) and returns what it printed.
 func run(t *testing.T, db string, lines []string, o runOpts) string {
 	t.Helper()
-	store, err := storage.Open(db, storage.Options{})
+	store, err := bolt.Open(db, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +167,7 @@ func TestWholeGames(t *testing.T) {
 				t.Fatalf("the end: want %q; output ends:\n%s", want, tail(out2, 1500))
 			}
 			// The finished game is stored whole, and the channel is free.
-			store, err := storage.Open(db, storage.Options{})
+			store, err := bolt.Open(db, bolt.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -310,7 +311,7 @@ func TestPromptMode(t *testing.T) {
 }
 
 func TestStopsWhenContextIsDone(t *testing.T) {
-	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{})
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

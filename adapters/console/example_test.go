@@ -9,7 +9,8 @@ import (
 	"github.com/boardgamebot/bot/adapters/console"
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // Example plays the start of a game of Spanish draughts between alice and
@@ -17,7 +18,7 @@ import (
 func Example() {
 	dir, _ := os.MkdirTemp("", "console-example")
 	defer os.RemoveAll(dir)
-	store, err := storage.Open(filepath.Join(dir, "bot.db"), storage.Options{})
+	store, err := bolt.Open(filepath.Join(dir, "bot.db"), bolt.Options{})
 	if err != nil {
 		panic(err)
 	}

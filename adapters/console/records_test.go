@@ -13,7 +13,8 @@ import (
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestComputerReplayExport plays the computer in the console (its replies
@@ -21,7 +22,7 @@ import (
 // finished game's animation and its PDN.
 func TestComputerReplayExport(t *testing.T) {
 	dir := t.TempDir()
-	store, err := storage.Open(filepath.Join(dir, "bot.db"), storage.Options{NoSync: true})
+	store, err := bolt.Open(filepath.Join(dir, "bot.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,8 @@ import (
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestStoryPictures: after a rated game in the console, /rating,
@@ -20,7 +21,7 @@ import (
 // boards', as PNG files the console names.
 func TestStoryPictures(t *testing.T) {
 	dir := t.TempDir()
-	store, err := storage.Open(filepath.Join(dir, "bot.db"), storage.Options{NoSync: true})
+	store, err := bolt.Open(filepath.Join(dir, "bot.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,8 @@ import (
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -272,7 +273,7 @@ func median(d []time.Duration) time.Duration {
 
 func TestGameInAThread(t *testing.T) {
 	f := newFakeDiscord(t)
-	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{})
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -713,7 +714,7 @@ func TestResignWithConfirmation(t *testing.T) {
 func TestRestartMidGame(t *testing.T) {
 	f := newFakeDiscord(t)
 	path := filepath.Join(t.TempDir(), "bot.db")
-	store, err := storage.Open(path, storage.Options{})
+	store, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -749,7 +750,7 @@ func TestRestartMidGame(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	store, err = storage.Open(path, storage.Options{})
+	store, err = bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1125,7 +1126,7 @@ func TestNoThreadGameSurvivesRestart(t *testing.T) {
 	f := newFakeDiscord(t)
 	f.failThread = true
 	path := filepath.Join(t.TempDir(), "bot.db")
-	store, err := storage.Open(path, storage.Options{})
+	store, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1135,7 +1136,7 @@ func TestNoThreadGameSurvivesRestart(t *testing.T) {
 	e.stop()
 	store.Close()
 
-	store, err = storage.Open(path, storage.Options{})
+	store, err = bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

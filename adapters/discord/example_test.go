@@ -11,7 +11,8 @@ import (
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // Example_wiring shows how a program runs the Discord adapter: the
@@ -20,7 +21,7 @@ func Example_wiring() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	log := slog.Default()
-	store, err := storage.Open("./data/bot.db", storage.Options{})
+	store, err := bolt.Open("./data/bot.db", bolt.Options{})
 	if err != nil {
 		log.Error("opening the database", "err", err)
 		return

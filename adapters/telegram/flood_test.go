@@ -14,7 +14,8 @@ import (
 	"github.com/boardgamebot/bot/adapters/telegram/telegramtest"
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // epoch is where the tests' clocks start.
@@ -36,7 +37,7 @@ func limitedBotChat(t testing.TB, tweak func(c *telegram.Config), cc func(clock 
 	f := newFake(t)
 	clock := telegramtest.NewClock(epoch)
 	f.enforce(clock.Now)
-	store, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{})
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

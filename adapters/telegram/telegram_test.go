@@ -20,7 +20,8 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // tgUser is a Telegram user of the tests.
@@ -141,7 +142,7 @@ func startBotWith(t testing.TB, f *fakeAPI, path string, tweak func(c *telegram.
 	if path == "" {
 		path = filepath.Join(t.TempDir(), "bot.db")
 	}
-	store, err := storage.Open(path, storage.Options{})
+	store, err := bolt.Open(path, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

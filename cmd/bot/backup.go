@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 // backupSocket is where a running bot answers `bot backup`: a Unix socket
@@ -41,26 +41,26 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if _, err := os.Stat(c.Storage.Path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s (storage.path)", c.Storage.Path)
+		return fmt.Errorf("there is no database at %s (bolt.path)", c.Storage.Path)
 	}
 	if same(out, c.Storage.Path) {
 		return fmt.Errorf("the backup %s would overwrite the database itself", out)
 	}
 	var n int64
-	store, err := openStore(c.Storage.Path, storage.Options{Timeout: 300 * time.Millisecond})
+	store, err := openStore(c.Storage.Path, bolt.Options{Timeout: 300 * time.Millisecond})
 	switch {
 	case err == nil:
 		n, err = store.BackupFile(out)
 		if cerr := store.Close(); err == nil {
 			err = cerr
 		}
-	case errors.Is(err, storage.ErrLocked):
+	case errors.Is(err, bolt.ErrLocked):
 		n, err = backupFromRunningBot(ctx, backupSocket(c.Storage.Path), out)
 	}
 	if err != nil {
 		return err
 	}
-	copyStore, err := storage.Open(out, storage.Options{})
+	copyStore, err := bolt.Open(out, bolt.Options{})
 	if err != nil {
 		return fmt.Errorf("the copy %s does not open: %w", out, err)
 	}
@@ -126,7 +126,7 @@ func backupFromRunningBot(ctx context.Context, sock, out string) (int64, error) 
 
 // serveBackups answers `bot backup` on the socket until ctx is done or
 // the returned close is called.
-func serveBackups(ctx context.Context, store *storage.Store, sock string, log *slog.Logger) (func(), error) {
+func serveBackups(ctx context.Context, store *bolt.Store, sock string, log *slog.Logger) (func(), error) {
 	if err := os.Remove(sock); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 // TestBackupWhileTheBotRuns: the console holds the database; `bot backup`
@@ -43,7 +43,7 @@ func TestBackupWhileTheBotRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The copy holds the live game.
-	c, err := storage.Open(backup, storage.Options{})
+	c, err := bolt.Open(backup, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/discord"
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 const doctorNote = `Checks a set-up, one line per check (✓ or ✗ with what to do), and exits 0 only
@@ -140,20 +140,20 @@ func (d *doctor) database(ctx context.Context, c config) {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := creatable(filepath.Dir(path)); err != nil {
 			d.bad(fmt.Sprintf("database %s does not exist and cannot be created: %v", path, err),
-				"give the bot's user a directory it may write (storage.path)")
+				"give the bot's user a directory it may write (bolt.path)")
 			return
 		}
 		d.ok("database %s: not created yet (bot run creates it)", path)
 		return
 	case err != nil:
-		d.bad(fmt.Sprintf("database %s: %v", path, err), "give the bot's user access to it (storage.path)")
+		d.bad(fmt.Sprintf("database %s: %v", path, err), "give the bot's user access to it (bolt.path)")
 		return
 	case fi.Size() == 0:
 		d.ok("database %s: empty (bot run sets it up)", path)
 		return
 	}
-	s, err := openStore(path, storage.Options{ReadOnly: true, Timeout: time.Duration(c.Storage.OpenTimeout)})
-	if errors.Is(err, storage.ErrLocked) {
+	s, err := openStore(path, bolt.Options{ReadOnly: true, Timeout: time.Duration(c.Storage.OpenTimeout)})
+	if errors.Is(err, bolt.ErrLocked) {
 		d.bad(fmt.Sprintf("database %s is open in another process (a bot running?)", path),
 			"stop it to check the file, or check a copy: bot backup copy.db, then BOT_STORAGE_PATH=copy.db bot doctor")
 		return

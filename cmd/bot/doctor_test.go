@@ -12,7 +12,7 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/discord/discordtest"
 	"github.com/boardgamebot/bot/adapters/telegram/telegramtest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -83,7 +83,7 @@ func TestDoctor(t *testing.T) {
 		{name: "damaged database", env: map[string]string{"BOT_STORAGE_PATH": damaged},
 			want: `^✗ database: ` + regexp.QuoteMeta(damaged) + ` is damaged: it is cut short.* → .*restore the copy that bot backup made, or move the file aside`},
 		{name: "unreachable etcd", env: map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": nobody, "BOT_STORAGE_ETCD_DIAL_TIMEOUT": "300ms"},
-			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|storage.etcd.endpoints is set, but this bot was built without etcd)`},
+			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|bolt.etcd.endpoints is set, but this bot was built without etcd)`},
 		{name: "unknown config key", file: "telegram:\n  tokn: x\n",
 			want: `^✗ config .*: line 2: unknown setting "tokn" in telegram: did you mean "token"\? .* → fix it`},
 		{name: "web board on http", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "http://board.example.org"},
@@ -182,7 +182,7 @@ func TestDoctorCommand(t *testing.T) {
 	if code, out, errs := doctor(); code != 0 || !strings.Contains(out, "✓ database "+db+": healthy (every page read, bbolt's check passed; 1 live game)") || errs != "" {
 		t.Fatalf("good: exit %d\n%s%s", code, out, errs)
 	}
-	s, err := storage.Open(db, storage.Options{})
+	s, err := bolt.Open(db, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 // cmdExport writes a finished game as chat's /export makes it: PDN for
@@ -20,7 +20,7 @@ import (
 // database), and writes to --out or standard output.
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl, path := configFlags("export")
-	db := fl.String("db", "", "the database `file` to read (default: storage.path), e.g. a backup")
+	db := fl.String("db", "", "the database `file` to read (default: bolt.path), e.g. a backup")
 	out := fl.String("out", "", "write to this `file` instead of standard output")
 	platform := fl.String("platform", "console", "where the game was played: console, telegram or discord (game ids are per platform)")
 	if err := parseFlags(fl, args); err != nil {
@@ -44,8 +44,8 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if _, err := os.Stat(*db); errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("there is no database at %s", *db)
 	}
-	store, err := openStore(*db, storage.Options{Timeout: 300 * time.Millisecond})
-	if errors.Is(err, storage.ErrLocked) {
+	store, err := openStore(*db, bolt.Options{Timeout: 300 * time.Millisecond})
+	if errors.Is(err, bolt.ErrLocked) {
 		return fmt.Errorf("%s is in use by the running bot: export from a backup (bot backup copy.db, then bot export --db copy.db %s)", *db, fl.Arg(0))
 	}
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 // TestExport: a game played in the console comes out of `bot export` as
@@ -45,7 +45,7 @@ func TestExport(t *testing.T) {
 		t.Errorf("--out wrote %q (%v), want the same PDN", b, err)
 	}
 
-	held, err := storage.Open(db, storage.Options{})
+	held, err := bolt.Open(db, bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

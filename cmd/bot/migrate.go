@@ -8,16 +8,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // cmdMigrate copies the bot's data between its two stores: --to etcd
-// from the bbolt file of storage.path into the etcd of storage.etcd,
+// from the bbolt file of bolt.path into the etcd of bolt.etcd,
 // --to bbolt back. The source is only read; the copy is checked record
 // by record against it.
 func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl, path := configFlags("migrate")
-	to := fl.String("to", "", "the store to copy into: `etcd` (from the bbolt file of storage.path into storage.etcd) or bbolt (from storage.etcd into storage.path)")
+	to := fl.String("to", "", "the store to copy into: `etcd` (from the bbolt file of bolt.path into bolt.etcd) or bbolt (from bolt.etcd into bolt.path)")
 	force := fl.Bool("force", false, "replace what the target holds (without it, migrate refuses a target that is not empty)")
 	if err := parseFlags(fl, args); err != nil {
 		return err
@@ -34,18 +34,18 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *to != "etcd" && *to != "bbolt":
 		return fmt.Errorf("--to %q: say --to etcd (bbolt file into etcd) or --to bbolt (etcd into the bbolt file)", clipArg(*to))
 	case len(eps) == 0 && *to == "bbolt":
-		return fmt.Errorf("storage.etcd.endpoints is not set, so the bot keeps its data in %s already: the source would be the target (set BOT_STORAGE_ETCD_ENDPOINTS to the etcd to copy from)", c.Storage.Path)
+		return fmt.Errorf("bolt.etcd.endpoints is not set, so the bot keeps its data in %s already: the source would be the target (set BOT_STORAGE_ETCD_ENDPOINTS to the etcd to copy from)", c.Storage.Path)
 	case len(eps) == 0:
-		return fmt.Errorf("storage.etcd.endpoints is not set: set it (or BOT_STORAGE_ETCD_ENDPOINTS) to the etcd to copy %s into", c.Storage.Path)
+		return fmt.Errorf("bolt.etcd.endpoints is not set: set it (or BOT_STORAGE_ETCD_ENDPOINTS) to the etcd to copy %s into", c.Storage.Path)
 	}
 	return migrate(ctx, c, eps, *to == "etcd", *force, stdout)
 }
 
 // migrated reports a finished copy: what it copied where, and how many
 // records of each kind.
-func migrated(w io.Writer, from, to string, t *storage.Tally, took time.Duration) {
+func migrated(w io.Writer, from, to string, t *dump.Tally, took time.Duration) {
 	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
-	for _, k := range storage.Kinds() {
+	for _, k := range dump.Kinds() {
 		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
 	}
 	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
@@ -53,17 +53,17 @@ func migrated(w io.Writer, from, to string, t *storage.Tally, took time.Duration
 
 // counts is a Tally's counts of the kinds it has (but the game
 // counter), on one line.
-func counts(t *storage.Tally) string {
+func counts(t *dump.Tally) string {
 	var parts []string
-	for _, k := range storage.Kinds() {
-		if n := t.Count[k]; n > 0 && k != storage.KindCounter {
+	for _, k := range dump.Kinds() {
+		if n := t.Count[k]; n > 0 && k != dump.KindCounter {
 			parts = append(parts, fmt.Sprintf("%d %s", n, k))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
-const migrateNote = `The bbolt file is storage.path (BOT_STORAGE_PATH); etcd is storage.etcd
+const migrateNote = `The bbolt file is bolt.path (BOT_STORAGE_PATH); etcd is bolt.etcd
 (BOT_STORAGE_ETCD_ENDPOINTS, _PREFIX, ...), as bot run reads them. Stop every bot
 on both first. The source is only read; a target that is not empty is refused
 unless --force. Request ids are not copied.

@@ -13,7 +13,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 )
 
@@ -42,10 +43,10 @@ func migrate(ctx context.Context, c config, eps []string, toEtcd, force bool, st
 func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where string, force bool, began time.Time, stdout io.Writer) error {
 	path := c.Storage.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s (storage.path) to copy", path)
+		return fmt.Errorf("there is no database at %s (bolt.path) to copy", path)
 	}
-	src, err := openStore(path, storage.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
-	if errors.Is(err, storage.ErrLocked) {
+	src, err := openStore(path, bolt.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
+	if errors.Is(err, bolt.ErrLocked) {
 		return fmt.Errorf("%s is in use by a running bot: stop it first (a migration copies a store nobody writes)", path)
 	}
 	if err != nil {
@@ -57,7 +58,7 @@ func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where stri
 		return err
 	}
 	if n > 0 && !force {
-		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (storage.etcd.prefix), or add --force to replace them", where, n)
+		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (bolt.etcd.prefix), or add --force to replace them", where, n)
 	}
 	if n > 0 {
 		if n, err = e.DeleteAll(ctx); err != nil {
@@ -65,11 +66,11 @@ func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where stri
 		}
 		fmt.Fprintf(stdout, "--force: deleted the %d keys %s held\n", n, where)
 	}
-	t, err := storage.Copy(ctx, src, e)
+	t, err := dump.Copy(ctx, src, e)
 	if err != nil {
 		return fmt.Errorf("copying %s into %s: %w (the source is as it was; run migrate again with --force)", path, where, err)
 	}
-	got, err := storage.TallyOf(ctx, e)
+	got, err := dump.TallyOf(ctx, e)
 	if err == nil {
 		err = t.Diff(got)
 	}
@@ -84,21 +85,21 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 	path := c.Storage.Path
 	var replaced string
 	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
-		old, err := openStore(path, storage.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
-		if errors.Is(err, storage.ErrLocked) {
+		old, err := openStore(path, bolt.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
+		if errors.Is(err, bolt.ErrLocked) {
 			return fmt.Errorf("%s is in use by a running bot: stop it first", path)
 		}
 		if err != nil {
 			return err
 		}
-		t, err := storage.TallyOf(ctx, old)
+		t, err := dump.TallyOf(ctx, old)
 		old.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w; move it aside to copy into a new file", path, err)
 		}
 		switch {
 		case t.Total() > 0 && !force:
-			return fmt.Errorf("%s already holds %s: add --force to replace it, or set storage.path to a new file", path, counts(t))
+			return fmt.Errorf("%s already holds %s: add --force to replace it, or set bolt.path to a new file", path, counts(t))
 		case t.Total() > 0:
 			replaced = counts(t)
 		}
@@ -114,16 +115,16 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 	tmp := f.Name()
 	f.Close()
 	defer os.Remove(tmp) // after the rename, nothing
-	dst, err := storage.Open(tmp, storage.Options{})
+	dst, err := bolt.Open(tmp, bolt.Options{})
 	if err != nil {
 		return err
 	}
-	t, err := storage.Copy(ctx, e, dst)
+	t, err := dump.Copy(ctx, e, dst)
 	if err != nil {
 		dst.Close()
 		return fmt.Errorf("copying %s into %s: %w (%s is as it was)", where, path, err, path)
 	}
-	got, err := storage.TallyOf(ctx, dst)
+	got, err := dump.TallyOf(ctx, dst)
 	if err == nil {
 		err = t.Diff(got)
 	}

@@ -17,7 +17,8 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 )
@@ -135,14 +136,14 @@ func fileSum(t *testing.T, path string) [32]byte {
 	return sha256.Sum256(b)
 }
 
-func tallyFile(t *testing.T, path string) *storage.Tally {
+func tallyFile(t *testing.T, path string) *dump.Tally {
 	t.Helper()
-	s, err := storage.Open(path, storage.Options{ReadOnly: true})
+	s, err := bolt.Open(path, bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	tl, err := storage.TallyOf(context.Background(), s)
+	tl, err := dump.TallyOf(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +168,7 @@ func TestMigrate(t *testing.T) {
 	endpoint, db := migrateSetup(t)
 	before := fileSum(t, db)
 	conf := configFile(t, db, endpoint)
-	src, err := storage.Open(db, storage.Options{ReadOnly: true})
+	src, err := bolt.Open(db, bolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +236,7 @@ func TestMigrate(t *testing.T) {
 	defer e.Close()
 	copies := map[string]sessions.Store{"etcd": e}
 	for _, path := range []string{db, db2} {
-		s, err := storage.Open(path, storage.Options{})
+		s, err := bolt.Open(path, bolt.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -273,7 +274,7 @@ func TestMigrateRefuses(t *testing.T) {
 	code, out, errs := runTool("migrate", "--config", configFile(t, db, ""), "--to", "bbolt")
 	oneLine(t, "--to bbolt without etcd", code, out, errs, "the source would be the target")
 	code, out, errs = runTool("migrate", "--config", configFile(t, db, ""), "--to", "etcd")
-	oneLine(t, "--to etcd without etcd", code, out, errs, "storage.etcd.endpoints is not set")
+	oneLine(t, "--to etcd without etcd", code, out, errs, "bolt.etcd.endpoints is not set")
 	code, out, errs = runTool("migrate", "--config", conf, "--to", "mysql")
 	oneLine(t, "--to mysql", code, out, errs, `--to "mysql"`)
 	code, out, errs = runTool("migrate", "--config", configFile(t, db+".none", endpoint), "--to", "etcd")

@@ -21,7 +21,7 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 )
 
 // cmdRun serves the platforms whose tokens are set; with none, it starts
@@ -281,13 +281,13 @@ type botStore interface {
 	Close() error
 }
 
-// openBotStore opens the etcd store when storage.etcd.endpoints is set,
-// the bbolt file of storage.path otherwise; where names it for logs.
+// openBotStore opens the etcd store when bolt.etcd.endpoints is set,
+// the bbolt file of bolt.path otherwise; where names it for logs.
 func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botStore, where string, err error) {
 	if eps := c.etcdEndpoints(); len(eps) > 0 {
 		return openEtcd(ctx, c, eps, log)
 	}
-	s, err := openStore(c.Storage.Path, storage.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
+	s, err := openStore(c.Storage.Path, bolt.Options{Timeout: time.Duration(c.Storage.OpenTimeout), Log: log})
 	if err != nil {
 		return nil, "", err
 	}
@@ -306,24 +306,24 @@ type pollLeader interface {
 	leadPolling(ctx context.Context, poll func(context.Context))
 }
 
-// openStore opens the database; to a file that storage.Open refuses (its
+// openStore opens the database; to a file that bolt.Open refuses (its
 // one line names the file and says what is wrong) it adds what to do.
-func openStore(path string, o storage.Options) (*storage.Store, error) {
+func openStore(path string, o bolt.Options) (*bolt.Store, error) {
 	if o.Community == nil {
 		o.Community = legacyCommunity
 	}
-	s, err := storage.Open(path, o)
+	s, err := bolt.Open(path, o)
 	switch {
 	case errors.Is(err, sessions.ErrDamaged):
 		return nil, fmt.Errorf("%w; restore the copy that bot backup made, or move the file aside to start an empty database", err)
-	case errors.Is(err, storage.ErrNotBotDB):
-		return nil, fmt.Errorf("%w; set storage.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
+	case errors.Is(err, bolt.ErrNotBotDB):
+		return nil, fmt.Errorf("%w; set bolt.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
 	}
 	return s, err
 }
 
 // legacyCommunity names the community of a finished game of an older bot
-// (storage.Options.Community): a Telegram group's, which its key says;
+// (bolt.Options.Community): a Telegram group's, which its key says;
 // an older Discord game's server is not known.
 func legacyCommunity(k sessions.Key) string { return telegram.Community(k) }
 
@@ -442,7 +442,7 @@ func startBackground(ctx context.Context, c config, svc *sessions.Service, store
 		run(ctx)
 	}()
 	var closeBackups func()
-	if db, ok := store.(*storage.Store); ok { // etcd keeps its own copies (etcdctl snapshot save)
+	if db, ok := store.(*bolt.Store); ok { // etcd keeps its own copies (etcdctl snapshot save)
 		var err error
 		if closeBackups, err = serveBackups(ctx, db, backupSocket(c.Storage.Path), log); err != nil {
 			log.Warn("bot backup will not reach this process", "err", err)

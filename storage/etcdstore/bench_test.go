@@ -12,7 +12,7 @@ import (
 
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -62,7 +62,7 @@ func BenchmarkMove(b *testing.B) {
 		benchMoves(b, 64, etcdstore.New(c, etcdstore.Options{}))
 	})
 	b.Run("store=bbolt", func(b *testing.B) {
-		s, err := storage.Open(filepath.Join(b.TempDir(), "bench.db"), storage.Options{})
+		s, err := bolt.Open(filepath.Join(b.TempDir(), "bench.db"), bolt.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,14 +9,14 @@ import (
 	"strings"
 
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/dump"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
-// The items of bot migrate (storage.Item): Export reads them all at one
+// The items of bot migrate (dump.Item): Export reads them all at one
 // revision, Import writes them. The request ids (s/) are not copied (see
-// storage.Kinds), nor the due index (d/), which Import rebuilds from the
+// dump.Kinds), nor the due index (d/), which Import rebuilds from the
 // live sessions.
 
 // scanPage is how many keys one read of Export returns.
@@ -47,7 +47,7 @@ func (s *Store) scan(ctx context.Context, p string, rev int64, fn func(rest stri
 // exporter emits the items of one kind, read at revision rev.
 type exporter struct {
 	kind string
-	emit func(ctx context.Context, rev int64, emit func(storage.Item) error) error
+	emit func(ctx context.Context, rev int64, emit func(dump.Item) error) error
 }
 
 func (s *Store) exporters() []exporter {
@@ -57,7 +57,7 @@ func (s *Store) exporters() []exporter {
 	// records exports the keys under p: id makes an item's ID of the key
 	// after p, val its Value of the stored value (nil: no value).
 	records := func(kind, p string, id func(rest string) (string, error), val func(v []byte) ([]byte, error)) exporter {
-		return exporter{kind, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+		return exporter{kind, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
 			return s.scan(ctx, s.prefix+p, rev, func(rest string, kv *mvccpb.KeyValue) error {
 				i, err := id(rest)
 				if err != nil {
@@ -69,7 +69,7 @@ func (s *Store) exporters() []exporter {
 						return bad(kind, rest, err)
 					}
 				}
-				return emit(storage.Item{Kind: kind, ID: i, Value: v})
+				return emit(dump.Item{Kind: kind, ID: i, Value: v})
 			})
 		}}
 	}
@@ -102,7 +102,7 @@ func (s *Store) exporters() []exporter {
 				return "", err
 			}
 			p[n-2] = strconv.Itoa(uninverted(uint32(inv)))
-			return storage.JoinID(p...), nil
+			return dump.JoinID(p...), nil
 		}
 	}
 	history := func(what string, n int) func(rest string) (string, error) {
@@ -116,11 +116,11 @@ func (s *Store) exporters() []exporter {
 				return "", err
 			}
 			p[n-1] = strconv.FormatUint(id, 10)
-			return storage.JoinID(append([]string{what}, p...)...), nil
+			return dump.JoinID(append([]string{what}, p...)...), nil
 		}
 	}
 	return []exporter{
-		{storage.KindCounter, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+		{dump.KindCounter, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
 			for _, c := range []struct{ id, key string }{{"games", s.nextKey()}, {"tournaments", s.tourCounterKey()}} {
 				resp, err := s.cli.Get(ctx, c.key, clientv3.WithRev(rev))
 				if err != nil {
@@ -132,13 +132,13 @@ func (s *Store) exporters() []exporter {
 				if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
 					return bad("the counter of", c.id, err)
 				}
-				if err := emit(storage.Item{Kind: storage.KindCounter, ID: c.id, Value: resp.Kvs[0].Value}); err != nil {
+				if err := emit(dump.Item{Kind: dump.KindCounter, ID: c.id, Value: resp.Kvs[0].Value}); err != nil {
 					return err
 				}
 			}
 			return nil
 		}},
-		{storage.KindLive, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+		{dump.KindLive, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
 			return s.scan(ctx, s.prefix+"h/", rev, func(rest string, kv *mvccpb.KeyValue) error {
 				p := strings.Split(rest, "\x00")
 				if len(p) != 3 {
@@ -148,14 +148,14 @@ func (s *Store) exporters() []exporter {
 				if err != nil {
 					return bad("live session", rest, err)
 				}
-				v, err := storage.RecordValue(rec)
+				v, err := dump.RecordValue(rec)
 				if err != nil {
 					return err
 				}
-				return emit(storage.Item{Kind: storage.KindLive, ID: rest, Value: v})
+				return emit(dump.Item{Kind: dump.KindLive, ID: rest, Value: v})
 			})
 		}},
-		records(storage.KindGame, "g/", func(rest string) (string, error) {
+		records(dump.KindGame, "g/", func(rest string) (string, error) {
 			id, err := strconv.ParseUint(rest, 10, 64)
 			return strconv.FormatUint(id, 10), err
 		}, func(v []byte) ([]byte, error) {
@@ -163,48 +163,48 @@ func (s *Store) exporters() []exporter {
 			if err != nil {
 				return nil, err
 			}
-			return storage.RecordValue(rec)
+			return dump.RecordValue(rec)
 		}),
-		records(storage.KindHistory, "u/", history("user", 3), nil),
-		records(storage.KindHistory, "c/", history("channel", 4), nil),
-		records(storage.KindStanding, "r/", parts(4), standing),
-		records(storage.KindLadder, "l/", ladderRow(5), standing),
-		records(storage.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
+		records(dump.KindHistory, "u/", history("user", 3), nil),
+		records(dump.KindHistory, "c/", history("channel", 4), nil),
+		records(dump.KindStanding, "r/", parts(4), standing),
+		records(dump.KindLadder, "l/", ladderRow(5), standing),
+		records(dump.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
 			var u sessions.User
 			if err := json.Unmarshal(v, &u); err != nil {
 				return nil, err
 			}
 			return json.Marshal(u)
 		}),
-		records(storage.KindPrefs, "p/", parts(2), func(v []byte) ([]byte, error) {
+		records(dump.KindPrefs, "p/", parts(2), func(v []byte) ([]byte, error) {
 			var p prefs
 			if err := json.Unmarshal(v, &p); err != nil || p.V != 1 {
 				return nil, fmt.Errorf("version %d: %v", p.V, err)
 			}
 			return json.Marshal(p)
 		}),
-		records(storage.KindRoute, "o/", parts(2), func(v []byte) ([]byte, error) {
+		records(dump.KindRoute, "o/", parts(2), func(v []byte) ([]byte, error) {
 			var r route
 			if err := json.Unmarshal(v, &r); err != nil || r.V != 1 {
 				return nil, fmt.Errorf("version %d: %v", r.V, err)
 			}
 			return json.Marshal(r)
 		}),
-		{storage.KindTournament, func(ctx context.Context, rev int64, emit func(storage.Item) error) error {
+		{dump.KindTournament, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
 			return s.scan(ctx, s.prefix+"t/", rev, func(rest string, kv *mvccpb.KeyValue) error {
 				n, err := strconv.ParseUint(rest, 10, 64)
 				if err != nil || n == 0 {
 					return bad("tournament", rest, fmt.Errorf("bad id (%v)", err))
 				}
 				id := strconv.FormatUint(n, 10)
-				v, err := storage.TournamentValue(kv.Value, id)
+				v, err := dump.TournamentValue(kv.Value, id)
 				if err != nil {
 					return fmt.Errorf("tournament %s: %w", id, err)
 				}
-				return emit(storage.Item{Kind: storage.KindTournament, ID: id, Value: v})
+				return emit(dump.Item{Kind: dump.KindTournament, ID: id, Value: v})
 			})
 		}},
-		records(storage.KindRated, "rh/", func(rest string) (string, error) {
+		records(dump.KindRated, "rh/", func(rest string) (string, error) {
 			p := strings.Split(rest, "\x00")
 			if len(p) != 5 {
 				return "", fmt.Errorf("%d parts, want 5", len(p))
@@ -218,7 +218,7 @@ func (s *Store) exporters() []exporter {
 				return "", err
 			}
 			p[3], p[4] = strconv.FormatInt(at, 10), strconv.FormatUint(id, 10)
-			return storage.JoinID(p...), nil
+			return dump.JoinID(p...), nil
 		}, func(v []byte) ([]byte, error) {
 			var r ratedRecord
 			if err := json.Unmarshal(v, &r); err != nil {
@@ -226,8 +226,8 @@ func (s *Store) exporters() []exporter {
 			}
 			return json.Marshal(r.RatedGame)
 		}),
-		records(storage.KindMember, "cm/", parts(5), nil),
-		records(storage.KindCommunityLadder, "cl/", ladderRow(6), standing),
+		records(dump.KindMember, "cm/", parts(5), nil),
+		records(dump.KindCommunityLadder, "cl/", ladderRow(6), standing),
 	}
 }
 
@@ -264,10 +264,10 @@ func (s *Store) loadAt(ctx context.Context, key sessions.Key, hv []byte, rev int
 func uninverted(v uint32) int { return int(int64(1<<31-1) - int64(v)) }
 
 // Export calls emit with every record under the prefix, kind by kind in
-// the order of storage.Kinds, all read at one revision (a consistent
+// the order of dump.Kinds, all read at one revision (a consistent
 // copy, while other processes write). A record that does not decode
 // stops it with an error wrapping sessions.ErrDamaged.
-func (s *Store) Export(ctx context.Context, emit func(storage.Item) error) error {
+func (s *Store) Export(ctx context.Context, emit func(dump.Item) error) error {
 	resp, err := s.cli.Get(ctx, s.nextKey(), clientv3.WithCountOnly())
 	if err != nil {
 		return fmt.Errorf("etcdstore: exporting: %w", err)
@@ -288,7 +288,7 @@ func (s *Store) Export(ctx context.Context, emit func(storage.Item) error) error
 // later wrote it): an import that fails midway leaves the items before
 // it written. A malformed item fails, naming it, before anything of its
 // batch is written.
-func (s *Store) Import(ctx context.Context, items []storage.Item) error {
+func (s *Store) Import(ctx context.Context, items []dump.Item) error {
 	const maxOps, maxBytes = 128, 1 << 20
 	var ops []clientv3.Op
 	size := 0
@@ -331,12 +331,12 @@ func (s *Store) Import(ctx context.Context, items []storage.Item) error {
 }
 
 // importOps are the writes of one item and their size in bytes.
-func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
+func (s *Store) importOps(it dump.Item) ([]clientv3.Op, int, error) {
 	put := func(k string, v []byte) ([]clientv3.Op, int, error) {
 		return []clientv3.Op{clientv3.OpPut(k, string(v))}, len(k) + len(v), nil
 	}
 	switch it.Kind {
-	case storage.KindCounter:
+	case dump.KindCounter:
 		_, err := strconv.ParseUint(string(it.Value), 10, 64)
 		switch {
 		case err == nil && it.ID == "games":
@@ -345,8 +345,8 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return put(s.tourCounterKey(), it.Value)
 		}
 		return nil, 0, errors.New("not the counter of games or of tournaments")
-	case storage.KindLive:
-		p, err := storage.SplitID(it, 3)
+	case dump.KindLive:
+		p, err := dump.SplitID(it, 3)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -356,7 +356,7 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 		}
 		ops, err := s.liveOps(&sessions.Change{Key: sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, Live: rec}, seen{})
 		return ops, len(it.Value) + 256, err
-	case storage.KindGame:
+	case dump.KindGame:
 		n, err := strconv.ParseUint(it.ID, 10, 64)
 		if err != nil || n == 0 {
 			return nil, 0, errors.New("bad game id")
@@ -365,7 +365,7 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return nil, 0, err
 		}
 		return put(s.gameKey(n), it.Value)
-	case storage.KindHistory:
+	case dump.KindHistory:
 		p := strings.Split(it.ID, "\x00")
 		n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
 		switch {
@@ -376,7 +376,7 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return put(fmt.Sprintf("%s%016d", s.channelPrefix(sessions.Key{Platform: p[1], Channel: p[2], Thread: p[3]}), n), nil)
 		}
 		return nil, 0, errors.New("bad history entry")
-	case storage.KindStanding, storage.KindLadder:
+	case dump.KindStanding, dump.KindLadder:
 		var st sessions.Standing
 		if err := json.Unmarshal(it.Value, &st); err != nil {
 			return nil, 0, err
@@ -385,13 +385,13 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		if it.Kind == storage.KindStanding {
-			if _, err := storage.SplitID(it, 4); err != nil {
+		if it.Kind == dump.KindStanding {
+			if _, err := dump.SplitID(it, 4); err != nil {
 				return nil, 0, err
 			}
 			return put(s.prefix+"r/"+it.ID, v)
 		}
-		p, err := storage.SplitID(it, 5)
+		p, err := dump.SplitID(it, 5)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -400,34 +400,34 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return nil, 0, errors.New("bad rating")
 		}
 		return put(s.ladderPrefix(p[0], p[1], p[2])+inverted(rating)+"\x00"+p[4], v)
-	case storage.KindName:
+	case dump.KindName:
 		var u sessions.User
-		if _, err := storage.SplitID(it, 2); err != nil {
+		if _, err := dump.SplitID(it, 2); err != nil {
 			return nil, 0, err
 		}
 		if err := json.Unmarshal(it.Value, &u); err != nil {
 			return nil, 0, err
 		}
 		return put(s.prefix+"n/"+it.ID, it.Value)
-	case storage.KindPrefs:
+	case dump.KindPrefs:
 		var p prefs
-		if _, err := storage.SplitID(it, 2); err != nil {
+		if _, err := dump.SplitID(it, 2); err != nil {
 			return nil, 0, err
 		}
 		if err := json.Unmarshal(it.Value, &p); err != nil || p.V != 1 {
 			return nil, 0, fmt.Errorf("bad preferences (version %d)", p.V)
 		}
 		return put(s.prefix+"p/"+it.ID, it.Value)
-	case storage.KindRoute:
+	case dump.KindRoute:
 		var r route
-		if _, err := storage.SplitID(it, 2); err != nil {
+		if _, err := dump.SplitID(it, 2); err != nil {
 			return nil, 0, err
 		}
 		if err := json.Unmarshal(it.Value, &r); err != nil || r.V != 1 {
 			return nil, 0, fmt.Errorf("bad route (version %d)", r.V)
 		}
 		return put(s.prefix+"o/"+it.ID, it.Value)
-	case storage.KindTournament:
+	case dump.KindTournament:
 		// Written as PutTournament writes a new one, the channel's to/
 		// taken when it is active (of two active in one channel, the
 		// newer, written later, holds it).
@@ -435,7 +435,7 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 		if err != nil || n == 0 {
 			return nil, 0, errors.New("bad tournament id")
 		}
-		v, err := storage.TournamentValue(it.Value, it.ID)
+		v, err := dump.TournamentValue(it.Value, it.ID)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -452,8 +452,8 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
 		}
 		return ops, len(v) + 512, nil
-	case storage.KindRated:
-		p, err := storage.SplitID(it, 5)
+	case dump.KindRated:
+		p, err := dump.SplitID(it, 5)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -474,14 +474,14 @@ func (s *Store) importOps(it storage.Item) ([]clientv3.Op, int, error) {
 			return nil, 0, err
 		}
 		return put(fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(p[0], p[1], p[2]), at, id), v)
-	case storage.KindMember:
-		p, err := storage.SplitID(it, 5)
+	case dump.KindMember:
+		p, err := dump.SplitID(it, 5)
 		if err != nil {
 			return nil, 0, err
 		}
 		return put(s.memberPrefix(p[0], p[1], p[2], p[3])+p[4], nil)
-	case storage.KindCommunityLadder:
-		p, err := storage.SplitID(it, 6)
+	case dump.KindCommunityLadder:
+		p, err := dump.SplitID(it, 6)
 		if err != nil {
 			return nil, 0, err
 		}

@@ -15,14 +15,15 @@ import (
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/tournament"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 )
 
 // bot is one store with what the bot asks of it.
 type bot interface {
 	sessions.Store
-	storage.Exporter
+	dump.Exporter
 	SetNotify(ctx context.Context, platform, userID string, on bool) error
 	SetLang(ctx context.Context, platform, userID, lang string) error
 	NotifyPrefs(ctx context.Context, platform string) (map[string]bool, error)
@@ -261,9 +262,9 @@ func answers(t *testing.T, s bot) map[string]string {
 	return out
 }
 
-func tally(t *testing.T, s storage.Exporter) *storage.Tally {
+func tally(t *testing.T, s dump.Exporter) *dump.Tally {
 	t.Helper()
-	tl, err := storage.TallyOf(context.Background(), s)
+	tl, err := dump.TallyOf(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +282,7 @@ func tally(t *testing.T, s storage.Exporter) *storage.Tally {
 func TestMigrateRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	src, err := storage.Open(filepath.Join(dir, "src.db"), storage.Options{NoSync: true})
+	src, err := bolt.Open(filepath.Join(dir, "src.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,19 +291,19 @@ func TestMigrateRoundTrip(t *testing.T) {
 	want := answers(t, src)
 
 	e := open(t)
-	copied, err := storage.Copy(ctx, src, e)
+	copied, err := dump.Copy(ctx, src, e)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := storage.Open(filepath.Join(dir, "back.db"), storage.Options{NoSync: true})
+	back, err := bolt.Open(filepath.Join(dir, "back.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	if _, err := storage.Copy(ctx, e, back); err != nil {
+	if _, err := dump.Copy(ctx, e, back); err != nil {
 		t.Fatal(err)
 	}
-	for _, kind := range storage.Kinds() {
+	for _, kind := range dump.Kinds() {
 		if copied.Count[kind] == 0 {
 			t.Errorf("the source has no %s: the test copies nothing of that kind", kind)
 		}
@@ -413,17 +414,17 @@ func TestMigrateRoundTrip(t *testing.T) {
 func TestImportRefusesBadItems(t *testing.T) {
 	ctx := context.Background()
 	e := open(t)
-	good := storage.Item{Kind: storage.KindPrefs, ID: "console\x00a", Value: []byte(`{"v":1,"lang":"de"}`)}
-	for _, bad := range []storage.Item{
-		{Kind: storage.KindGame, ID: "x", Value: []byte(`{}`)},
-		{Kind: storage.KindLive, ID: "console\x00mid\x00", Value: []byte(`{"v":1`)},
-		{Kind: storage.KindPrefs, ID: "console", Value: []byte(`{"v":1}`)},
+	good := dump.Item{Kind: dump.KindPrefs, ID: "console\x00a", Value: []byte(`{"v":1,"lang":"de"}`)}
+	for _, bad := range []dump.Item{
+		{Kind: dump.KindGame, ID: "x", Value: []byte(`{}`)},
+		{Kind: dump.KindLive, ID: "console\x00mid\x00", Value: []byte(`{"v":1`)},
+		{Kind: dump.KindPrefs, ID: "console", Value: []byte(`{"v":1}`)},
 		{Kind: "tournaments?", ID: "1"},
-		{Kind: storage.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"3","rev":1,"key":{"platform":"test","channel":"t"},"status":"signup"}`)},
-		{Kind: storage.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"2","rev":1,"status":"signup"}`)},
-		{Kind: storage.KindCounter, ID: "tourneys", Value: []byte("2")},
+		{Kind: dump.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"3","rev":1,"key":{"platform":"test","channel":"t"},"status":"signup"}`)},
+		{Kind: dump.KindTournament, ID: "2", Value: []byte(`{"v":1,"id":"2","rev":1,"status":"signup"}`)},
+		{Kind: dump.KindCounter, ID: "tourneys", Value: []byte("2")},
 	} {
-		err := e.Import(ctx, []storage.Item{good, bad})
+		err := e.Import(ctx, []dump.Item{good, bad})
 		if err == nil || !strings.Contains(err.Error(), bad.Kind) {
 			t.Errorf("%s %q: %v, want an error naming it", bad.Kind, bad.ID, err)
 		}
@@ -452,7 +453,7 @@ func TestExportRefusesDamage(t *testing.T) {
 			if _, err := cli.Put(ctx, "/"+t.Name()+"/"+x.key, x.value); err != nil {
 				t.Fatal(err)
 			}
-			_, err := storage.TallyOf(ctx, s)
+			_, err := dump.TallyOf(ctx, s)
 			if !errors.Is(err, sessions.ErrDamaged) || !strings.Contains(err.Error(), x.name) {
 				t.Fatalf("Export of a damaged record: %v, want ErrDamaged naming %s", err, x.name)
 			}
@@ -468,20 +469,20 @@ var _ bot = (*etcdstore.Store)(nil)
 // ends, a new tournament opens there.
 func TestImportTwoActiveInOneChannel(t *testing.T) {
 	ctx := context.Background()
-	var items []storage.Item
+	var items []dump.Item
 	for _, id := range []string{"1", "2"} {
 		v := fmt.Sprintf(`{"v":1,"id":%q,"rev":1,"key":{"platform":"test","channel":"t"},"organiser":{"id":"a","name":"alice"},"game":"spanish","status":"signup"}`, id)
-		items = append(items, storage.Item{Kind: storage.KindTournament, ID: id, Value: []byte(v)})
+		items = append(items, dump.Item{Kind: dump.KindTournament, ID: id, Value: []byte(v)})
 	}
-	items = append(items, storage.Item{Kind: storage.KindCounter, ID: "tournaments", Value: []byte("2")})
-	b, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{NoSync: true})
+	items = append(items, dump.Item{Kind: dump.KindCounter, ID: "tournaments", Value: []byte("2")})
+	b, err := bolt.Open(filepath.Join(t.TempDir(), "bot.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
 	for name, s := range map[string]interface {
 		bot
-		storage.Importer
+		dump.Importer
 	}{"etcd": open(t), "bbolt": b} {
 		if err := s.Import(ctx, items); err != nil {
 			t.Fatalf("%s: %v", name, err)

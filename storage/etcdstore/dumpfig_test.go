@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	"github.com/boardgamebot/bot/storage/etcdstore/etcdtest"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -32,7 +33,7 @@ func TestMigrateFigures(t *testing.T) {
 	}
 	ctx := context.Background()
 	dir := t.TempDir()
-	src, err := storage.Open(filepath.Join(dir, "src.db"), storage.Options{NoSync: true})
+	src, err := bolt.Open(filepath.Join(dir, "src.db"), bolt.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,12 +86,12 @@ func TestMigrateFigures(t *testing.T) {
 	es := etcdstore.New(c, etcdstore.Options{})
 
 	t0 := time.Now()
-	copied, err := storage.Copy(ctx, src, es)
+	copied, err := dump.Copy(ctx, src, es)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t1 := time.Now()
-	got, err := storage.TallyOf(ctx, es)
+	got, err := dump.TallyOf(ctx, es)
 	if err == nil {
 		err = copied.Diff(got)
 	}
@@ -98,16 +99,16 @@ func TestMigrateFigures(t *testing.T) {
 		t.Fatal(err)
 	}
 	t2 := time.Now()
-	back, err := storage.Open(filepath.Join(dir, "back.db"), storage.Options{})
+	back, err := bolt.Open(filepath.Join(dir, "back.db"), bolt.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer back.Close()
-	if _, err := storage.Copy(ctx, es, back); err != nil {
+	if _, err := dump.Copy(ctx, es, back); err != nil {
 		t.Fatal(err)
 	}
 	t3 := time.Now()
-	got, err = storage.TallyOf(ctx, back)
+	got, err = dump.TallyOf(ctx, back)
 	if err == nil {
 		err = copied.Diff(got)
 	}

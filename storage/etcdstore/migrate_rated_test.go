@@ -10,7 +10,8 @@ import (
 	"testing"
 
 	"github.com/boardgamebot/bot/sessions"
-	"github.com/boardgamebot/bot/storage"
+	"github.com/boardgamebot/bot/storage/bolt"
+	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/boardgamebot/bot/storage/etcdstore"
 	clientv3 "go.etcd.io/etcd/client/v3"
 )
@@ -25,13 +26,13 @@ func telegramGroups(k sessions.Key) string {
 }
 
 // issue28Kinds are the kinds of the rating history and community ladders.
-var issue28Kinds = []string{storage.KindRated, storage.KindMember, storage.KindCommunityLadder}
+var issue28Kinds = []string{dump.KindRated, dump.KindMember, dump.KindCommunityLadder}
 
 // tallyOf counts the items of the kinds given of s.
-func tallyOf(t *testing.T, s storage.Exporter, kinds []string) *storage.Tally {
+func tallyOf(t *testing.T, s dump.Exporter, kinds []string) *dump.Tally {
 	t.Helper()
-	tl := storage.NewTally()
-	if err := s.Export(context.Background(), func(it storage.Item) error {
+	tl := dump.NewTally()
+	if err := s.Export(context.Background(), func(it dump.Item) error {
 		if slices.Contains(kinds, it.Kind) {
 			return tl.Add(it)
 		}
@@ -43,32 +44,32 @@ func tallyOf(t *testing.T, s storage.Exporter, kinds []string) *storage.Tally {
 }
 
 // TestMigrateRatingHistory: a store written by an older bot (the
-// records of storage/testdata/v2.db, without their rating history) gets
+// records of storage/bolt/testdata/v2.db, without their rating history) gets
 // its rating history and community ladders when a bot opens it, equal
 // record for record to those the bbolt store builds of the same file;
 // two processes opening it at once build them once, the same.
 func TestMigrateRatingHistory(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "bot.db")
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "v2.db"))
+	data, err := os.ReadFile(filepath.Join("..", "bolt", "testdata", "v2.db"))
 	if err == nil {
 		err = os.WriteFile(path, data, 0o600)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := storage.Open(path, storage.Options{NoSync: true, Community: telegramGroups})
+	b, err := bolt.Open(path, bolt.Options{NoSync: true, Community: telegramGroups})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
 	want := tallyOf(t, b, issue28Kinds)
-	if want.Count[storage.KindRated] == 0 || want.Count[storage.KindMember] == 0 || want.Count[storage.KindCommunityLadder] == 0 {
+	if want.Count[dump.KindRated] == 0 || want.Count[dump.KindMember] == 0 || want.Count[dump.KindCommunityLadder] == 0 {
 		t.Fatalf("the bbolt store built %v", want.Count)
 	}
 	// The older bot's records: everything but the rating history.
-	var old []storage.Item
-	if err := b.Export(ctx, func(it storage.Item) error {
+	var old []dump.Item
+	if err := b.Export(ctx, func(it dump.Item) error {
 		if !slices.Contains(issue28Kinds, it.Kind) {
 			old = append(old, it)
 		}
