@@ -10,7 +10,6 @@ import (
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // Example plays the start of a game of Spanish draughts between alice and

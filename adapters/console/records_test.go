@@ -14,7 +14,6 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestComputerReplayExport plays the computer in the console (its replies

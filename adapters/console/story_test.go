@@ -13,7 +13,6 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestStoryPictures: after a rated game in the console, /rating,
