@@ -87,115 +87,152 @@ func Run(ctx context.Context, c Config) error {
 	if c.Channel == "" {
 		c.Channel = "terminal"
 	}
-	words := c.speaker("")
+	t := &terminal{c: c, ctx: ctx, words: c.speaker(""), spellings: map[string]string{}}
 	if err := chat.CheckName(c.As); err != nil {
-		return fmt.Errorf("console: --as %q: %s", c.As, words.NameProblem(err))
+		return fmt.Errorf("console: --as %q: %s", c.As, t.words.NameProblem(err))
 	}
-	channel := sessions.Key{Platform: Platform, Channel: c.Channel}
-	key := channel // where the speaker is: the channel, or one of its places (/go)
-	// One spelling per person: the first one seen (this run, else the
-	// game's or the store's), whatever the case of later ones: /as bob after /as Bob is
-	// Bob again.
-	spellings := map[string]string{}
-	spell := func(name string) string {
-		name = strings.TrimPrefix(name, "@")
-		lower := strings.ToLower(name)
-		if s, ok := spellings[lower]; ok {
-			return s
-		}
-		s := c.Handler.Spelling(ctx, key, name)
-		spellings[lower] = s
-		return s
-	}
-	speaker := spell(c.As)
-	w := bufio.NewWriter(c.Out)
-	defer w.Flush()
+	t.channel = sessions.Key{Platform: Platform, Channel: c.Channel}
+	t.key = t.channel
+	t.speaker = t.spell(c.As)
+	t.w = bufio.NewWriter(c.Out)
+	defer t.w.Flush()
 	lines := make(chan string)
 	readErr := make(chan error, 1)
 	go func() { readErr <- readLines(ctx, c.In, lines) }()
-	files := lastPicture(c.PictureDir) // numbering goes on after an earlier run's pictures
-	var notices chan sessions.Notice
+	t.files = lastPicture(c.PictureDir) // numbering goes on after an earlier run's pictures
 	if c.Notices != nil {
-		notices = c.Notices.c
+		t.notices = c.Notices.c
 	}
 	for {
-		if c.Prompt {
-			fmt.Fprintf(w, "%s> ", prompt(speaker, key))
-		}
-		w.Flush()
-		var line string
-		var ok bool
-	wait:
-		for {
-			select {
-			case <-ctx.Done():
-				fmt.Fprintln(w)
-				return nil
-			case n := <-notices:
-				if c.Prompt {
-					fmt.Fprintln(w)
-				}
-				printNotice(c, w, key, n, &files)
-				if c.Prompt {
-					fmt.Fprintf(w, "%s> ", prompt(speaker, key))
-				}
-				w.Flush()
-			case line, ok = <-lines:
-				break wait
-			}
+		line, ok, done := t.next(lines)
+		if done {
+			return nil
 		}
 		if !ok {
 			if c.Prompt {
-				fmt.Fprintln(w)
+				fmt.Fprintln(t.w)
 			}
 			// The end of input waits for the computer's pending reply,
 			// so that a script's last move gets its answer printed.
-			settle(ctx, c, w, key, notices, &files)
+			settle(ctx, c, t.w, t.key, t.notices, &t.files)
 			return <-readErr
 		}
-		if !c.Prompt {
-			fmt.Fprintf(w, "%s> %s\n", prompt(speaker, key), clip(line))
-		}
-		fields := strings.Fields(line)
-		if len(fields) > 0 && strings.EqualFold(fields[0], "/as") {
-			switch {
-			case len(fields) != 2:
-				fmt.Fprintln(w, words.T("ConsoleAsOne", "Name", speaker))
-			case chat.CheckName(fields[1]) != nil:
-				why := []rune(words.NameProblem(chat.CheckName(fields[1])))
-				why[0] = unicode.ToUpper(why[0]) // it begins the line
-				fmt.Fprintln(w, words.T("ConsoleAsBad", "Why", string(why)))
-			default:
-				speaker = spell(fields[1])
-				fmt.Fprintln(w, words.T("ConsoleYouAre", "Name", speaker))
+		t.line(line)
+	}
+}
+
+// terminal is one run of the console: who speaks, where, and what was
+// printed so far.
+type terminal struct {
+	c       Config
+	ctx     context.Context
+	words   chat.Speaker
+	w       *bufio.Writer
+	channel sessions.Key // the terminal's channel
+	key     sessions.Key // where the speaker is: the channel, or one of its places (/go)
+	speaker string
+	files   int
+	notices chan sessions.Notice
+	// spellings: one spelling per person, the first one seen (this run,
+	// else the game's or the store's), whatever the case of later ones:
+	// /as bob after /as Bob is Bob again.
+	spellings map[string]string
+}
+
+// spell is the spelling of name (see spellings).
+func (t *terminal) spell(name string) string {
+	name = strings.TrimPrefix(name, "@")
+	lower := strings.ToLower(name)
+	if s, ok := t.spellings[lower]; ok {
+		return s
+	}
+	s := t.c.Handler.Spelling(t.ctx, t.key, name)
+	t.spellings[lower] = s
+	return s
+}
+
+// next prompts and waits for the next line, printing the notices that
+// come meanwhile; ok is false at the end of input, done when ctx ends.
+func (t *terminal) next(lines <-chan string) (line string, ok, done bool) {
+	if t.c.Prompt {
+		fmt.Fprintf(t.w, "%s> ", prompt(t.speaker, t.key))
+	}
+	t.w.Flush()
+	for {
+		select {
+		case <-t.ctx.Done():
+			fmt.Fprintln(t.w)
+			return "", false, true
+		case n := <-t.notices:
+			if t.c.Prompt {
+				fmt.Fprintln(t.w)
 			}
-			continue
-		}
-		if len(fields) > 0 && strings.EqualFold(fields[0], "/go") {
-			switch {
-			case len(fields) == 1:
-				key = channel
-				fmt.Fprintln(w, words.T("ConsoleGoBack", "Channel", c.Channel))
-			case len(fields) > 2 || !placeRe.MatchString(fields[1]):
-				fmt.Fprintln(w, words.T("ConsoleGoBad", "Text", clip(strings.Join(fields[1:], " "))))
-			default:
-				key = channel
-				key.Thread = fields[1]
-				fmt.Fprintln(w, words.T("ConsoleGoTo", "Place", key.Thread))
+			printNotice(t.c, t.w, t.key, n, &t.files)
+			if t.c.Prompt {
+				fmt.Fprintf(t.w, "%s> ", prompt(t.speaker, t.key))
 			}
-			continue
+			t.w.Flush()
+		case line, ok = <-lines:
+			return line, ok, false
 		}
-		m := chat.Message{Key: key, User: user(speaker), Text: line, Mentions: mentions(line, spell)}
-		r := c.Handler.Handle(ctx, m)
-		printReply(c, w, r, &files)
-		w.Flush() // the move is acknowledged now, while the computer thinks
-		if !c.Prompt {
+	}
+}
+
+// line answers one line of input: the console's own /as and /go, or a
+// message to the chat.
+func (t *terminal) line(line string) {
+	if !t.c.Prompt {
+		fmt.Fprintf(t.w, "%s> %s\n", prompt(t.speaker, t.key), clip(line))
+	}
+	fields := strings.Fields(line)
+	switch {
+	case len(fields) > 0 && strings.EqualFold(fields[0], "/as"):
+		t.as(fields)
+	case len(fields) > 0 && strings.EqualFold(fields[0], "/go"):
+		t.goTo(fields)
+	default:
+		m := chat.Message{Key: t.key, User: user(t.speaker), Text: line, Mentions: mentions(line, t.spell)}
+		r := t.c.Handler.Handle(t.ctx, m)
+		printReply(t.c, t.w, r, &t.files)
+		t.w.Flush() // the move is acknowledged now, while the computer thinks
+		if !t.c.Prompt {
 			// A script reads as a transcript: the computer's reply follows
 			// the move that called for it, before the next line. At a
 			// terminal the prompt comes back at once and the reply is
-			// printed when it is ready (the wait for input above).
-			settle(ctx, c, w, key, notices, &files)
+			// printed when it is ready (the wait for input in next).
+			settle(t.ctx, t.c, t.w, t.key, t.notices, &t.files)
 		}
+	}
+}
+
+// as is /as NAME: who speaks now.
+func (t *terminal) as(fields []string) {
+	switch {
+	case len(fields) != 2:
+		fmt.Fprintln(t.w, t.words.T("ConsoleAsOne", "Name", t.speaker))
+	case chat.CheckName(fields[1]) != nil:
+		why := []rune(t.words.NameProblem(chat.CheckName(fields[1])))
+		why[0] = unicode.ToUpper(why[0]) // it begins the line
+		fmt.Fprintln(t.w, t.words.T("ConsoleAsBad", "Why", string(why)))
+	default:
+		t.speaker = t.spell(fields[1])
+		fmt.Fprintln(t.w, t.words.T("ConsoleYouAre", "Name", t.speaker))
+	}
+}
+
+// goTo is /go [PLACE]: the speaker goes to one of the channel's places,
+// or back to the channel.
+func (t *terminal) goTo(fields []string) {
+	switch {
+	case len(fields) == 1:
+		t.key = t.channel
+		fmt.Fprintln(t.w, t.words.T("ConsoleGoBack", "Channel", t.c.Channel))
+	case len(fields) > 2 || !placeRe.MatchString(fields[1]):
+		fmt.Fprintln(t.w, t.words.T("ConsoleGoBad", "Text", clip(strings.Join(fields[1:], " "))))
+	default:
+		t.key = t.channel
+		t.key.Thread = fields[1]
+		fmt.Fprintln(t.w, t.words.T("ConsoleGoTo", "Place", t.key.Thread))
 	}
 }
 
