@@ -527,19 +527,66 @@ func (s *Store) liveOps(c *sessions.Change, was seen) ([]clientv3.Op, error) {
 // did not change before the transaction.
 func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.Cmp, []clientv3.Op, result, error) {
 	var res result
-	var cmps []clientv3.Cmp
-	var ops []clientv3.Op
 	nk := s.nextKey()
-	keys := []string{nk}
+	r, err := s.readFinish(ctx, c, nk)
+	if err != nil {
+		return nil, nil, res, err
+	}
+	id := uint64(1)
+	if r.vals[0].v != nil {
+		n, err := strconv.ParseUint(string(r.vals[0].v), 10, 64)
+		if err != nil {
+			return nil, nil, res, s.damage("the game counter", err)
+		}
+		id = n + 1
+	}
+	res.id = strconv.FormatUint(id, 10)
+	ops := []clientv3.Op{clientv3.OpPut(nk, res.id)}
+	rec := c.Finished.Clone()
+	rec.ID = res.id
+	if c.Rate != nil {
+		o, err := s.ratingOps(c.Rate, r, rec, id, &res)
+		if err != nil {
+			return nil, nil, res, err
+		}
+		ops = append(ops, o...)
+	}
+	o, err := s.gameOps(c.Key, rec, id)
+	if err != nil {
+		return nil, nil, res, err
+	}
+	return r.cmps, append(ops, o...), res, nil
+}
+
+// finishRead is what finishOps read before it writes: the game counter
+// and the players' standings (vals, in the order of keys), the players'
+// community ladders (communities, in the order of their prefixes), and
+// the comparisons that hold them unchanged until the write.
+type finishRead struct {
+	keys        []string
+	vals        []gotValue
+	communities [][]membership
+	cmps        []clientv3.Cmp
+}
+
+type gotValue struct {
+	v   []byte
+	rev int64
+}
+
+// readFinish reads, in one transaction, the game counter nk and, for a
+// rated game, the players' standings and community ladders.
+func (s *Store) readFinish(ctx context.Context, c *sessions.Change, nk string) (finishRead, error) {
+	r := finishRead{keys: []string{nk}}
 	if c.Rate != nil {
 		for _, u := range c.Rate.Players {
 			for _, period := range []string{sessions.AllTime, c.Rate.Month} {
-				keys = append(keys, s.ratingKey(c.Rate.Platform, u.ID, c.Rate.Game, period))
+				r.keys = append(r.keys, s.ratingKey(c.Rate.Platform, u.ID, c.Rate.Game, period))
 			}
 		}
 	}
-	gets := make([]clientv3.Op, len(keys))
-	for i, k := range keys {
+	gets := make([]clientv3.Op, len(r.keys))
+	for i, k := range r.keys {
 		gets[i] = clientv3.OpGet(k)
 	}
 	var members []string // the prefixes of the players' community ladders, as the standings
@@ -554,114 +601,111 @@ func (s *Store) finishOps(ctx context.Context, c *sessions.Change) ([]clientv3.C
 	}
 	resp, err := s.cli.Txn(ctx).Then(gets...).Commit()
 	if err != nil {
-		return nil, nil, res, fmt.Errorf("etcdstore: reading the game counter and ratings: %w", err)
+		return r, fmt.Errorf("etcdstore: reading the game counter and ratings: %w", err)
 	}
-	type got struct {
-		v   []byte
-		rev int64
-	}
-	vals := make([]got, len(keys))
-	for i, r := range resp.Responses[:len(keys)] {
-		if kvs := r.GetResponseRange().Kvs; len(kvs) > 0 {
-			vals[i] = got{kvs[0].Value, kvs[0].ModRevision}
+	r.vals = make([]gotValue, len(r.keys))
+	for i, rr := range resp.Responses[:len(r.keys)] {
+		if kvs := rr.GetResponseRange().Kvs; len(kvs) > 0 {
+			r.vals[i] = gotValue{kvs[0].Value, kvs[0].ModRevision}
 		}
-		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(keys[i]), "=", vals[i].rev))
+		r.cmps = append(r.cmps, clientv3.Compare(clientv3.ModRevision(r.keys[i]), "=", r.vals[i].rev))
 	}
-	communities := make([][]membership, len(members))
+	r.communities = make([][]membership, len(members))
 	for i, p := range members {
-		for _, kv := range resp.Responses[len(keys)+i].GetResponseRange().Kvs {
-			communities[i] = append(communities[i], membership{community: string(kv.Key[len(p):]), rating: string(kv.Value)})
+		for _, kv := range resp.Responses[len(r.keys)+i].GetResponseRange().Kvs {
+			r.communities[i] = append(r.communities[i], membership{community: string(kv.Key[len(p):]), rating: string(kv.Value)})
 		}
 		// No player joined another community ladder since the read.
-		cmps = append(cmps, clientv3.Compare(clientv3.ModRevision(p), "<", resp.Header.Revision+1).WithPrefix())
+		r.cmps = append(r.cmps, clientv3.Compare(clientv3.ModRevision(p), "<", resp.Header.Revision+1).WithPrefix())
 	}
-	id := uint64(1)
-	if vals[0].v != nil {
-		n, err := strconv.ParseUint(string(vals[0].v), 10, 64)
-		if err != nil {
-			return nil, nil, res, s.damage("the game counter", err)
+	return r, nil
+}
+
+// ratingOps are the writes of a rated game's end: the players' new
+// standings, ladders and community ladders, and their rating history;
+// the changes go into rec and res.
+func (s *Store) ratingOps(r *sessions.RateRequest, got finishRead, rec *sessions.Record, id uint64, res *result) ([]clientv3.Op, error) {
+	var ops []clientv3.Op
+	var cur [2][2]sessions.Standing
+	var had [2][2]bool
+	i := 1
+	for seat, u := range r.Players {
+		for p, period := range []string{sessions.AllTime, r.Month} {
+			cur[seat][p] = sessions.NewStanding(r.Platform, u, r.Game, period)
+			if v := got.vals[i].v; v != nil {
+				var sr standingRecord
+				if err := json.Unmarshal(v, &sr); err != nil {
+					return nil, s.damage(got.keys[i], err)
+				}
+				cur[seat][p], had[seat][p] = sr.Standing, true
+			}
+			i++
 		}
-		id = n + 1
 	}
-	res.id = strconv.FormatUint(id, 10)
-	ops = append(ops, clientv3.OpPut(nk, res.id))
-	rec := c.Finished.Clone()
-	rec.ID = res.id
-	if r := c.Rate; r != nil {
-		var cur [2][2]sessions.Standing
-		var had [2][2]bool
-		i := 1
-		for seat, u := range r.Players {
-			for p, period := range []string{sessions.AllTime, r.Month} {
-				cur[seat][p] = sessions.NewStanding(r.Platform, u, r.Game, period)
-				if v := vals[i].v; v != nil {
-					var sr standingRecord
-					if err := json.Unmarshal(v, &sr); err != nil {
-						return nil, nil, res, s.damage(keys[i], err)
-					}
-					cur[seat][p], had[seat][p] = sr.Standing, true
-				}
-				i++
-			}
+	next, changes := sessions.ApplyRating(r, cur)
+	res.ratings = changes
+	rec.Ratings = changes
+	budget := communityBudget
+	for seat := range 2 {
+		if !r.Rated && r.Penalty[seat] == 0 {
+			continue // an unrated game leaves the winner of an abandoned game as they were
 		}
-		next, changes := sessions.ApplyRating(r, cur)
-		res.ratings = changes
-		rec.Ratings = changes
-		budget := communityBudget
-		for seat := range 2 {
-			if !r.Rated && r.Penalty[seat] == 0 {
-				continue // an unrated game leaves the winner of an abandoned game as they were
-			}
-			for p := range 2 {
-				st := next[seat][p]
-				v, err := json.Marshal(standingRecord{V: 1, Standing: st})
-				if err != nil {
-					return nil, nil, res, err
-				}
-				if had[seat][p] && s.ladderKey(cur[seat][p]) != s.ladderKey(st) {
-					ops = append(ops, clientv3.OpDelete(s.ladderKey(cur[seat][p])))
-				}
-				ops = append(ops, clientv3.OpPut(s.ratingKey(st.Platform, st.User.ID, st.Game, st.Period), string(v)),
-					clientv3.OpPut(s.ladderKey(st), string(v)))
-				o, later := s.communityOps(r, st, v, communities[2*seat+p], &budget)
-				ops, res.later = append(ops, o...), append(res.later, later...)
-			}
-		}
-		for _, g := range sessions.RatedGamesOf(rec) {
-			o, err := s.ratedOp(&g, id)
+		for p := range 2 {
+			st := next[seat][p]
+			v, err := json.Marshal(standingRecord{V: 1, Standing: st})
 			if err != nil {
-				return nil, nil, res, err
+				return nil, err
 			}
-			ops = append(ops, o)
+			if had[seat][p] && s.ladderKey(cur[seat][p]) != s.ladderKey(st) {
+				ops = append(ops, clientv3.OpDelete(s.ladderKey(cur[seat][p])))
+			}
+			ops = append(ops, clientv3.OpPut(s.ratingKey(st.Platform, st.User.ID, st.Game, st.Period), string(v)),
+				clientv3.OpPut(s.ladderKey(st), string(v)))
+			o, later := s.communityOps(r, st, v, got.communities[2*seat+p], &budget)
+			ops, res.later = append(ops, o...), append(res.later, later...)
 		}
 	}
+	for _, g := range sessions.RatedGamesOf(rec) {
+		o, err := s.ratedOp(&g, id)
+		if err != nil {
+			return nil, err
+		}
+		ops = append(ops, o)
+	}
+	return ops, nil
+}
+
+// gameOps are the writes of the finished game rec under id: the record,
+// its players' names and the history's indexes by channel and by user.
+func (s *Store) gameOps(key sessions.Key, rec *sessions.Record, id uint64) ([]clientv3.Op, error) {
+	var ops []clientv3.Op
 	names := map[string]bool{} // a transaction puts a key once
 	for _, u := range rec.Seats {
-		k := s.nameKey(c.Key.Platform, u.Name)
+		k := s.nameKey(key.Platform, u.Name)
 		if u.ID == "" || u.Computer || u.Name == "" || names[k] {
 			continue
 		}
 		names[k] = true
 		v, err := json.Marshal(u)
 		if err != nil {
-			return nil, nil, res, err
+			return nil, err
 		}
 		ops = append(ops, clientv3.OpPut(k, string(v)))
 	}
 	v, err := json.Marshal(rec)
 	if err != nil {
-		return nil, nil, res, err
+		return nil, err
 	}
 	idk := fmt.Sprintf("%016d", id)
-	ops = append(ops, clientv3.OpPut(s.gameKey(id), string(v)), clientv3.OpPut(s.channelPrefix(c.Key)+idk, ""))
+	ops = append(ops, clientv3.OpPut(s.gameKey(id), string(v)), clientv3.OpPut(s.channelPrefix(key)+idk, ""))
 	users := map[string]bool{}
 	for _, u := range rec.Seats {
 		if u.ID != "" && !users[u.ID] {
 			users[u.ID] = true
-			ops = append(ops, clientv3.OpPut(s.userPrefix(c.Key.Platform, u.ID)+idk, ""))
+			ops = append(ops, clientv3.OpPut(s.userPrefix(key.Platform, u.ID)+idk, ""))
 		}
 	}
-	return cmps, ops, res, nil
+	return ops, nil
 }
 
 // Seen implements sessions.Store.
