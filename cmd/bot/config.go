@@ -12,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -223,87 +224,55 @@ func defaultConfig() config {
 	return c
 }
 
-func num(f func(c *config) *int) func(c *config, v string) error {
-	return func(c *config, v string) error {
+// setting is one leaf of config with its environment variable: BOT_ and
+// the setting's YAML path joined by _, upper-cased (storage.etcd.dial_timeout
+// is BOT_STORAGE_ETCD_DIAL_TIMEOUT).
+type setting struct {
+	env   string
+	key   string // the YAML path, dotted: storage.etcd.dial_timeout
+	index []int  // the field in config (reflect.Value.FieldByIndex)
+}
+
+// set parses v as the setting's type and stores it in c.
+func (s setting) set(c *config, v string) error {
+	switch p := reflect.ValueOf(c).Elem().FieldByIndex(s.index).Addr().Interface().(type) {
+	case *string:
+		*p = v
+	case *int:
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a whole number", v)
 		}
-		*f(c) = n
-		return nil
+		*p = n
+	case *duration:
+		return p.set(v)
 	}
+	return nil
 }
 
-// setting is one setting with its environment variable.
-type setting struct {
-	env string
-	set func(c *config, v string) error
-}
+// settings lists every setting's environment override, in the order config
+// declares them.
+var settings = leafSettings(reflect.TypeOf(config{}), nil, nil)
 
-func str(f func(c *config) *string) func(c *config, v string) error {
-	return func(c *config, v string) error { *f(c) = v; return nil }
-}
-
-// settings lists every setting's environment override.
-var settings = []setting{
-	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
-	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
-	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
-	{"BOT_STORAGE_COMMIT_WATCHDOG", func(c *config, v string) error { return c.Storage.CommitWatchdog.set(v) }},
-	{"BOT_STORAGE_ETCD_ENDPOINTS", str(func(c *config) *string { return &c.Storage.Etcd.Endpoints })},
-	{"BOT_STORAGE_ETCD_PREFIX", str(func(c *config) *string { return &c.Storage.Etcd.Prefix })},
-	{"BOT_STORAGE_ETCD_USERNAME", str(func(c *config) *string { return &c.Storage.Etcd.Username })},
-	{"BOT_STORAGE_ETCD_PASSWORD", str(func(c *config) *string { return &c.Storage.Etcd.Password })},
-	{"BOT_STORAGE_ETCD_CA_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CAFile })},
-	{"BOT_STORAGE_ETCD_CERT_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CertFile })},
-	{"BOT_STORAGE_ETCD_KEY_FILE", str(func(c *config) *string { return &c.Storage.Etcd.KeyFile })},
-	{"BOT_STORAGE_ETCD_DIAL_TIMEOUT", func(c *config, v string) error { return c.Storage.Etcd.DialTimeout.set(v) }},
-	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
-	{"BOT_LOG_FORMAT", str(func(c *config) *string { return &c.Log.Format })},
-	{"BOT_METRICS_LISTEN", str(func(c *config) *string { return &c.Metrics.Listen })},
-	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
-	{"BOT_CONSOLE_CHANNEL", str(func(c *config) *string { return &c.Console.Channel })},
-	{"BOT_CONSOLE_PICTURES", str(func(c *config) *string { return &c.Console.Pictures })},
-	{"BOT_RENDER_THEME", str(func(c *config) *string { return &c.Render.Theme })},
-	{"BOT_DISCORD_TOKEN", str(func(c *config) *string { return &c.Discord.Token })},
-	{"BOT_DISCORD_GUILD_ID", str(func(c *config) *string { return &c.Discord.GuildID })},
-	{"BOT_DISCORD_SHARD_ID", num(func(c *config) *int { return &c.Discord.ShardID })},
-	{"BOT_DISCORD_SHARD_COUNT", num(func(c *config) *int { return &c.Discord.ShardCount })},
-	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
-	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
-	{"BOT_TELEGRAM_GROUP_LIMIT", num(func(c *config) *int { return &c.Telegram.GroupLimit })},
-	{"BOT_TELEGRAM_GLOBAL_LIMIT", num(func(c *config) *int { return &c.Telegram.GlobalLimit })},
-	{"BOT_TELEGRAM_WEBHOOK_URL", str(func(c *config) *string { return &c.Telegram.Webhook.URL })},
-	{"BOT_TELEGRAM_WEBHOOK_LISTEN", str(func(c *config) *string { return &c.Telegram.Webhook.Listen })},
-	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},
-	{"BOT_TELEGRAM_WEBHOOK_CERT_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.CertFile })},
-	{"BOT_TELEGRAM_WEBHOOK_KEY_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.KeyFile })},
-	{"BOT_TELEGRAM_APP_NAME", str(func(c *config) *string { return &c.Telegram.AppName })},
-	{"BOT_WEB_LISTEN", str(func(c *config) *string { return &c.Web.Listen })},
-	{"BOT_WEB_URL", str(func(c *config) *string { return &c.Web.URL })},
-	{"BOT_WEB_CERT_FILE", str(func(c *config) *string { return &c.Web.CertFile })},
-	{"BOT_WEB_KEY_FILE", str(func(c *config) *string { return &c.Web.KeyFile })},
-	{"BOT_WEB_SECRET", str(func(c *config) *string { return &c.Web.Secret })},
-	{"BOT_WEB_PLAY_LINKS", func(c *config, v string) error { return c.Web.PlayLinks.set(v) }},
-	{"BOT_WEB_WATCH_LINKS", func(c *config, v string) error { return c.Web.WatchLinks.set(v) }},
-	{"BOT_WEB_INIT_MAX_AGE", func(c *config, v string) error { return c.Web.InitMaxAge.set(v) }},
-	{"BOT_CLOCKS_CONSOLE", func(c *config, v string) error { return c.Clocks.Console.set(v) }},
-	{"BOT_CLOCKS_TELEGRAM", func(c *config, v string) error { return c.Clocks.Telegram.set(v) }},
-	{"BOT_CLOCKS_DISCORD", func(c *config, v string) error { return c.Clocks.Discord.set(v) }},
-	{"BOT_CLOCKS_CHALLENGE_EXPIRY", func(c *config, v string) error { return c.Clocks.ChallengeExpiry.set(v) }},
-	{"BOT_CLOCKS_TICK", func(c *config, v string) error { return c.Clocks.Tick.set(v) }},
-	{"BOT_COMPUTER_AUTO_LEVEL", num(func(c *config) *int { return &c.Computer.AutoLevel })},
-	{"BOT_COMPUTER_MAX_TIME", func(c *config, v string) error { return c.Computer.MaxTime.set(v) }},
-	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
-	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
-	{"BOT_SESSIONS_RESIDENT", num(func(c *config) *int { return &c.Sessions.Resident })},
-	{"BOT_LIMITS_PER_CHAT", num(func(c *config) *int { return &c.Limits.PerChat })},
-	{"BOT_LIMITS_PER_CHAT_WINDOW", func(c *config, v string) error { return c.Limits.PerChatWindow.set(v) }},
-	{"BOT_LIMITS_OVERALL", num(func(c *config) *int { return &c.Limits.Overall })},
-	{"BOT_LIMITS_OVERALL_WINDOW", func(c *config, v string) error { return c.Limits.OverallWindow.set(v) }},
-	{"BOT_LIMITS_OPEN_CHALLENGES", num(func(c *config) *int { return &c.Limits.OpenChallenges })},
-	{"BOT_LIMITS_COMPUTER_GAMES", num(func(c *config) *int { return &c.Limits.ComputerGames })},
-	{"BOT_LIMITS_OPEN_TOURNAMENTS", num(func(c *config) *int { return &c.Limits.OpenTournaments })},
+// leafSettings lists the settings under the struct type t, found at the
+// YAML path keys and the field index index.
+func leafSettings(t reflect.Type, keys []string, index []int) []setting {
+	var out []setting
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		k, x := append(slices.Clone(keys), tag), append(slices.Clone(index), i)
+		switch f.Type {
+		case reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[duration]():
+			out = append(out, setting{env: "BOT_" + strings.ToUpper(strings.Join(k, "_")), key: strings.Join(k, "."), index: x})
+		default:
+			if f.Type.Kind() != reflect.Struct {
+				panic(fmt.Sprintf("config: %s is a %s, which no environment variable can set", strings.Join(k, "."), f.Type))
+			}
+			out = append(out, leafSettings(f.Type, k, x)...)
+		}
+	}
+	return out
 }
 
 var (
