@@ -407,27 +407,8 @@ func settingNames(section []string) []string {
 func loadConfig(path string, getenv func(string) string) (config, error) {
 	c := defaultConfig()
 	if path != "" {
-		b, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return c, fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
-		}
-		if err != nil {
-			return c, fmt.Errorf("config %s: %w", path, err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-			msg := strings.TrimPrefix(err.Error(), "yaml: ")
-			msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-			var root yaml.Node
-			_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
-			var lines []string
-			for _, l := range strings.Split(msg, "\n") {
-				if l = strings.TrimSpace(l); l != "" {
-					lines = append(lines, yamlMessage(l, &root))
-				}
-			}
-			return c, fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
+		if err := readConfigFile(path, &c); err != nil {
+			return c, err
 		}
 	}
 	for _, s := range settings {
@@ -441,32 +422,70 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if path != "" {
 		source += " " + path
 	}
+	if err := checkConfig(&c); err != nil {
+		return c, fmt.Errorf("%s: %v", source, err)
+	}
+	return c, nil
+}
+
+// readConfigFile decodes the YAML file at path over c; its errors name the
+// file, and each line and setting in words.
+func readConfigFile(path string, c *config) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
+	}
+	if err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+		var root yaml.Node
+		_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
+		var lines []string
+		for _, l := range strings.Split(msg, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, yamlMessage(l, &root))
+			}
+		}
+		return fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
+	}
+	return nil
+}
+
+// checkConfig checks the values of every setting, and completes those
+// made from others (lang's catalogue name, render.theme in lower case,
+// web.url); its errors name the setting, not the source.
+func checkConfig(c *config) error {
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
-		return c, fmt.Errorf("%s: log.level %q is not one of debug, info, warn, error", source, c.Log.Level)
+		return fmt.Errorf("log.level %q is not one of debug, info, warn, error", c.Log.Level)
 	}
 	switch strings.ToLower(c.Log.Format) {
 	case "text", "json":
 	default:
-		return c, fmt.Errorf("%s: log.format %q is not text or json", source, c.Log.Format)
+		return fmt.Errorf("log.format %q is not text or json", c.Log.Format)
 	}
 	if l := c.Metrics.Listen; l != "" {
 		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
-			return c, fmt.Errorf("%s: metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", source, l)
+			return fmt.Errorf("metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", l)
 		}
 	}
 	if c.Storage.Path == "" {
-		return c, fmt.Errorf("%s: storage.path is empty", source)
+		return errors.New("storage.path is empty")
 	}
 	if c.Storage.CommitWatchdog < duration(time.Second) {
-		return c, fmt.Errorf("%s: storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", source, time.Duration(c.Storage.CommitWatchdog))
+		return fmt.Errorf("storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", time.Duration(c.Storage.CommitWatchdog))
 	}
-	if err := checkEtcd(c); err != nil {
-		return c, fmt.Errorf("%s: %v", source, err)
+	if err := checkEtcd(*c); err != nil {
+		return err
 	}
 	if w, err := chat.NewWords(c.Lang); err != nil {
-		return c, fmt.Errorf("%s: lang %q has no catalogue", source, c.Lang)
+		return fmt.Errorf("lang %q has no catalogue", c.Lang)
 	} else {
 		c.Lang = w.Default()
 	}
@@ -474,28 +493,28 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	case "light", "dark":
 		c.Render.Theme = strings.ToLower(c.Render.Theme)
 	default:
-		return c, fmt.Errorf("%s: render.theme %q is not light or dark", source, c.Render.Theme)
+		return fmt.Errorf("render.theme %q is not light or dark", c.Render.Theme)
 	}
 	if c.Discord.ShardCount > 1 && (c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount) {
-		return c, fmt.Errorf("%s: discord.shard_id %d is not between 0 and shard_count-1 (%d)", source, c.Discord.ShardID, c.Discord.ShardCount-1)
+		return fmt.Errorf("discord.shard_id %d is not between 0 and shard_count-1 (%d)", c.Discord.ShardID, c.Discord.ShardCount-1)
 	}
 	if w := c.Telegram.Webhook; w.URL != "" && w.Listen == "" {
-		return c, fmt.Errorf("%s: telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)", source)
+		return errors.New("telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)")
 	}
-	if err := checkWeb(&c); err != nil {
-		return c, fmt.Errorf("%s: %v", source, err)
+	if err := checkWeb(c); err != nil {
+		return err
 	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
-		return c, fmt.Errorf("%s: computer.auto_level %d is not a level from 1 to 5", source, c.Computer.AutoLevel)
+		return fmt.Errorf("computer.auto_level %d is not a level from 1 to 5", c.Computer.AutoLevel)
 	}
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
-		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+		return errors.New("computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64")
 	}
 	if l := c.Limits; l.PerChat < 0 || l.Overall < 0 || l.OpenChallenges < 0 || l.ComputerGames < 0 || l.OpenTournaments < 0 {
-		return c, fmt.Errorf("%s: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0", source)
+		return errors.New("limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0")
 	}
 	if c.Sessions.Resident < 1 {
-		return c, fmt.Errorf("%s: sessions.resident %d should be at least 1 (the most sessions kept in memory)", source, c.Sessions.Resident)
+		return fmt.Errorf("sessions.resident %d should be at least 1 (the most sessions kept in memory)", c.Sessions.Resident)
 	}
 	for _, clock := range []struct {
 		name string
@@ -506,13 +525,13 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 			for _, t := range sessions.MoveTimes() {
 				choices = append(choices, t.String())
 			}
-			return c, fmt.Errorf("%s: clocks.%s %s is not a time per move /play offers (%s)", source, clock.name, d, strings.Join(choices, ", "))
+			return fmt.Errorf("clocks.%s %s is not a time per move /play offers (%s)", clock.name, d, strings.Join(choices, ", "))
 		}
 	}
 	if c.Clocks.Tick < duration(100*time.Millisecond) {
-		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
+		return fmt.Errorf("clocks.tick %s is too short (at least 100ms)", time.Duration(c.Clocks.Tick))
 	}
-	return c, nil
+	return nil
 }
 
 // etcdEndpoints returns storage.etcd.endpoints as a list (none: bbolt).
