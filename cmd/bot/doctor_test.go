@@ -28,41 +28,26 @@ func playedDB(t *testing.T) string {
 	return db
 }
 
-// TestDoctor runs bot doctor on a good set-up (a played database, a
-// Telegram token on the fake Bot API, a Discord token on the fake
-// Discord), then on that set-up with one thing wrong: each time exactly
-// one check fails, named in one line with what to do, and the exit is
-// non-zero; a good set-up passes every check. No token is ever printed.
-func TestDoctor(t *testing.T) {
-	db := playedDB(t)
-	good, err := os.ReadFile(db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	damaged := filepath.Join(t.TempDir(), "damaged.db")
-	if err := os.WriteFile(damaged, good[:12<<10], 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	nobody := ln.Addr().String() // nobody listens there once closed
-	ln.Close()
+// doctorCase is a set-up of TestDoctor.
+type doctorCase struct {
+	name string
+	// file is the config file's text, env the environment (on top
+	// of the good set-up's), guild the bot's permissions in its
+	// server, webhook and hookError what getWebhookInfo says.
+	file               string
+	env                map[string]string
+	guild              int64
+	noScope            bool
+	webhook, hookError string
+	// want matches the one failed check; "" for none.
+	want string
+}
+
+// doctorCases are TestDoctor's set-ups: the good one, then one wrong thing
+// each; damaged is a damaged database, nobody an address nobody listens on.
+func doctorCases(damaged, nobody string) []doctorCase {
 	noFiles := discordtest.Everyone &^ discordgo.PermissionAttachFiles
-	for _, tc := range []struct {
-		name string
-		// file is the config file's text, env the environment (on top
-		// of the good set-up's), guild the bot's permissions in its
-		// server, webhook and hookError what getWebhookInfo says.
-		file               string
-		env                map[string]string
-		guild              int64
-		noScope            bool
-		webhook, hookError string
-		// want matches the one failed check; "" for none.
-		want string
-	}{
+	return []doctorCase{
 		{name: "good set-up"},
 		{name: "refused Telegram token", env: map[string]string{"BOT_TELEGRAM_TOKEN": "42:not-the-token"},
 			want: `^✗ telegram: the token is refused: getMe: 401 Unauthorized → get it again from @BotFather`},
@@ -92,7 +77,31 @@ func TestDoctor(t *testing.T) {
 		{name: "web board on this machine", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}},
 		{name: "unknown environment variable", env: map[string]string{"BOT_TELEGRAM_TOKN": "x"},
 			want: `^✗ environment: BOT_TELEGRAM_TOKN is not a setting → did you mean BOT_TELEGRAM_TOKEN\?$`},
-	} {
+	}
+}
+
+// TestDoctor runs bot doctor on a good set-up (a played database, a
+// Telegram token on the fake Bot API, a Discord token on the fake
+// Discord), then on that set-up with one thing wrong: each time exactly
+// one check fails, named in one line with what to do, and the exit is
+// non-zero; a good set-up passes every check. No token is ever printed.
+func TestDoctor(t *testing.T) {
+	db := playedDB(t)
+	good, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(t.TempDir(), "damaged.db")
+	if err := os.WriteFile(damaged, good[:12<<10], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nobody := ln.Addr().String() // nobody listens there once closed
+	ln.Close()
+	for _, tc := range doctorCases(damaged, nobody) {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := telegramtest.New(t)
 			tg.SetWebhook(tc.webhook, tc.hookError)
