@@ -68,7 +68,7 @@ func doctorCases(damaged, nobody string) []doctorCase {
 		{name: "damaged database", env: map[string]string{"BOT_STORAGE_PATH": damaged},
 			want: `^✗ database: ` + regexp.QuoteMeta(damaged) + ` is damaged: it is cut short.* → .*restore the copy that bot backup made, or move the file aside`},
 		{name: "unreachable etcd", env: map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": nobody, "BOT_STORAGE_ETCD_DIAL_TIMEOUT": "300ms"},
-			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|bolt.etcd.endpoints is set, but this bot was built without etcd)`},
+			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|storage.etcd.endpoints is set, but this bot was built without etcd)`},
 		{name: "unknown config key", file: "telegram:\n  tokn: x\n",
 			want: `^✗ config .*: line 2: unknown setting "tokn" in telegram: did you mean "token"\? .* → fix it`},
 		{name: "web board on http", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "http://board.example.org"},

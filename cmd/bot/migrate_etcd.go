@@ -43,7 +43,7 @@ func migrate(ctx context.Context, c config, eps []string, toEtcd, force bool, st
 func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where string, force bool, began time.Time, stdout io.Writer) error {
 	path := c.Storage.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s (bolt.path) to copy", path)
+		return fmt.Errorf("there is no database at %s (storage.path) to copy", path)
 	}
 	src, err := openStore(path, bolt.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
 	if errors.Is(err, bolt.ErrLocked) {
@@ -58,7 +58,7 @@ func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where stri
 		return err
 	}
 	if n > 0 && !force {
-		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (bolt.etcd.prefix), or add --force to replace them", where, n)
+		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (storage.etcd.prefix), or add --force to replace them", where, n)
 	}
 	if n > 0 {
 		if n, err = e.DeleteAll(ctx); err != nil {
@@ -99,7 +99,7 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 		}
 		switch {
 		case t.Total() > 0 && !force:
-			return fmt.Errorf("%s already holds %s: add --force to replace it, or set bolt.path to a new file", path, counts(t))
+			return fmt.Errorf("%s already holds %s: add --force to replace it, or set storage.path to a new file", path, counts(t))
 		case t.Total() > 0:
 			replaced = counts(t)
 		}

@@ -244,8 +244,8 @@ type botStore interface {
 	Close() error
 }
 
-// openBotStore opens the etcd store when bolt.etcd.endpoints is set,
-// the bbolt file of bolt.path otherwise; where names it for logs.
+// openBotStore opens the etcd store when storage.etcd.endpoints is set,
+// the bbolt file of storage.path otherwise; where names it for logs.
 func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botStore, where string, err error) {
 	if eps := c.etcdEndpoints(); len(eps) > 0 {
 		return openEtcd(ctx, c, eps, log)
@@ -280,7 +280,7 @@ func openStore(path string, o bolt.Options) (*bolt.Store, error) {
 	case errors.Is(err, sessions.ErrDamaged):
 		return nil, fmt.Errorf("%w; restore the copy that bot backup made, or move the file aside to start an empty database", err)
 	case errors.Is(err, bolt.ErrNotBotDB):
-		return nil, fmt.Errorf("%w; set bolt.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
+		return nil, fmt.Errorf("%w; set storage.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
 	}
 	return s, err
 }
