@@ -5,10 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
-
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // cmdMigrate copies the bot's data between its two stores: --to etcd
@@ -39,28 +35,6 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fmt.Errorf("storage.etcd.endpoints is not set: set it (or BOT_STORAGE_ETCD_ENDPOINTS) to the etcd to copy %s into", c.Storage.Path)
 	}
 	return migrate(ctx, c, eps, *to == "etcd", *force, stdout)
-}
-
-// migrated reports a finished copy: what it copied where, and how many
-// records of each kind.
-func migrated(w io.Writer, from, to string, t *dump.Tally, took time.Duration) {
-	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
-	for _, k := range dump.Kinds() {
-		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
-	}
-	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
-}
-
-// counts is a Tally's counts of the kinds it has (but the game
-// counter), on one line.
-func counts(t *dump.Tally) string {
-	var parts []string
-	for _, k := range dump.Kinds() {
-		if n := t.Count[k]; n > 0 && k != dump.KindCounter {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 const migrateNote = `The bbolt file is storage.path (BOT_STORAGE_PATH); etcd is storage.etcd

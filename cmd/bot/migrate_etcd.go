@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/boardgamebot/bot/storage/bolt"
@@ -142,4 +143,26 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 	}
 	migrated(stdout, where, path, t, time.Since(began))
 	return nil
+}
+
+// migrated reports a finished copy: what it copied where, and how many
+// records of each kind.
+func migrated(w io.Writer, from, to string, t *dump.Tally, took time.Duration) {
+	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
+	for _, k := range dump.Kinds() {
+		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
+	}
+	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
+}
+
+// counts is a Tally's counts of the kinds it has (but the game
+// counter), on one line.
+func counts(t *dump.Tally) string {
+	var parts []string
+	for _, k := range dump.Kinds() {
+		if n := t.Count[k]; n > 0 && k != dump.KindCounter {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
