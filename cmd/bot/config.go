@@ -261,6 +261,9 @@ func leafSettings(t reflect.Type, keys []string, index []int) []setting {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if tag == "" {
+			panic(fmt.Sprintf("config: %s has no yaml tag to name its setting and variable", f.Name))
+		}
 		k, x := append(slices.Clone(keys), tag), append(slices.Clone(index), i)
 		switch f.Type {
 		case reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[duration]():
