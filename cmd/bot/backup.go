@@ -41,7 +41,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if _, err := os.Stat(c.Storage.Path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s (bolt.path)", c.Storage.Path)
+		return fmt.Errorf("there is no database at %s (storage.path)", c.Storage.Path)
 	}
 	if same(out, c.Storage.Path) {
 		return fmt.Errorf("the backup %s would overwrite the database itself", out)

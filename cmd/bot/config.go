@@ -12,6 +12,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -223,87 +224,58 @@ func defaultConfig() config {
 	return c
 }
 
-func num(f func(c *config) *int) func(c *config, v string) error {
-	return func(c *config, v string) error {
+// setting is one leaf of config with its environment variable: BOT_ and
+// the setting's YAML path joined by _, upper-cased (storage.etcd.dial_timeout
+// is BOT_STORAGE_ETCD_DIAL_TIMEOUT).
+type setting struct {
+	env   string
+	key   string // the YAML path, dotted: storage.etcd.dial_timeout
+	index []int  // the field in config (reflect.Value.FieldByIndex)
+}
+
+// set parses v as the setting's type and stores it in c.
+func (s setting) set(c *config, v string) error {
+	switch p := reflect.ValueOf(c).Elem().FieldByIndex(s.index).Addr().Interface().(type) {
+	case *string:
+		*p = v
+	case *int:
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			return fmt.Errorf("%q is not a whole number", v)
 		}
-		*f(c) = n
-		return nil
+		*p = n
+	case *duration:
+		return p.set(v)
 	}
+	return nil
 }
 
-// setting is one setting with its environment variable.
-type setting struct {
-	env string
-	set func(c *config, v string) error
-}
+// settings lists every setting's environment override, in the order config
+// declares them.
+var settings = leafSettings(reflect.TypeOf(config{}), nil, nil)
 
-func str(f func(c *config) *string) func(c *config, v string) error {
-	return func(c *config, v string) error { *f(c) = v; return nil }
-}
-
-// settings lists every setting's environment override.
-var settings = []setting{
-	{"BOT_LANG", str(func(c *config) *string { return &c.Lang })},
-	{"BOT_STORAGE_PATH", str(func(c *config) *string { return &c.Storage.Path })},
-	{"BOT_STORAGE_OPEN_TIMEOUT", func(c *config, v string) error { return c.Storage.OpenTimeout.set(v) }},
-	{"BOT_STORAGE_COMMIT_WATCHDOG", func(c *config, v string) error { return c.Storage.CommitWatchdog.set(v) }},
-	{"BOT_STORAGE_ETCD_ENDPOINTS", str(func(c *config) *string { return &c.Storage.Etcd.Endpoints })},
-	{"BOT_STORAGE_ETCD_PREFIX", str(func(c *config) *string { return &c.Storage.Etcd.Prefix })},
-	{"BOT_STORAGE_ETCD_USERNAME", str(func(c *config) *string { return &c.Storage.Etcd.Username })},
-	{"BOT_STORAGE_ETCD_PASSWORD", str(func(c *config) *string { return &c.Storage.Etcd.Password })},
-	{"BOT_STORAGE_ETCD_CA_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CAFile })},
-	{"BOT_STORAGE_ETCD_CERT_FILE", str(func(c *config) *string { return &c.Storage.Etcd.CertFile })},
-	{"BOT_STORAGE_ETCD_KEY_FILE", str(func(c *config) *string { return &c.Storage.Etcd.KeyFile })},
-	{"BOT_STORAGE_ETCD_DIAL_TIMEOUT", func(c *config, v string) error { return c.Storage.Etcd.DialTimeout.set(v) }},
-	{"BOT_LOG_LEVEL", str(func(c *config) *string { return &c.Log.Level })},
-	{"BOT_LOG_FORMAT", str(func(c *config) *string { return &c.Log.Format })},
-	{"BOT_METRICS_LISTEN", str(func(c *config) *string { return &c.Metrics.Listen })},
-	{"BOT_CONSOLE_AS", str(func(c *config) *string { return &c.Console.As })},
-	{"BOT_CONSOLE_CHANNEL", str(func(c *config) *string { return &c.Console.Channel })},
-	{"BOT_CONSOLE_PICTURES", str(func(c *config) *string { return &c.Console.Pictures })},
-	{"BOT_RENDER_THEME", str(func(c *config) *string { return &c.Render.Theme })},
-	{"BOT_DISCORD_TOKEN", str(func(c *config) *string { return &c.Discord.Token })},
-	{"BOT_DISCORD_GUILD_ID", str(func(c *config) *string { return &c.Discord.GuildID })},
-	{"BOT_DISCORD_SHARD_ID", num(func(c *config) *int { return &c.Discord.ShardID })},
-	{"BOT_DISCORD_SHARD_COUNT", num(func(c *config) *int { return &c.Discord.ShardCount })},
-	{"BOT_TELEGRAM_TOKEN", str(func(c *config) *string { return &c.Telegram.Token })},
-	{"BOT_TELEGRAM_API_ENDPOINT", str(func(c *config) *string { return &c.Telegram.APIEndpoint })},
-	{"BOT_TELEGRAM_GROUP_LIMIT", num(func(c *config) *int { return &c.Telegram.GroupLimit })},
-	{"BOT_TELEGRAM_GLOBAL_LIMIT", num(func(c *config) *int { return &c.Telegram.GlobalLimit })},
-	{"BOT_TELEGRAM_WEBHOOK_URL", str(func(c *config) *string { return &c.Telegram.Webhook.URL })},
-	{"BOT_TELEGRAM_WEBHOOK_LISTEN", str(func(c *config) *string { return &c.Telegram.Webhook.Listen })},
-	{"BOT_TELEGRAM_WEBHOOK_SECRET_TOKEN", str(func(c *config) *string { return &c.Telegram.Webhook.SecretToken })},
-	{"BOT_TELEGRAM_WEBHOOK_CERT_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.CertFile })},
-	{"BOT_TELEGRAM_WEBHOOK_KEY_FILE", str(func(c *config) *string { return &c.Telegram.Webhook.KeyFile })},
-	{"BOT_TELEGRAM_APP_NAME", str(func(c *config) *string { return &c.Telegram.AppName })},
-	{"BOT_WEB_LISTEN", str(func(c *config) *string { return &c.Web.Listen })},
-	{"BOT_WEB_URL", str(func(c *config) *string { return &c.Web.URL })},
-	{"BOT_WEB_CERT_FILE", str(func(c *config) *string { return &c.Web.CertFile })},
-	{"BOT_WEB_KEY_FILE", str(func(c *config) *string { return &c.Web.KeyFile })},
-	{"BOT_WEB_SECRET", str(func(c *config) *string { return &c.Web.Secret })},
-	{"BOT_WEB_PLAY_LINKS", func(c *config, v string) error { return c.Web.PlayLinks.set(v) }},
-	{"BOT_WEB_WATCH_LINKS", func(c *config, v string) error { return c.Web.WatchLinks.set(v) }},
-	{"BOT_WEB_INIT_MAX_AGE", func(c *config, v string) error { return c.Web.InitMaxAge.set(v) }},
-	{"BOT_CLOCKS_CONSOLE", func(c *config, v string) error { return c.Clocks.Console.set(v) }},
-	{"BOT_CLOCKS_TELEGRAM", func(c *config, v string) error { return c.Clocks.Telegram.set(v) }},
-	{"BOT_CLOCKS_DISCORD", func(c *config, v string) error { return c.Clocks.Discord.set(v) }},
-	{"BOT_CLOCKS_CHALLENGE_EXPIRY", func(c *config, v string) error { return c.Clocks.ChallengeExpiry.set(v) }},
-	{"BOT_CLOCKS_TICK", func(c *config, v string) error { return c.Clocks.Tick.set(v) }},
-	{"BOT_COMPUTER_AUTO_LEVEL", num(func(c *config) *int { return &c.Computer.AutoLevel })},
-	{"BOT_COMPUTER_MAX_TIME", func(c *config, v string) error { return c.Computer.MaxTime.set(v) }},
-	{"BOT_COMPUTER_TABLE_MB", num(func(c *config) *int { return &c.Computer.TableMB })},
-	{"BOT_COMPUTER_SEARCHES", num(func(c *config) *int { return &c.Computer.Searches })},
-	{"BOT_SESSIONS_RESIDENT", num(func(c *config) *int { return &c.Sessions.Resident })},
-	{"BOT_LIMITS_PER_CHAT", num(func(c *config) *int { return &c.Limits.PerChat })},
-	{"BOT_LIMITS_PER_CHAT_WINDOW", func(c *config, v string) error { return c.Limits.PerChatWindow.set(v) }},
-	{"BOT_LIMITS_OVERALL", num(func(c *config) *int { return &c.Limits.Overall })},
-	{"BOT_LIMITS_OVERALL_WINDOW", func(c *config, v string) error { return c.Limits.OverallWindow.set(v) }},
-	{"BOT_LIMITS_OPEN_CHALLENGES", num(func(c *config) *int { return &c.Limits.OpenChallenges })},
-	{"BOT_LIMITS_COMPUTER_GAMES", num(func(c *config) *int { return &c.Limits.ComputerGames })},
-	{"BOT_LIMITS_OPEN_TOURNAMENTS", num(func(c *config) *int { return &c.Limits.OpenTournaments })},
+// leafSettings lists the settings under the struct type t, found at the
+// YAML path keys and the field index index.
+func leafSettings(t reflect.Type, keys []string, index []int) []setting {
+	var out []setting
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if tag == "" {
+			panic(fmt.Sprintf("config: %s has no yaml tag to name its setting and variable", f.Name))
+		}
+		k, x := append(slices.Clone(keys), tag), append(slices.Clone(index), i)
+		switch f.Type {
+		case reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[duration]():
+			out = append(out, setting{env: "BOT_" + strings.ToUpper(strings.Join(k, "_")), key: strings.Join(k, "."), index: x})
+		default:
+			if f.Type.Kind() != reflect.Struct {
+				panic(fmt.Sprintf("config: %s is a %s, which no environment variable can set", strings.Join(k, "."), f.Type))
+			}
+			out = append(out, leafSettings(f.Type, k, x)...)
+		}
+	}
+	return out
 }
 
 var (
@@ -438,27 +410,8 @@ func settingNames(section []string) []string {
 func loadConfig(path string, getenv func(string) string) (config, error) {
 	c := defaultConfig()
 	if path != "" {
-		b, err := os.ReadFile(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return c, fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
-		}
-		if err != nil {
-			return c, fmt.Errorf("config %s: %w", path, err)
-		}
-		dec := yaml.NewDecoder(bytes.NewReader(b))
-		dec.KnownFields(true)
-		if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-			msg := strings.TrimPrefix(err.Error(), "yaml: ")
-			msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-			var root yaml.Node
-			_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
-			var lines []string
-			for _, l := range strings.Split(msg, "\n") {
-				if l = strings.TrimSpace(l); l != "" {
-					lines = append(lines, yamlMessage(l, &root))
-				}
-			}
-			return c, fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
+		if err := readConfigFile(path, &c); err != nil {
+			return c, err
 		}
 	}
 	for _, s := range settings {
@@ -472,32 +425,70 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	if path != "" {
 		source += " " + path
 	}
+	if err := checkConfig(&c); err != nil {
+		return c, fmt.Errorf("%s: %v", source, err)
+	}
+	return c, nil
+}
+
+// readConfigFile decodes the YAML file at path over c; its errors name the
+// file, and each line and setting in words.
+func readConfigFile(path string, c *config) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
+	}
+	if err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
+		var root yaml.Node
+		_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
+		var lines []string
+		for _, l := range strings.Split(msg, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				lines = append(lines, yamlMessage(l, &root))
+			}
+		}
+		return fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
+	}
+	return nil
+}
+
+// checkConfig checks the values of every setting, and completes those
+// made from others (lang's catalogue name, render.theme in lower case,
+// web.url); its errors name the setting, not the source.
+func checkConfig(c *config) error {
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
-		return c, fmt.Errorf("%s: log.level %q is not one of debug, info, warn, error", source, c.Log.Level)
+		return fmt.Errorf("log.level %q is not one of debug, info, warn, error", c.Log.Level)
 	}
 	switch strings.ToLower(c.Log.Format) {
 	case "text", "json":
 	default:
-		return c, fmt.Errorf("%s: log.format %q is not text or json", source, c.Log.Format)
+		return fmt.Errorf("log.format %q is not text or json", c.Log.Format)
 	}
 	if l := c.Metrics.Listen; l != "" {
 		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
-			return c, fmt.Errorf("%s: metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", source, l)
+			return fmt.Errorf("metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", l)
 		}
 	}
 	if c.Storage.Path == "" {
-		return c, fmt.Errorf("%s: storage.path is empty", source)
+		return errors.New("storage.path is empty")
 	}
 	if c.Storage.CommitWatchdog < duration(time.Second) {
-		return c, fmt.Errorf("%s: storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", source, time.Duration(c.Storage.CommitWatchdog))
+		return fmt.Errorf("storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", time.Duration(c.Storage.CommitWatchdog))
 	}
-	if err := checkEtcd(c); err != nil {
-		return c, fmt.Errorf("%s: %v", source, err)
+	if err := checkEtcd(*c); err != nil {
+		return err
 	}
 	if w, err := chat.NewWords(c.Lang); err != nil {
-		return c, fmt.Errorf("%s: lang %q has no catalogue", source, c.Lang)
+		return fmt.Errorf("lang %q has no catalogue", c.Lang)
 	} else {
 		c.Lang = w.Default()
 	}
@@ -505,28 +496,28 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 	case "light", "dark":
 		c.Render.Theme = strings.ToLower(c.Render.Theme)
 	default:
-		return c, fmt.Errorf("%s: render.theme %q is not light or dark", source, c.Render.Theme)
+		return fmt.Errorf("render.theme %q is not light or dark", c.Render.Theme)
 	}
 	if c.Discord.ShardCount > 1 && (c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount) {
-		return c, fmt.Errorf("%s: discord.shard_id %d is not between 0 and shard_count-1 (%d)", source, c.Discord.ShardID, c.Discord.ShardCount-1)
+		return fmt.Errorf("discord.shard_id %d is not between 0 and shard_count-1 (%d)", c.Discord.ShardID, c.Discord.ShardCount-1)
 	}
 	if w := c.Telegram.Webhook; w.URL != "" && w.Listen == "" {
-		return c, fmt.Errorf("%s: telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)", source)
+		return errors.New("telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)")
 	}
-	if err := checkWeb(&c); err != nil {
-		return c, fmt.Errorf("%s: %v", source, err)
+	if err := checkWeb(c); err != nil {
+		return err
 	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
-		return c, fmt.Errorf("%s: computer.auto_level %d is not a level from 1 to 5", source, c.Computer.AutoLevel)
+		return fmt.Errorf("computer.auto_level %d is not a level from 1 to 5", c.Computer.AutoLevel)
 	}
 	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
-		return c, fmt.Errorf("%s: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64", source)
+		return errors.New("computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64")
 	}
 	if l := c.Limits; l.PerChat < 0 || l.Overall < 0 || l.OpenChallenges < 0 || l.ComputerGames < 0 || l.OpenTournaments < 0 {
-		return c, fmt.Errorf("%s: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0", source)
+		return errors.New("limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0")
 	}
 	if c.Sessions.Resident < 1 {
-		return c, fmt.Errorf("%s: sessions.resident %d should be at least 1 (the most sessions kept in memory)", source, c.Sessions.Resident)
+		return fmt.Errorf("sessions.resident %d should be at least 1 (the most sessions kept in memory)", c.Sessions.Resident)
 	}
 	for _, clock := range []struct {
 		name string
@@ -537,13 +528,13 @@ func loadConfig(path string, getenv func(string) string) (config, error) {
 			for _, t := range sessions.MoveTimes() {
 				choices = append(choices, t.String())
 			}
-			return c, fmt.Errorf("%s: clocks.%s %s is not a time per move /play offers (%s)", source, clock.name, d, strings.Join(choices, ", "))
+			return fmt.Errorf("clocks.%s %s is not a time per move /play offers (%s)", clock.name, d, strings.Join(choices, ", "))
 		}
 	}
 	if c.Clocks.Tick < duration(100*time.Millisecond) {
-		return c, fmt.Errorf("%s: clocks.tick %s is too short (at least 100ms)", source, time.Duration(c.Clocks.Tick))
+		return fmt.Errorf("clocks.tick %s is too short (at least 100ms)", time.Duration(c.Clocks.Tick))
 	}
-	return c, nil
+	return nil
 }
 
 // etcdEndpoints returns storage.etcd.endpoints as a list (none: bbolt).

@@ -140,13 +140,13 @@ func (d *doctor) database(ctx context.Context, c config) {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := creatable(filepath.Dir(path)); err != nil {
 			d.bad(fmt.Sprintf("database %s does not exist and cannot be created: %v", path, err),
-				"give the bot's user a directory it may write (bolt.path)")
+				"give the bot's user a directory it may write (storage.path)")
 			return
 		}
 		d.ok("database %s: not created yet (bot run creates it)", path)
 		return
 	case err != nil:
-		d.bad(fmt.Sprintf("database %s: %v", path, err), "give the bot's user access to it (bolt.path)")
+		d.bad(fmt.Sprintf("database %s: %v", path, err), "give the bot's user access to it (storage.path)")
 		return
 	case fi.Size() == 0:
 		d.ok("database %s: empty (bot run sets it up)", path)

@@ -28,6 +28,58 @@ func playedDB(t *testing.T) string {
 	return db
 }
 
+// doctorCase is a set-up of TestDoctor.
+type doctorCase struct {
+	name string
+	// file is the config file's text, env the environment (on top
+	// of the good set-up's), guild the bot's permissions in its
+	// server, webhook and hookError what getWebhookInfo says.
+	file               string
+	env                map[string]string
+	guild              int64
+	noScope            bool
+	webhook, hookError string
+	// want matches the one failed check; "" for none.
+	want string
+}
+
+// doctorCases are TestDoctor's set-ups: the good one, then one wrong thing
+// each; damaged is a damaged database, nobody an address nobody listens on.
+func doctorCases(damaged, nobody string) []doctorCase {
+	noFiles := discordtest.Everyone &^ discordgo.PermissionAttachFiles
+	return []doctorCase{
+		{name: "good set-up"},
+		{name: "refused Telegram token", env: map[string]string{"BOT_TELEGRAM_TOKEN": "42:not-the-token"},
+			want: `^✗ telegram: the token is refused: getMe: 401 Unauthorized → get it again from @BotFather`},
+		{name: "refused Discord token", env: map[string]string{"BOT_DISCORD_TOKEN": "not.the.token"},
+			want: `^✗ discord: the token is refused: GET /users/@me: 401 Unauthorized → copy it again from the Developer Portal`},
+		{name: "missing Discord permission", guild: noFiles,
+			want: `^✗ discord: server "Games" \(800\): the bot lacks Attach Files → give the bot's role these permissions`},
+		{name: "no commands scope", noScope: true,
+			want: `^✗ discord: server "Games" \(800\): the slash commands are not allowed there \(no applications.commands scope\) → invite the bot again`},
+		{name: "webhook on http", env: map[string]string{"BOT_TELEGRAM_WEBHOOK_URL": "http://games.example/tg", "BOT_TELEGRAM_WEBHOOK_LISTEN": ":8443"},
+			webhook: "http://games.example/tg",
+			want:    `^✗ telegram: webhook url "http://games.example/tg" is not an https URL → Telegram posts only to https`},
+		{name: "webhook not delivered", env: map[string]string{"BOT_TELEGRAM_WEBHOOK_URL": "https://games.example/tg", "BOT_TELEGRAM_WEBHOOK_LISTEN": ":8443"},
+			webhook: "https://games.example/tg", hookError: "Connection timed out",
+			want: `^✗ telegram: Telegram's last delivery to https://games.example/tg failed at 2026-01-01T00:00:00Z: Connection timed out → check that the URL reaches this bot`},
+		{name: "webhook left set while polling", webhook: "https://old.example/tg",
+			want: `^✗ telegram: a webhook is set \(https://old.example/tg\): long polling gets no updates while it is → bot run removes it`},
+		{name: "damaged database", env: map[string]string{"BOT_STORAGE_PATH": damaged},
+			want: `^✗ database: ` + regexp.QuoteMeta(damaged) + ` is damaged: it is cut short.* → .*restore the copy that bot backup made, or move the file aside`},
+		{name: "unreachable etcd", env: map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": nobody, "BOT_STORAGE_ETCD_DIAL_TIMEOUT": "300ms"},
+			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|storage.etcd.endpoints is set, but this bot was built without etcd)`},
+		{name: "unknown config key", file: "telegram:\n  tokn: x\n",
+			want: `^✗ config .*: line 2: unknown setting "tokn" in telegram: did you mean "token"\? .* → fix it`},
+		{name: "web board on http", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "http://board.example.org"},
+			want: `^✗ web: web.url http://board.example.org is not https: .* → serve https`},
+		{name: "web board on https", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "https://board.example.org"}},
+		{name: "web board on this machine", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}},
+		{name: "unknown environment variable", env: map[string]string{"BOT_TELEGRAM_TOKN": "x"},
+			want: `^✗ environment: BOT_TELEGRAM_TOKN is not a setting → did you mean BOT_TELEGRAM_TOKEN\?$`},
+	}
+}
+
 // TestDoctor runs bot doctor on a good set-up (a played database, a
 // Telegram token on the fake Bot API, a Discord token on the fake
 // Discord), then on that set-up with one thing wrong: each time exactly
@@ -49,50 +101,7 @@ func TestDoctor(t *testing.T) {
 	}
 	nobody := ln.Addr().String() // nobody listens there once closed
 	ln.Close()
-	noFiles := discordtest.Everyone &^ discordgo.PermissionAttachFiles
-	for _, tc := range []struct {
-		name string
-		// file is the config file's text, env the environment (on top
-		// of the good set-up's), guild the bot's permissions in its
-		// server, webhook and hookError what getWebhookInfo says.
-		file               string
-		env                map[string]string
-		guild              int64
-		noScope            bool
-		webhook, hookError string
-		// want matches the one failed check; "" for none.
-		want string
-	}{
-		{name: "good set-up"},
-		{name: "refused Telegram token", env: map[string]string{"BOT_TELEGRAM_TOKEN": "42:not-the-token"},
-			want: `^✗ telegram: the token is refused: getMe: 401 Unauthorized → get it again from @BotFather`},
-		{name: "refused Discord token", env: map[string]string{"BOT_DISCORD_TOKEN": "not.the.token"},
-			want: `^✗ discord: the token is refused: GET /users/@me: 401 Unauthorized → copy it again from the Developer Portal`},
-		{name: "missing Discord permission", guild: noFiles,
-			want: `^✗ discord: server "Games" \(800\): the bot lacks Attach Files → give the bot's role these permissions`},
-		{name: "no commands scope", noScope: true,
-			want: `^✗ discord: server "Games" \(800\): the slash commands are not allowed there \(no applications.commands scope\) → invite the bot again`},
-		{name: "webhook on http", env: map[string]string{"BOT_TELEGRAM_WEBHOOK_URL": "http://games.example/tg", "BOT_TELEGRAM_WEBHOOK_LISTEN": ":8443"},
-			webhook: "http://games.example/tg",
-			want:    `^✗ telegram: webhook url "http://games.example/tg" is not an https URL → Telegram posts only to https`},
-		{name: "webhook not delivered", env: map[string]string{"BOT_TELEGRAM_WEBHOOK_URL": "https://games.example/tg", "BOT_TELEGRAM_WEBHOOK_LISTEN": ":8443"},
-			webhook: "https://games.example/tg", hookError: "Connection timed out",
-			want: `^✗ telegram: Telegram's last delivery to https://games.example/tg failed at 2026-01-01T00:00:00Z: Connection timed out → check that the URL reaches this bot`},
-		{name: "webhook left set while polling", webhook: "https://old.example/tg",
-			want: `^✗ telegram: a webhook is set \(https://old.example/tg\): long polling gets no updates while it is → bot run removes it`},
-		{name: "damaged database", env: map[string]string{"BOT_STORAGE_PATH": damaged},
-			want: `^✗ database: ` + regexp.QuoteMeta(damaged) + ` is damaged: it is cut short.* → .*restore the copy that bot backup made, or move the file aside`},
-		{name: "unreachable etcd", env: map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": nobody, "BOT_STORAGE_ETCD_DIAL_TIMEOUT": "300ms"},
-			want: `^✗ (etcd ` + nobody + `: no answer within 300ms .* → is etcd running there\?|bolt.etcd.endpoints is set, but this bot was built without etcd)`},
-		{name: "unknown config key", file: "telegram:\n  tokn: x\n",
-			want: `^✗ config .*: line 2: unknown setting "tokn" in telegram: did you mean "token"\? .* → fix it`},
-		{name: "web board on http", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "http://board.example.org"},
-			want: `^✗ web: web.url http://board.example.org is not https: .* → serve https`},
-		{name: "web board on https", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "https://board.example.org"}},
-		{name: "web board on this machine", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}},
-		{name: "unknown environment variable", env: map[string]string{"BOT_TELEGRAM_TOKN": "x"},
-			want: `^✗ environment: BOT_TELEGRAM_TOKN is not a setting → did you mean BOT_TELEGRAM_TOKEN\?$`},
-	} {
+	for _, tc := range doctorCases(damaged, nobody) {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := telegramtest.New(t)
 			tg.SetWebhook(tc.webhook, tc.hookError)

@@ -20,7 +20,7 @@ import (
 // database), and writes to --out or standard output.
 func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl, path := configFlags("export")
-	db := fl.String("db", "", "the database `file` to read (default: bolt.path), e.g. a backup")
+	db := fl.String("db", "", "the database `file` to read (default: storage.path), e.g. a backup")
 	out := fl.String("out", "", "write to this `file` instead of standard output")
 	platform := fl.String("platform", "console", "where the game was played: console, telegram or discord (game ids are per platform)")
 	if err := parseFlags(fl, args); err != nil {

@@ -5,19 +5,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
-	"time"
-
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // cmdMigrate copies the bot's data between its two stores: --to etcd
-// from the bbolt file of bolt.path into the etcd of bolt.etcd,
+// from the bbolt file of storage.path into the etcd of storage.etcd,
 // --to bbolt back. The source is only read; the copy is checked record
 // by record against it.
 func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fl, path := configFlags("migrate")
-	to := fl.String("to", "", "the store to copy into: `etcd` (from the bbolt file of bolt.path into bolt.etcd) or bbolt (from bolt.etcd into bolt.path)")
+	to := fl.String("to", "", "the store to copy into: `etcd` (from the bbolt file of storage.path into storage.etcd) or bbolt (from storage.etcd into storage.path)")
 	force := fl.Bool("force", false, "replace what the target holds (without it, migrate refuses a target that is not empty)")
 	if err := parseFlags(fl, args); err != nil {
 		return err
@@ -34,36 +30,14 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	case *to != "etcd" && *to != "bbolt":
 		return fmt.Errorf("--to %q: say --to etcd (bbolt file into etcd) or --to bbolt (etcd into the bbolt file)", clipArg(*to))
 	case len(eps) == 0 && *to == "bbolt":
-		return fmt.Errorf("bolt.etcd.endpoints is not set, so the bot keeps its data in %s already: the source would be the target (set BOT_STORAGE_ETCD_ENDPOINTS to the etcd to copy from)", c.Storage.Path)
+		return fmt.Errorf("storage.etcd.endpoints is not set, so the bot keeps its data in %s already: the source would be the target (set BOT_STORAGE_ETCD_ENDPOINTS to the etcd to copy from)", c.Storage.Path)
 	case len(eps) == 0:
-		return fmt.Errorf("bolt.etcd.endpoints is not set: set it (or BOT_STORAGE_ETCD_ENDPOINTS) to the etcd to copy %s into", c.Storage.Path)
+		return fmt.Errorf("storage.etcd.endpoints is not set: set it (or BOT_STORAGE_ETCD_ENDPOINTS) to the etcd to copy %s into", c.Storage.Path)
 	}
 	return migrate(ctx, c, eps, *to == "etcd", *force, stdout)
 }
 
-// migrated reports a finished copy: what it copied where, and how many
-// records of each kind.
-func migrated(w io.Writer, from, to string, t *dump.Tally, took time.Duration) {
-	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
-	for _, k := range dump.Kinds() {
-		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
-	}
-	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
-}
-
-// counts is a Tally's counts of the kinds it has (but the game
-// counter), on one line.
-func counts(t *dump.Tally) string {
-	var parts []string
-	for _, k := range dump.Kinds() {
-		if n := t.Count[k]; n > 0 && k != dump.KindCounter {
-			parts = append(parts, fmt.Sprintf("%d %s", n, k))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-const migrateNote = `The bbolt file is bolt.path (BOT_STORAGE_PATH); etcd is bolt.etcd
+const migrateNote = `The bbolt file is storage.path (BOT_STORAGE_PATH); etcd is storage.etcd
 (BOT_STORAGE_ETCD_ENDPOINTS, _PREFIX, ...), as bot run reads them. Stop every bot
 on both first. The source is only read; a target that is not empty is refused
 unless --force. Request ids are not copied.

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/boardgamebot/bot/storage/bolt"
@@ -43,7 +44,7 @@ func migrate(ctx context.Context, c config, eps []string, toEtcd, force bool, st
 func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where string, force bool, began time.Time, stdout io.Writer) error {
 	path := c.Storage.Path
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("there is no database at %s (bolt.path) to copy", path)
+		return fmt.Errorf("there is no database at %s (storage.path) to copy", path)
 	}
 	src, err := openStore(path, bolt.Options{ReadOnly: true, Timeout: 300 * time.Millisecond})
 	if errors.Is(err, bolt.ErrLocked) {
@@ -58,7 +59,7 @@ func migrateToEtcd(ctx context.Context, c config, e *etcdstore.Store, where stri
 		return err
 	}
 	if n > 0 && !force {
-		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (bolt.etcd.prefix), or add --force to replace them", where, n)
+		return fmt.Errorf("%s already holds %d keys: copy into an empty prefix (storage.etcd.prefix), or add --force to replace them", where, n)
 	}
 	if n > 0 {
 		if n, err = e.DeleteAll(ctx); err != nil {
@@ -99,7 +100,7 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 		}
 		switch {
 		case t.Total() > 0 && !force:
-			return fmt.Errorf("%s already holds %s: add --force to replace it, or set bolt.path to a new file", path, counts(t))
+			return fmt.Errorf("%s already holds %s: add --force to replace it, or set storage.path to a new file", path, counts(t))
 		case t.Total() > 0:
 			replaced = counts(t)
 		}
@@ -142,4 +143,26 @@ func migrateToBbolt(ctx context.Context, c config, e *etcdstore.Store, where str
 	}
 	migrated(stdout, where, path, t, time.Since(began))
 	return nil
+}
+
+// migrated reports a finished copy: what it copied where, and how many
+// records of each kind.
+func migrated(w io.Writer, from, to string, t *dump.Tally, took time.Duration) {
+	fmt.Fprintf(w, "copied %s into %s in %s: %d records, each checked against the source\n", from, to, took.Round(time.Millisecond), t.Total())
+	for _, k := range dump.Kinds() {
+		fmt.Fprintf(w, "  %-11s %d\n", k, t.Count[k])
+	}
+	fmt.Fprintln(w, "(request ids are not copied: they only catch duplicate deliveries, and no bot runs during a migration)")
+}
+
+// counts is a Tally's counts of the kinds it has (but the game
+// counter), on one line.
+func counts(t *dump.Tally) string {
+	var parts []string
+	for _, k := range dump.Kinds() {
+		if n := t.Count[k]; n > 0 && k != dump.KindCounter {
+			parts = append(parts, fmt.Sprintf("%d %s", n, k))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -274,7 +274,7 @@ func TestMigrateRefuses(t *testing.T) {
 	code, out, errs := runTool("migrate", "--config", configFile(t, db, ""), "--to", "bbolt")
 	oneLine(t, "--to bbolt without etcd", code, out, errs, "the source would be the target")
 	code, out, errs = runTool("migrate", "--config", configFile(t, db, ""), "--to", "etcd")
-	oneLine(t, "--to etcd without etcd", code, out, errs, "bolt.etcd.endpoints is not set")
+	oneLine(t, "--to etcd without etcd", code, out, errs, "storage.etcd.endpoints is not set")
 	code, out, errs = runTool("migrate", "--config", conf, "--to", "mysql")
 	oneLine(t, "--to mysql", code, out, errs, `--to "mysql"`)
 	code, out, errs = runTool("migrate", "--config", configFile(t, db+".none", endpoint), "--to", "etcd")

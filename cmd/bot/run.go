@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,58 +84,22 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	o.watch(svc)
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks(), Observer: o.observer()})
 	r := render.New()
-	pictures := render.Options{Theme: render.Theme(c.Render.Theme)}
+	a := adapters{c: c, store: store, svc: svc, h: h, r: r, log: log, o: o, wb: wb,
+		picture: render.Options{Theme: render.Theme(c.Render.Theme)}, notifiers: &notifiers, venues: venues}
 	var running []platform
 	if c.Telegram.Token != "" {
-		state := o.platform("telegram")
-		tc := telegram.Config{Token: c.Telegram.Token, APIEndpoint: c.Telegram.APIEndpoint,
-			GroupLimit: c.Telegram.GroupLimit, GlobalLimit: c.Telegram.GlobalLimit, Prefs: store, Picture: pictures, AppName: c.Telegram.AppName}
-		if state != nil {
-			// Go's standard client, telling /readyz whether Telegram
-			// answers; the messages counted.
-			tc.HTTPClient = &http.Client{Transport: ops.Watch(http.DefaultTransport, state)}
-			tc.Metrics = o.messages("telegram")
-		}
-		if w := c.Telegram.Webhook; w.URL != "" {
-			tc.Webhook = &telegram.WebhookConfig{URL: w.URL, Listen: w.Listen, SecretToken: w.SecretToken,
-				CertFile: w.CertFile, KeyFile: w.KeyFile}
-		}
-		tg, err := telegram.New(tc, h, svc, r, log.With("adapter", "telegram"))
+		p, err := a.telegram()
 		if err != nil {
 			return err // it says "telegram: ..."
 		}
-		o.waiting("telegram", tg.Waiting)
-		notifiers = append(notifiers, tg)
-		venues[telegram.Platform] = tg.Venues()
-		run := tg.Run
-		if l, ok := store.(pollLeader); ok && tc.Webhook == nil {
-			// Processes on one etcd: only the elected one polls (a
-			// webhook is served by every process).
-			lead := func(ctx context.Context, poll func(context.Context)) {
-				l.leadPolling(ctx, o.whileLeading("telegram_poll", poll))
-			}
-			run = func(ctx context.Context) error { return tg.Run(telegram.WithPollGate(ctx, lead)) }
-		}
-		running = append(running, platform{"telegram", run, state})
+		running = append(running, p)
 	}
 	if c.Discord.Token != "" {
-		state := o.platform("discord")
-		dc := discord.Config{Token: c.Discord.Token, GuildID: c.Discord.GuildID,
-			ShardID: c.Discord.ShardID, ShardCount: c.Discord.ShardCount, Picture: pictures, Routes: store, Web: wb.webLinks()}
-		if msgs := o.messages("discord"); msgs != nil {
-			// discordgo's own client, with its timeout, counting the 429s
-			// and retries it sees.
-			dc.Metrics, dc.HTTPClient = msgs, &http.Client{Timeout: 20 * time.Second, Transport: msgs.Transport(nil)}
-		}
-		bot, err := discord.New(dc, h, svc, r, log.With("adapter", "discord"))
+		p, err := a.discord()
 		if err != nil {
 			return err // it says "discord: ..."
 		}
-		o.waiting("discord", bot.Waiting)
-		state.Probe(bot.Connected)
-		notifiers = append(notifiers, bot)
-		venues[discord.Platform] = bot.Venues()
-		running = append(running, platform{"discord", bot.Run, state})
+		running = append(running, p)
 	}
 	// The notifiers are complete: now the games may resume and the clocks run.
 	n, err := svc.Resume(ctx)
@@ -281,8 +244,8 @@ type botStore interface {
 	Close() error
 }
 
-// openBotStore opens the etcd store when bolt.etcd.endpoints is set,
-// the bbolt file of bolt.path otherwise; where names it for logs.
+// openBotStore opens the etcd store when storage.etcd.endpoints is set,
+// the bbolt file of storage.path otherwise; where names it for logs.
 func openBotStore(ctx context.Context, c config, log *slog.Logger) (store botStore, where string, err error) {
 	if eps := c.etcdEndpoints(); len(eps) > 0 {
 		return openEtcd(ctx, c, eps, log)
@@ -317,7 +280,7 @@ func openStore(path string, o bolt.Options) (*bolt.Store, error) {
 	case errors.Is(err, sessions.ErrDamaged):
 		return nil, fmt.Errorf("%w; restore the copy that bot backup made, or move the file aside to start an empty database", err)
 	case errors.Is(err, bolt.ErrNotBotDB):
-		return nil, fmt.Errorf("%w; set bolt.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
+		return nil, fmt.Errorf("%w; set storage.path to the bot's database (or restore the copy that bot backup made), or move the file aside to start an empty one", err)
 	}
 	return s, err
 }
