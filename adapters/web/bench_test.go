@@ -133,7 +133,11 @@ func TestPageWeight(t *testing.T) {
 	link := f.link(here, alice)
 	u, _ := url.Parse(link)
 	total := 0
-	for _, p := range []string{u.RequestURI(), "/s/board.js", "/s/draw.js", "/s/board.css"} {
+	files := []string{u.RequestURI(), "/s/board.css"}
+	for _, js := range pageScripts {
+		files = append(files, "/s/"+js)
+	}
+	for _, p := range files {
 		code, body := f.get(p, "Accept-Encoding", "gzip")
 		if code != 200 || len(body) < 2 || body[0] != 0x1f || body[1] != 0x8b {
 			t.Fatalf("%s: %d, not gzipped", p, code)
@@ -206,6 +210,10 @@ func BenchmarkMoveToWatcher(b *testing.B) {
 	b.ReportMetric(lat[len(lat)/2], "p50-ms")
 	b.ReportMetric(lat[len(lat)*99/100], "p99-ms")
 }
+
+// pageScripts are the board page's script modules (the page loads them
+// all; types.js holds types only and is never loaded).
+var pageScripts = []string{"board.js", "draw.js", "api.js", "controls.js", "replay.js", "miniapp.js"}
 
 // markTime is a JavaScript expression: when the page marked name (a
 // Performance API mark, its detail the game's version v), on the page's
