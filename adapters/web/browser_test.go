@@ -216,13 +216,23 @@ func browserRefusal(t *testing.T, browser context.Context) {
 func browserFinished(t *testing.T, browser context.Context) {
 	f := newFixture(t)
 	f.game(here, alice, bob, "spanish")
-	var fens []string
+	// The game's positions, before and after each move, as the page marks
+	// its squares (square=seat:level), for the frames to show.
+	var positions []string
+	position := func() string {
+		var ps []string
+		for _, p := range f.look(here).State.View().Pieces {
+			ps = append(ps, fmt.Sprintf("%s=%d:%d", p.Square, p.Seat, p.Level))
+		}
+		slices.Sort(ps)
+		return strings.Join(ps, " ")
+	}
 	for range 4 {
 		s := f.look(here)
-		fens = append(fens, s.State.FEN())
+		positions = append(positions, position())
 		f.must(here, s.Player(s.Turn()), "/move "+f.firstMove(here))
 	}
-	fens = append(fens, f.look(here).State.FEN())
+	positions = append(positions, position())
 	watch := f.links.Board(f.look(here), carol).Watch
 	f.must(here, bob, "/resign")
 	w := open(t, browser, watch)
@@ -239,10 +249,16 @@ func browserFinished(t *testing.T, browser context.Context) {
 	if start == atEnd || !strings.Contains(start, "b3=0:1") || strings.Count(start, "=") != 24 {
 		t.Fatalf("the first frame shows %s", start)
 	}
+	if start != positions[0] || atEnd != positions[4] {
+		t.Fatalf("the frames show %s ... %s, the game went from %s to %s", start, atEnd, positions[0], positions[4])
+	}
 	w.Run(chromedp.Click(`#replay .forward`, chromedp.ByQuery))
 	w.WaitFor(`document.getElementById('replay').dataset.frame === '1' && document.querySelector('#moves li[aria-current]').dataset.ply === '1'`)
 	w.Run(chromedp.KeyEvent(kb.ArrowRight))
 	w.WaitFor(`document.getElementById('replay').dataset.frame === '2'`)
+	if got := pieces(); got != positions[2] {
+		t.Fatalf("the frame after two moves shows %s, the game was at %s", got, positions[2])
+	}
 	w.Run(chromedp.KeyEvent(kb.End))
 	w.WaitFor(`document.getElementById('replay').dataset.frame === '4'`)
 	if got := pieces(); got != atEnd {

@@ -29,4 +29,10 @@
 //
 // The page is plain HTML, CSS and JavaScript modules drawing SVG,
 // embedded (static/), with no build step and no request to another host.
+// The board (draw.js) draws from a view value and reports the squares the
+// user taps; the app around it (board.js) holds the state and wires the
+// server's API and stream (api.js), the buttons (controls.js), the
+// stepping through a finished game (replay.js) and the Mini App's glue
+// (miniapp.js). Each module is type-checked (// @ts-check) against
+// types.js, which mirrors [State] by its JSON names.
 package web

@@ -1,30 +1,68 @@
-// draw.js draws a board as SVG from a view (state in) and reports the
-// square a user picks (intentions out); it knows no rules.
+// @ts-check
+// draw.js is the board: it draws a board as SVG from a view (state in)
+// and reports what the user picks, a square tapped or a focus moved
+// (intentions out, through callbacks). It keeps no state of the game and
+// knows no rules.
+
+/** @typedef {import('./types.js').Piece} Piece */
+/** @typedef {import('./types.js').Move} Move */
+
+/**
+ * View is what the board draws.
+ * @typedef {object} View
+ * @property {string[][]} rows squares, top row first, as the viewer sees them
+ * @property {Object<string, number>} [numbers] square -> number (draughts)
+ * @property {string[][]} [camps] per seat, its camp's squares (Halma)
+ * @property {Piece[]} pieces
+ * @property {string[]} colours per seat, its colour name
+ * @property {Move | null | undefined} last the move to mark
+ * @property {string[]} [movable]
+ * @property {string[]} targets
+ * @property {string | null} sel
+ * @property {string} focus the square that takes the keyboard's focus
+ * @property {Move[] | null} choices moves to choose between, drawn as numbered paths
+ * @property {boolean} arrows whether the arrow keys move the focus
+ * @property {(sq: string, p: Piece | undefined) => string} label the square's label for screen readers
+ */
+
+/**
+ * Events are the user's intentions the board reports.
+ * @typedef {object} Events
+ * @property {(sq: string) => void} tap a square tapped: clicked, dragged onto, or Enter on it
+ * @property {(sq: string) => void} focus the keyboard's focus moved to a square
+ */
+
 const NS = 'http://www.w3.org/2000/svg';
 
+/**
+ * @param {string} name
+ * @param {Object<string, string | number>} attrs
+ * @param {Element} [parent]
+ * @returns {SVGElement}
+ */
 function el(name, attrs, parent) {
   const e = document.createElementNS(NS, name);
-  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  for (const k in attrs) e.setAttribute(k, String(attrs[k]));
   if (parent) parent.appendChild(e);
   return e;
 }
 
-// centre of a square in board units.
+/**
+ * centre is the centre of a square in board units.
+ * @param {Map<string, number[]>} pos
+ * @param {string} sq
+ * @returns {number[] | null}
+ */
 function centre(pos, sq) {
   const p = pos.get(sq);
   return p ? [p[0] + 0.5, p[1] + 0.5] : null;
 }
 
-// drawBoard redraws svg from v:
-//   rows      squares, top row first, as the viewer sees them
-//   numbers   square -> number (draughts)
-//   camps     per seat, its camp's squares (Halma)
-//   pieces    [{s, o, l, c}]
-//   colours   per seat, its colour name
-//   last      the move to mark {f, to, p, x}
-//   movable, targets, sel, focus   squares to mark
-//   choices   moves to choose between, drawn as numbered paths
-//   label     (sq, piece) -> the square's label for screen readers
+/**
+ * drawBoard redraws svg from v, and only from v.
+ * @param {SVGSVGElement} svg
+ * @param {View} v
+ */
 export function drawBoard(svg, v) {
   const n = v.rows.length;
   // The squares stay the same elements from one drawing to the next (as
@@ -38,8 +76,8 @@ export function drawBoard(svg, v) {
     drawCoords(svg, v.rows);
     v.rows.forEach((row, r) => row.forEach((sq, c) => {
       const g = el('g', {'data-square': sq, role: 'button'}, svg);
-      g.dataset.c = c;
-      g.dataset.r = r;
+      g.dataset.c = String(c);
+      g.dataset.r = String(r);
     }));
     el('g', {class: 'marks', 'aria-hidden': 'true'}, svg);
   }
@@ -53,8 +91,8 @@ export function drawBoard(svg, v) {
   const lastSq = new Set();
   if (v.last) (v.last.p && v.last.p.length ? v.last.p : [v.last.f, v.last.to]).forEach(s => lastSq.add(s));
 
-  for (const g of svg.querySelectorAll('g[data-square]')) {
-    const sq = g.dataset.square, c = Number(g.dataset.c), r = Number(g.dataset.r);
+  /** @type {NodeListOf<SVGGElement>} */ (svg.querySelectorAll('g[data-square]')).forEach(g => {
+    const sq = g.dataset.square || '', c = Number(g.dataset.c), r = Number(g.dataset.r);
     // a1 is dark, as on every real board (Spanish draughts is played on
     // the light squares).
     const isDark = (sq.charCodeAt(0) - 97 + parseInt(sq.slice(1), 10) - 1) % 2 === 0;
@@ -67,7 +105,7 @@ export function drawBoard(svg, v) {
     g.setAttribute('class', cls.join(' '));
     g.setAttribute('tabindex', v.focus === sq ? '0' : '-1');
     const num = v.numbers && v.numbers[sq];
-    if (num) g.setAttribute('data-number', num);
+    if (num) g.setAttribute('data-number', String(num));
     else g.removeAttribute('data-number');
     const p = pieceAt.get(sq);
     if (p) g.setAttribute('data-piece', p.o + ':' + p.l);
@@ -75,12 +113,12 @@ export function drawBoard(svg, v) {
     g.setAttribute('aria-label', v.label(sq, p));
     g.replaceChildren();
     el('rect', {x: c, y: r, width: 1, height: 1, class: 'cell'}, g);
-    if (num) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = num;
+    if (num) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = String(num);
     if (p) drawPiece(g, c + 0.5, r + 0.5, p, v.colours);
     if (targets.has(sq)) el('circle', {cx: c + 0.5, cy: r + 0.5, r: p ? 0.46 : 0.16, class: 'dot'}, g);
-  }
+  });
 
-  const marks = svg.querySelector('g.marks');
+  const marks = /** @type {SVGGElement} */ (svg.querySelector('g.marks'));
   marks.replaceChildren();
   if (v.last) {
     for (const s of (v.last.p || []).slice(1, -1)) {
@@ -94,7 +132,7 @@ export function drawBoard(svg, v) {
     }
   }
   (v.choices || []).forEach((m, i) => {
-    const pts = (m.p && m.p.length ? m.p : [m.f, m.to]).map(s => centre(pos, s)).filter(Boolean);
+    const pts = /** @type {number[][]} */ ((m.p && m.p.length ? m.p : [m.f, m.to]).map(s => centre(pos, s)).filter(Boolean));
     el('polyline', {points: pts.map(q => q.join(',')).join(' '), class: 'choice choice-' + (i % 4)}, marks);
     const end = pts[Math.max(0, pts.length - 2)] || pts[0];
     if (end) {
@@ -104,11 +142,16 @@ export function drawBoard(svg, v) {
   });
 }
 
-// drawCoords writes the coordinates on the four edges: a line of squares
-// is named by the file or rank its squares share.
+/**
+ * drawCoords writes the coordinates on the four edges: a line of squares
+ * is named by the file or rank its squares share.
+ * @param {SVGSVGElement} svg
+ * @param {string[][]} rows
+ */
 function drawCoords(svg, rows) {
   const n = rows.length;
   const coords = el('g', {class: 'coords', 'aria-hidden': 'true'}, svg);
+  /** @type {(a: string, b: string) => string} */
   const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
   for (let c = 0; c < n; c++) {
     const t = lineName(rows[0][c], rows[n - 1][c]);
@@ -122,8 +165,15 @@ function drawCoords(svg, rows) {
   }
 }
 
-// drawPiece draws a piece as in the pictures: a disc in its seat's
-// colour, two for a king with a crown, a stack's level, a carried piece.
+/**
+ * drawPiece draws a piece as in the pictures: a disc in its seat's
+ * colour, two for a king with a crown, a stack's level, a carried piece.
+ * @param {Element} g
+ * @param {number} x
+ * @param {number} y
+ * @param {Piece} p
+ * @param {string[]} colours
+ */
 function drawPiece(g, x, y, p, colours) {
   const colour = 'p-' + (colours[p.o] || 'seat' + p.o);
   const grp = el('g', {class: 'piece ' + colour}, g);
@@ -138,4 +188,74 @@ function drawPiece(g, x, y, p, colours) {
     el('circle', {cx: x + 0.27, cy: y - 0.27, r: 0.13, class: 'disc carried'}, grp);
     el('text', {x: x + 0.27, y: y - 0.22, class: 'level small'}, grp).textContent = String(p.c);
   }
+}
+
+/**
+ * squareOf is the square an event's target is on, or null.
+ * @param {EventTarget | null} target
+ * @returns {string | null}
+ */
+function squareOf(target) {
+  const g = target instanceof Element ? target.closest('[data-square]') : null;
+  return g instanceof SVGElement && g.dataset.square || null;
+}
+
+/**
+ * focusSquare gives a square the keyboard's focus.
+ * @param {SVGSVGElement} svg
+ * @param {string} sq
+ * @param {FocusOptions} [opts]
+ */
+function focusSquare(svg, sq, opts) {
+  const f = svg.querySelector(`[data-square="${sq}"]`);
+  if (f instanceof SVGElement) f.focus(opts);
+}
+
+/**
+ * listen turns the user's input on svg into intentions: a square pressed
+ * is a tap, a piece dragged onto another square a tap there, the arrow
+ * keys move the focus, Enter or Space taps the focused square. current
+ * is the view last drawn (null before the first).
+ * @param {SVGSVGElement} svg
+ * @param {() => View | null} current
+ * @param {Events} events
+ */
+export function listen(svg, current, events) {
+  /** @type {string | null} */
+  let down = null;
+  svg.addEventListener('pointerdown', e => {
+    const sq = squareOf(e.target);
+    if (!sq) return;
+    e.preventDefault(); // no native drag, no selection: the drag is the board's
+    down = sq;
+    focusSquare(svg, sq, {preventScroll: true});
+    events.tap(sq);
+  });
+  svg.addEventListener('pointerup', e => {
+    // a drag: released over another square than it started on
+    const sq = squareOf(document.elementFromPoint(e.clientX, e.clientY));
+    const v = current();
+    if (down && sq && sq !== down && v && v.sel === down) events.tap(sq);
+    down = null;
+  });
+  /** @type {Object<string, number[]>} */
+  const arrows = {ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1]};
+  svg.addEventListener('keydown', e => {
+    const v = current();
+    if (!v || !v.rows.length) return;
+    const rows = v.rows, cur = v.focus;
+    let r = rows.findIndex(row => row.includes(cur)), c = r >= 0 ? rows[r].indexOf(cur) : 0;
+    if (r < 0) r = rows.length - 1;
+    if (arrows[e.key] && v.arrows) {
+      r = Math.max(0, Math.min(rows.length - 1, r + arrows[e.key][0]));
+      c = Math.max(0, Math.min(rows[r].length - 1, c + arrows[e.key][1]));
+      events.focus(rows[r][c]);
+      focusSquare(svg, rows[r][c]);
+      e.preventDefault();
+    } else if (e.key === 'Enter' || e.key === ' ') {
+      events.tap(cur);
+      focusSquare(svg, cur);
+      e.preventDefault();
+    }
+  });
 }
