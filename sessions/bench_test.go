@@ -12,7 +12,6 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // BenchmarkMove measures moves applied and committed (fsync'ed) per second

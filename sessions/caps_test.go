@@ -12,7 +12,6 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // capsService is a service on store with the default caps (10 open

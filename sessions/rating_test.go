@@ -11,7 +11,6 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // TestEloSeedExamples: the worked examples of seed 004 ("Klassifikation
