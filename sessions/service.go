@@ -61,10 +61,6 @@ type Config struct {
 	// tournaments one user may hold at once; the zero value sets none
 	// (the bot sets DefaultCaps, or its configuration's).
 	Caps Caps
-	// CommitWatchdog is how long one transaction of the store may run
-	// before the Watchdog logs it and reports it stuck (0:
-	// DefaultCommitWatchdog).
-	CommitWatchdog time.Duration
 }
 
 // DefaultResident is Config.Resident's default.
@@ -99,7 +95,6 @@ type Service struct {
 	metrics      Metrics
 	changed      func(Key, *Snapshot)
 	caps         Caps
-	watchdog     *Watchdog
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -164,7 +159,6 @@ func New(c Config) *Service {
 	if s.metrics == nil {
 		s.metrics = noMetrics{}
 	}
-	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
 	return s
 }
 

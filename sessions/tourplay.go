@@ -151,7 +151,7 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Community: req.Community, Organiser: req.User, Game: game.ID(),
 		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
 		Status: StatusSignup, Created: s.now().UTC()}
-	if err := s.storePut(ctx, t); errors.Is(err, ErrTournamentOpen) {
+	if err := s.store.PutTournament(ctx, t); errors.Is(err, ErrTournamentOpen) {
 		// Another process opened one in the channel first: the store
 		// keeps a channel to one active tournament.
 		ev := TourEvent{}
@@ -220,7 +220,7 @@ func (s *Service) loadTour(ctx context.Context, id string) (*Tournament, error) 
 // ErrConflict) for the caller to load again; other failures as an *Error.
 func (s *Service) putTour(ctx context.Context, t *Tournament) error {
 	t.Rev++
-	err := s.storePut(ctx, t)
+	err := s.store.PutTournament(ctx, t)
 	if err == nil || errors.Is(err, ErrConflict) {
 		return err
 	}

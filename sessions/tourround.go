@@ -403,7 +403,7 @@ func (s *Service) setTourResult(ctx context.Context, c *Change) error {
 // process wrote the tournament first, it loads it again and retries (a
 // conflict on the session itself is returned as is).
 func (s *Service) commitTour(ctx context.Context, c *Change) error {
-	err := s.storeCommit(ctx, c)
+	err := s.store.Commit(ctx, c)
 	for try := 0; try < tourRetries && c.Tournament != nil && c.Finished != nil && c.Finished.Tour != nil && errors.Is(err, ErrConflict); try++ {
 		if !s.sessionHeld(ctx, c) {
 			// Another process changed the game too (ended it, maybe):
@@ -417,7 +417,7 @@ func (s *Service) commitTour(ctx context.Context, c *Change) error {
 		if c.Tournament != nil && c.Tournament.Rev-1 == rev {
 			return err // the tournament had not moved: the session had
 		}
-		err = s.storeCommit(ctx, c)
+		err = s.store.Commit(ctx, c)
 	}
 	return err
 }
