@@ -56,11 +56,7 @@ func searchOwner(r *Record, auto bool) string {
 	if !auto {
 		for _, u := range r.Seats {
 			if !u.Computer && !u.IsZero() {
-				id := u.ID
-				if id == "" {
-					id = "@" + u.Name
-				}
-				return "user\x00" + r.Key.Platform + "\x00" + id
+				return "user\x00" + u.Key(r.Key.Platform)
 			}
 		}
 	}
