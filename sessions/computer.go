@@ -138,7 +138,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	var ended string
 	defer func() {
 		if ended != "" {
-			s.advance(s.base, ended) // after the release below: outside the session's lock
+			s.tournaments.advance(s.base, ended) // after the release below: outside the session's lock
 		}
 	}()
 	defer s.release(e)
