@@ -26,36 +26,7 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
 	switch ev.Kind {
 	case sessions.EvChallenged:
-		rec := s.Record
-		open := len(rec.Seats) - 1
-		var who string
-		switch {
-		case len(rec.Invited) == 0:
-			who = p.T("AnyoneHere")
-		default:
-			var names []string
-			for _, u := range rec.Invited {
-				names = append(names, u.Name)
-			}
-			who = p.andList(names)
-			if len(rec.Invited) < open {
-				who = p.T("AndAnyoneHere", "Names", who)
-			}
-		}
-		if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
-			add("EventChallengedSelf", "By", by, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Clock", p.clockTerms(s.Record))
-			add("EventChallengedSelfHint", "By", by)
-			r.Buttons = p.challengeButtons()
-			return r
-		}
-		add("EventChallenged", "By", by, "Who", who, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Terms", p.terms(s))
-		if open > 1 {
-			add("EventChallengedSeats", "Count", open, "By", by)
-		} else {
-			add("EventChallengedHint", "By", by)
-		}
-		r.Buttons = p.challengeButtons()
-		return r
+		return p.challengedReply(r, ev)
 	case sessions.EvJoined:
 		open := 0
 		for _, u := range s.Record.Seats {
@@ -121,5 +92,42 @@ func (p Speaker) eventReply(ev sessions.Event) Reply {
 	}
 	r.Picture = picture(s, ev.By)
 	r.Buttons = p.gameButtons()
+	return r
+}
+
+// challengedReply is eventReply's words of a challenge opened (r is what
+// eventReply set): who it invites, its terms and the seats still open.
+func (p Speaker) challengedReply(r Reply, ev sessions.Event) Reply {
+	s, by := ev.Session, ev.By.Name
+	add := func(id string, kv ...any) { r.Lines = append(r.Lines, p.T(id, kv...)) }
+	rec := s.Record
+	open := len(rec.Seats) - 1
+	var who string
+	switch {
+	case len(rec.Invited) == 0:
+		who = p.T("AnyoneHere")
+	default:
+		var names []string
+		for _, u := range rec.Invited {
+			names = append(names, u.Name)
+		}
+		who = p.andList(names)
+		if len(rec.Invited) < open {
+			who = p.T("AndAnyoneHere", "Names", who)
+		}
+	}
+	if open == 1 && len(rec.Invited) == 1 && rec.Invited[0].Is(rec.Challenger) {
+		add("EventChallengedSelf", "By", by, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Clock", p.clockTerms(s.Record))
+		add("EventChallengedSelfHint", "By", by)
+		r.Buttons = p.challengeButtons()
+		return r
+	}
+	add("EventChallenged", "By", by, "Who", who, "Game", p.gameTitle(s), "Seat", p.seatWords(s, ev.Seat), "Terms", p.terms(s))
+	if open > 1 {
+		add("EventChallengedSeats", "Count", open, "By", by)
+	} else {
+		add("EventChallengedHint", "By", by)
+	}
+	r.Buttons = p.challengeButtons()
 	return r
 }

@@ -400,7 +400,7 @@ func (h *Handler) langFor(ctx context.Context, platform string, u sessions.User,
 	if l := h.chosenLangs(ctx, platform)[u.ID]; h.words.Has(l) {
 		return l
 	}
-	k := platform + "\x00" + u.ID
+	k := u.Key(platform)
 	if l := h.words.LangOf(tag); l != "" {
 		if h.langs.seen[k] != l {
 			h.langs.seen[k] = l

@@ -46,15 +46,9 @@ func (h *Handler) admit(ctx context.Context, m Message, sp Speaker) (Reply, bool
 	return Reply{}, true
 }
 
-// limitUser is whose buckets a message counts in: the user's id on the
-// platform (their name when the platform gives no id).
-func limitUser(m Message) string {
-	id := m.User.ID
-	if id == "" {
-		id = "@" + strings.ToLower(m.User.Name)
-	}
-	return m.Key.Platform + "\x00" + id
-}
+// limitUser is whose buckets a message counts in: its user's key on the
+// platform (sessions.User.Key).
+func limitUser(m Message) string { return m.User.Key(m.Key.Platform) }
 
 // playersTurn reports whether m is a player's move in their own game at
 // their turn (or their formation while it is due), and names that turn

@@ -22,145 +22,24 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 		h.log.Error("unexpected error", "command", cmd, m.Key.LogAttr(), "err", err)
 		return failure(m.sp.T("RefusedUnexpected"))
 	}
-	s := se.Session
-	me := m.User
-	isChallenger := s != nil && s.Record.Challenger.Is(me)
-	// rulesMsg is the rules' reason, worded from the catalogue.
-	rulesMsg := ""
-	var re *rules.Error
-	if errors.As(err, &re) {
-		rulesMsg = m.sp.rulesText(re)
-	}
 	if line, ok := m.sp.tourError(cmd, err, se.Kind, nil); ok {
 		return fail(line)
 	}
-	if s == nil && sessionBound[se.Kind] {
+	if se.Session == nil && sessionBound[se.Kind] {
 		// These refusals are worded from the session: without one, say
 		// only that it does not fit (never read a session that is not).
 		h.log.Error("a refusal without its session", "command", cmd, m.Key.LogAttr(), "err", err)
 		return fail(m.sp.T("RefusedNotNow"))
 	}
+	if word, ok := refusalWords[se.Kind]; ok {
+		r := refusal{cmd: cmd, m: m, sp: m.sp, err: err, s: se.Session, me: m.User}
+		var re *rules.Error
+		if errors.As(err, &re) {
+			r.rules = m.sp.rulesText(re)
+		}
+		return word(r)
+	}
 	switch se.Kind {
-	case sessions.ErrNoGame:
-		return fail(m.sp.T("RefusedNoGame"))
-	case sessions.ErrNotStarted:
-		if isChallenger {
-			return fail(m.sp.T("RefusedNotStartedChallenger", "Who", m.sp.waitingFor(s, me)))
-		}
-		return fail(m.sp.T("RefusedNotStarted", "Who", m.sp.waitingFor(s, me)))
-	case sessions.ErrGameRunning:
-		if s.Phase() == sessions.PhaseChallenge {
-			return fail(m.sp.T("RefusedChallengeOpen", "Name", s.Record.Challenger.Name, "Game", m.sp.gameTitle(s)))
-		}
-		if cmd == "cancel" {
-			return fail(m.sp.T("RefusedCancelStarted"))
-		}
-		return fail(m.sp.T("RefusedGameRunning", "Game", m.sp.gameTitle(s), "Players", m.sp.players(s)))
-	case sessions.ErrNoChallenge:
-		if s != nil && s.Phase() == sessions.PhasePlaying {
-			return fail(m.sp.T("RefusedNothingToAnswerPlaying"))
-		}
-		return fail(m.sp.T("RefusedNoChallenge"))
-	case sessions.ErrNotInvited:
-		if isChallenger {
-			return fail(m.sp.T("RefusedOwnChallenge"))
-		}
-		if cmd == "decline" && len(s.Record.Invited) == 0 {
-			return fail(m.sp.T("RefusedDeclineOpen"))
-		}
-		return fail(m.sp.T("RefusedNotInvited", "Who", m.sp.waitingFor(s, me)))
-	case sessions.ErrAlreadyJoined:
-		if isChallenger {
-			return fail(m.sp.T("RefusedAlreadyJoinedChallenger", "Who", m.sp.waitingFor(s, me)))
-		}
-		return fail(m.sp.T("RefusedAlreadyJoined", "Who", m.sp.waitingFor(s, me)))
-	case sessions.ErrNotChallenger:
-		return fail(m.sp.T("RefusedNotChallenger", "Name", s.Record.Challenger.Name))
-	case sessions.ErrNotPlayer:
-		if cmd == "rematch" {
-			return fail(m.sp.T("RefusedRematchNotPlayer"))
-		}
-		if s == nil {
-			return fail(m.sp.T("RefusedNoGameShort"))
-		}
-		if s.Phase() == sessions.PhasePlaying && len(s.Record.SeatsOf(me)) > 0 {
-			return fail(m.sp.T("RefusedLeft"))
-		}
-		return fail(m.sp.T("RefusedNotPlayer", "Players", m.sp.players(s)))
-	case sessions.ErrNotYourTurn:
-		return fail(m.sp.T("RefusedNotYourTurn", "Name", s.Player(s.Turn()).Name, "Seat", m.sp.seatLabel(s, s.Turn())))
-	case sessions.ErrIllegalMove:
-		if rulesMsg == "" {
-			rulesMsg = m.sp.T("RulesKindIllegal")
-		}
-		if cmd == "huff" {
-			return fail(m.sp.T("RefusedHuff", "Rules", rulesMsg, "Hint", m.sp.huffHint(s)))
-		}
-		return fail(m.sp.illegalMove(s, rulesMsg))
-	case sessions.ErrBadSetup:
-		if rulesMsg == "" {
-			rulesMsg = m.sp.T("RulesKindBadPosition")
-		}
-		return fail(m.sp.T("RefusedBadSetup", "Rules", rulesMsg))
-	case sessions.ErrNotNow:
-		switch {
-		case len(s.Pending()) > 0 && cmd != "setup":
-			return fail(m.sp.T("RefusedSetupFirst"))
-		case len(s.Pending()) > 0:
-			return fail(m.sp.T("RefusedSetupDone"))
-		case cmd == "setup":
-			return fail(m.sp.T("RefusedNoSetup"))
-		case cmd == "huff" && rulesMsg != "":
-			return fail(m.sp.T("RefusedHuff", "Rules", rulesMsg, "Hint", m.sp.huffHint(s)))
-		case cmd == "huff":
-			return fail(m.sp.T("RefusedNoHuff"))
-		case cmd == "draw" || cmd == "accept":
-			return fail(m.sp.T("RefusedComputerDraw"))
-		}
-		return fail(m.sp.T("RefusedNotNow"))
-	case sessions.ErrBadOption:
-		var bv *sessions.BadValue
-		if errors.As(err, &bv) && bv.Key == "players" && strings.HasPrefix(cmd, "tournament") {
-			return fail(m.sp.T("TourNoFourPlayers", "Value", clip(bv.Value, 20)))
-		}
-		if errors.As(err, &bv) && strings.HasPrefix(cmd, "tournament") {
-			return fail(m.sp.T("TourBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
-		}
-		if errors.As(err, &bv) {
-			return fail(m.sp.T("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", m.sp.orList(bv.Choices)))
-		}
-		var bi *sessions.BadInvite
-		if errors.As(err, &bi) {
-			return fail(m.sp.badInvite(bi))
-		}
-		if rulesMsg == "" {
-			// A cause with no code: its words come from the catalogue,
-			// never from the sessions' own text.
-			rulesMsg = m.sp.T("RulesKindBadOption")
-		}
-		return fail(m.sp.T("RefusedBadOption", "Rules", rulesMsg))
-	case sessions.ErrAlreadyOffered:
-		if cmd == "takeback" {
-			who := m.sp.T("TheOtherSide")
-			if s != nil && len(s.Record.Takeback) > 0 {
-				who = m.sp.opponents(s, s.Record.Takeback[0])
-			}
-			return fail(m.sp.T("RefusedTakebackAsked", "Who", who))
-		}
-		return fail(m.sp.T("RefusedDrawOffered"))
-	case sessions.ErrDuplicate:
-		r := fail(m.sp.T("RefusedDuplicate"))
-		r.Duplicate = true
-		return r
-	case sessions.ErrNoSuchGame:
-		if cmd == "rematch" {
-			return fail(m.sp.T("RefusedNoRematch"))
-		}
-		return fail(m.sp.T("RefusedNoSuchGame"))
-	case sessions.ErrNoTakeback:
-		return fail(m.sp.T("RefusedNoTakeback"))
-	case sessions.ErrCapped:
-		return fail(m.sp.cappedLine(err, m))
 	case sessions.ErrDamaged:
 		return failure(m.sp.T("RefusedDamaged"))
 	case sessions.ErrUnknownOutcome:
@@ -172,6 +51,171 @@ func (h *Handler) errorReply(cmd string, m Message, err error) Reply {
 	}
 	h.log.Error("command failed", "command", cmd, m.Key.LogAttr(), "err", err)
 	return failure(m.sp.T("RefusedStorage"))
+}
+
+// refusal is what the words of a refusal read: the command refused, the
+// message and its speaker, the error, the session it carries (nil when
+// none) and the rules' reason worded from the catalogue ("" when none).
+type refusal struct {
+	cmd   string
+	m     Message
+	sp    Speaker
+	err   error
+	s     *sessions.Snapshot
+	me    sessions.User
+	rules string
+}
+
+// challenger reports whether the refused user opened the session.
+func (r refusal) challenger() bool { return r.s != nil && r.s.Record.Challenger.Is(r.me) }
+
+// fail is the refusal worded by the catalogue's message id.
+func (r refusal) fail(id string, kv ...any) Reply { return fail(r.sp.T(id, kv...)) }
+
+// refusalWords word the refusals of each kind of sessions' error that
+// is the user's to mend (errorReply words the others).
+var refusalWords = map[error]func(r refusal) Reply{
+	sessions.ErrNoGame: func(r refusal) Reply { return r.fail("RefusedNoGame") },
+	sessions.ErrNotStarted: func(r refusal) Reply {
+		if r.challenger() {
+			return r.fail("RefusedNotStartedChallenger", "Who", r.sp.waitingFor(r.s, r.me))
+		}
+		return r.fail("RefusedNotStarted", "Who", r.sp.waitingFor(r.s, r.me))
+	},
+	sessions.ErrGameRunning: func(r refusal) Reply {
+		if r.s.Phase() == sessions.PhaseChallenge {
+			return r.fail("RefusedChallengeOpen", "Name", r.s.Record.Challenger.Name, "Game", r.sp.gameTitle(r.s))
+		}
+		if r.cmd == "cancel" {
+			return r.fail("RefusedCancelStarted")
+		}
+		return r.fail("RefusedGameRunning", "Game", r.sp.gameTitle(r.s), "Players", r.sp.players(r.s))
+	},
+	sessions.ErrNoChallenge: func(r refusal) Reply {
+		if r.s != nil && r.s.Phase() == sessions.PhasePlaying {
+			return r.fail("RefusedNothingToAnswerPlaying")
+		}
+		return r.fail("RefusedNoChallenge")
+	},
+	sessions.ErrNotInvited: func(r refusal) Reply {
+		if r.challenger() {
+			return r.fail("RefusedOwnChallenge")
+		}
+		if r.cmd == "decline" && len(r.s.Record.Invited) == 0 {
+			return r.fail("RefusedDeclineOpen")
+		}
+		return r.fail("RefusedNotInvited", "Who", r.sp.waitingFor(r.s, r.me))
+	},
+	sessions.ErrAlreadyJoined: func(r refusal) Reply {
+		if r.challenger() {
+			return r.fail("RefusedAlreadyJoinedChallenger", "Who", r.sp.waitingFor(r.s, r.me))
+		}
+		return r.fail("RefusedAlreadyJoined", "Who", r.sp.waitingFor(r.s, r.me))
+	},
+	sessions.ErrNotChallenger: func(r refusal) Reply {
+		return r.fail("RefusedNotChallenger", "Name", r.s.Record.Challenger.Name)
+	},
+	sessions.ErrNotPlayer: func(r refusal) Reply {
+		switch {
+		case r.cmd == "rematch":
+			return r.fail("RefusedRematchNotPlayer")
+		case r.s == nil:
+			return r.fail("RefusedNoGameShort")
+		case r.s.Phase() == sessions.PhasePlaying && len(r.s.Record.SeatsOf(r.me)) > 0:
+			return r.fail("RefusedLeft")
+		}
+		return r.fail("RefusedNotPlayer", "Players", r.sp.players(r.s))
+	},
+	sessions.ErrNotYourTurn: func(r refusal) Reply {
+		return r.fail("RefusedNotYourTurn", "Name", r.s.Player(r.s.Turn()).Name, "Seat", r.sp.seatLabel(r.s, r.s.Turn()))
+	},
+	sessions.ErrIllegalMove: func(r refusal) Reply {
+		if r.rules == "" {
+			r.rules = r.sp.T("RulesKindIllegal")
+		}
+		if r.cmd == "huff" {
+			return r.fail("RefusedHuff", "Rules", r.rules, "Hint", r.sp.huffHint(r.s))
+		}
+		return fail(r.sp.illegalMove(r.s, r.rules))
+	},
+	sessions.ErrBadSetup: func(r refusal) Reply {
+		if r.rules == "" {
+			r.rules = r.sp.T("RulesKindBadPosition")
+		}
+		return r.fail("RefusedBadSetup", "Rules", r.rules)
+	},
+	sessions.ErrNotNow:    refuseNotNow,
+	sessions.ErrBadOption: refuseBadOption,
+	sessions.ErrAlreadyOffered: func(r refusal) Reply {
+		if r.cmd == "takeback" {
+			who := r.sp.T("TheOtherSide")
+			if r.s != nil && len(r.s.Record.Takeback) > 0 {
+				who = r.sp.opponents(r.s, r.s.Record.Takeback[0])
+			}
+			return r.fail("RefusedTakebackAsked", "Who", who)
+		}
+		return r.fail("RefusedDrawOffered")
+	},
+	sessions.ErrDuplicate: func(r refusal) Reply {
+		out := r.fail("RefusedDuplicate")
+		out.Duplicate = true
+		return out
+	},
+	sessions.ErrNoSuchGame: func(r refusal) Reply {
+		if r.cmd == "rematch" {
+			return r.fail("RefusedNoRematch")
+		}
+		return r.fail("RefusedNoSuchGame")
+	},
+	sessions.ErrNoTakeback: func(r refusal) Reply { return r.fail("RefusedNoTakeback") },
+	sessions.ErrCapped:     func(r refusal) Reply { return fail(r.sp.cappedLine(r.err, r.m)) },
+}
+
+// refuseNotNow words ErrNotNow: a setup to finish first, or none to do,
+// a huff that does not fit, a draw the computer does not take.
+func refuseNotNow(r refusal) Reply {
+	switch {
+	case len(r.s.Pending()) > 0 && r.cmd != "setup":
+		return r.fail("RefusedSetupFirst")
+	case len(r.s.Pending()) > 0:
+		return r.fail("RefusedSetupDone")
+	case r.cmd == "setup":
+		return r.fail("RefusedNoSetup")
+	case r.cmd == "huff" && r.rules != "":
+		return r.fail("RefusedHuff", "Rules", r.rules, "Hint", r.sp.huffHint(r.s))
+	case r.cmd == "huff":
+		return r.fail("RefusedNoHuff")
+	case r.cmd == "draw" || r.cmd == "accept":
+		return r.fail("RefusedComputerDraw")
+	}
+	return r.fail("RefusedNotNow")
+}
+
+// refuseBadOption words ErrBadOption: a value not among the choices (a
+// tournament's own words for its terms), an invitation that does not
+// fit, or the rules' reason.
+func refuseBadOption(r refusal) Reply {
+	tour := strings.HasPrefix(r.cmd, "tournament")
+	var bv *sessions.BadValue
+	if errors.As(r.err, &bv) {
+		switch {
+		case bv.Key == "players" && tour:
+			return r.fail("TourNoFourPlayers", "Value", clip(bv.Value, 20))
+		case tour:
+			return r.fail("TourBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", r.sp.orList(bv.Choices))
+		}
+		return r.fail("RefusedBadValue", "Key", bv.Key, "Value", clip(bv.Value, 20), "Choices", r.sp.orList(bv.Choices))
+	}
+	var bi *sessions.BadInvite
+	if errors.As(r.err, &bi) {
+		return fail(r.sp.badInvite(bi))
+	}
+	if r.rules == "" {
+		// A cause with no code: its words come from the catalogue,
+		// never from the sessions' own text.
+		r.rules = r.sp.T("RulesKindBadOption")
+	}
+	return r.fail("RefusedBadOption", "Rules", r.rules)
 }
 
 // sessionBound are the kinds whose refusal is worded from the session

@@ -71,11 +71,7 @@ func (s *Service) lockHolder(ctx context.Context, platform string, u User, caps 
 	if !slices.ContainsFunc(caps, func(n int) bool { return n > 0 }) {
 		return func() {}, nil
 	}
-	id := u.ID
-	if id == "" {
-		id = "@" + u.Name
-	}
-	return s.lockTour(ctx, "holder\x00"+platform+"\x00"+id)
+	return s.tournaments.lockTour(ctx, "holder\x00"+u.Key(platform))
 }
 
 // lockSessionCaps takes u's lock for opening a challenge or a game against

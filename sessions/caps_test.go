@@ -246,3 +246,26 @@ func TestCapTournaments(t *testing.T) {
 		t.Errorf("after one was cancelled: %v", err)
 	}
 }
+
+// TestUserKey: a user's key is their id on the platform, or their name
+// when they have none, compared as User.Is compares names.
+func TestUserKey(t *testing.T) {
+	for _, c := range []struct {
+		platform string
+		a, b     sessions.User
+		same     bool
+	}{
+		{"tg", sessions.User{ID: "1", Name: "Alice"}, sessions.User{ID: "1", Name: "al"}, true},
+		{"tg", sessions.User{ID: "1"}, sessions.User{ID: "2"}, false},
+		{"console", sessions.User{Name: "Alice"}, sessions.User{Name: "@alice"}, true},
+		{"console", sessions.User{Name: "alice"}, sessions.User{Name: "bob"}, false},
+		{"console", sessions.User{ID: "alice"}, sessions.User{Name: "alice"}, false},
+	} {
+		if got := c.a.Key(c.platform) == c.b.Key(c.platform); got != c.same {
+			t.Errorf("%+v and %+v on %s: same key %v, want %v", c.a, c.b, c.platform, got, c.same)
+		}
+	}
+	if u := (sessions.User{ID: "1"}); u.Key("tg") == u.Key("discord") {
+		t.Error("one key on two platforms")
+	}
+}

@@ -151,7 +151,7 @@ func (s *Service) Tick(ctx context.Context) {
 	for _, k := range keys {
 		s.tickOne(ctx, k, now)
 	}
-	s.retryTournaments(ctx, now)
+	s.tournaments.retryTournaments(ctx, now)
 	if forget {
 		if err := s.store.Forget(ctx, now.Add(-RequestIDsKept)); err != nil {
 			s.log.Error("forgetting request ids failed", "err", err)

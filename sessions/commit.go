@@ -16,7 +16,7 @@ import (
 func (s *Service) change(ctx context.Context, req Request, fn func(cur *live) (*live, Event, error)) (Event, error) {
 	ev, err := s.changeLocked(ctx, req, fn)
 	if err == nil && ev.tourEnded != "" {
-		s.advance(ctx, ev.tourEnded) // outside the session's lock
+		s.tournaments.advance(ctx, ev.tourEnded) // outside the session's lock
 	}
 	return ev, err
 }
@@ -109,7 +109,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		}
 	}
 	if c.Finished != nil && c.Finished.Tour != nil {
-		unlock, err := s.tourResult(ctx, c)
+		unlock, err := s.tournaments.tourResult(ctx, c)
 		if err != nil {
 			var se *Error
 			if errors.As(err, &se) {
@@ -120,7 +120,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		defer unlock()
 	}
 	began := time.Now()
-	err := s.commitTour(ctx, c)
+	err := s.tournaments.commitTour(ctx, c)
 	s.metrics.Committed(time.Since(began), ev.Move != nil, err)
 	if err != nil {
 		if errors.Is(err, ErrDuplicate) {

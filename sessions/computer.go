@@ -56,11 +56,7 @@ func searchOwner(r *Record, auto bool) string {
 	if !auto {
 		for _, u := range r.Seats {
 			if !u.Computer && !u.IsZero() {
-				id := u.ID
-				if id == "" {
-					id = "@" + u.Name
-				}
-				return "user\x00" + r.Key.Platform + "\x00" + id
+				return "user\x00" + u.Key(r.Key.Platform)
 			}
 		}
 	}
@@ -76,64 +72,9 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	if auto {
 		level = s.autoLevel
 	}
-	sd := seed(from.rec)
-	st := from.state
-	var acts []Action
-	var moved *rules.Move
-	if f, ok := st.(rules.Former); ok && len(f.Pending()) > 0 {
-		for _, p := range f.Pending() {
-			if !auto && !from.rec.Seats[p].Computer {
-				continue
-			}
-			next, err := st.(rules.Former).Form(p, "default")
-			if err != nil {
-				s.log.Error("computer formation failed", key.LogAttr(), "err", err)
-				return
-			}
-			st = next
-			acts = append(acts, Action{Kind: ActForm, Seat: p, Text: "default"})
-		}
-	} else {
-		if h, ok := st.(rules.Huffer); ok && !auto {
-			if ch, ok := s.computer.(ComputerHuffer); ok && len(h.Huffable()) > 0 {
-				sq, ok, err := ch.Huff(ctx, st, level, sd)
-				if ctx.Err() != nil {
-					return
-				}
-				if err == nil && ok {
-					if next, err := h.Huff(sq.String()); err == nil {
-						st = next
-						acts = append(acts, Action{Kind: ActHuff, Seat: seat, Text: sq.String()})
-					}
-				}
-			}
-		}
-		// A huff that took the opponent's last piece ends the game by
-		// itself, with no move after it.
-		if !st.Outcome().Over {
-			m, err := s.search(ctx, st, level, sd)
-			if ctx.Err() != nil {
-				return
-			}
-			next, played, perr := st.Play(m.Text)
-			if err != nil || perr != nil {
-				// The search failed (a game it does not know): any legal move
-				// will do, so that the game never stalls.
-				moves := st.Moves()
-				if len(moves) == 0 {
-					s.log.Error("computer has no move", key.LogAttr(), "err", errors.Join(err, perr))
-					return
-				}
-				next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
-				if perr != nil {
-					s.log.Error("computer move refused", key.LogAttr(), "err", perr)
-					return
-				}
-			}
-			st = next
-			moved = &played
-			acts = append(acts, Action{Kind: ActMove, Seat: seat, Text: played.Text})
-		}
+	st, acts, moved, ok := s.computerActs(ctx, key, from, seat, level, auto)
+	if !ok {
+		return
 	}
 	e, err := s.acquire(ctx, key)
 	if err != nil {
@@ -142,7 +83,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	var ended string
 	defer func() {
 		if ended != "" {
-			s.advance(s.base, ended) // after the release below: outside the session's lock
+			s.tournaments.advance(s.base, ended) // after the release below: outside the session's lock
 		}
 	}()
 	defer s.release(e)
@@ -164,25 +105,7 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 	s.checkEnd(next)
 	by := from.rec.Seats[seat]
 	if auto && moved != nil {
-		for len(next.rec.Auto) < len(next.rec.Seats) {
-			next.rec.Auto = append(next.rec.Auto, 0)
-		}
-		next.rec.Auto[seat]++
-		if next.rec.Result == nil && next.rec.Auto[seat] >= AutoMovesToAbandon {
-			if left, ok := s.retire(next, []int{seat}, rules.Abandoned); ok {
-				// More players: the others play on without this one.
-				next = left
-				if next.rec.Result != nil {
-					next.rec.Result.Abandoned = true
-				}
-			} else {
-				res := &Result{Winner: -1, Reason: rules.Abandoned, N: AutoMovesToAbandon, By: seat, Ended: now, FEN: st.FEN(), Abandoned: true}
-				if len(next.rec.Seats) == 2 {
-					res.Winner = 1 - seat
-				}
-				next.rec.Result = res
-			}
-		}
+		next = s.countAuto(next, seat, now, st)
 	}
 	kind := EvMoved
 	switch {
@@ -203,6 +126,96 @@ func (s *Service) runJob(ctx context.Context, key Key, j *job, seat int, auto bo
 		actor = User{} // the player out of time did not act: tell them too
 	}
 	s.sendNotices(ctx, actor, ev)
+}
+
+// computerActs is what the computer does in from, off the session's
+// lock: the formations it takes (default ones), else a huff it sees and
+// its move; ok is false when it does nothing (it failed, or ctx ended).
+func (s *Service) computerActs(ctx context.Context, key Key, from *live, seat, level int, auto bool) (st rules.State, acts []Action, moved *rules.Move, ok bool) {
+	sd := seed(from.rec)
+	st = from.state
+	if f, ok := st.(rules.Former); ok && len(f.Pending()) > 0 {
+		for _, p := range f.Pending() {
+			if !auto && !from.rec.Seats[p].Computer {
+				continue
+			}
+			next, err := st.(rules.Former).Form(p, "default")
+			if err != nil {
+				s.log.Error("computer formation failed", key.LogAttr(), "err", err)
+				return nil, nil, nil, false
+			}
+			st = next
+			acts = append(acts, Action{Kind: ActForm, Seat: p, Text: "default"})
+		}
+	} else {
+		if h, ok := st.(rules.Huffer); ok && !auto {
+			if ch, ok := s.computer.(ComputerHuffer); ok && len(h.Huffable()) > 0 {
+				sq, ok, err := ch.Huff(ctx, st, level, sd)
+				if ctx.Err() != nil {
+					return nil, nil, nil, false
+				}
+				if err == nil && ok {
+					if next, err := h.Huff(sq.String()); err == nil {
+						st = next
+						acts = append(acts, Action{Kind: ActHuff, Seat: seat, Text: sq.String()})
+					}
+				}
+			}
+		}
+		// A huff that took the opponent's last piece ends the game by
+		// itself, with no move after it.
+		if !st.Outcome().Over {
+			m, err := s.search(ctx, st, level, sd)
+			if ctx.Err() != nil {
+				return nil, nil, nil, false
+			}
+			next, played, perr := st.Play(m.Text)
+			if err != nil || perr != nil {
+				// The search failed (a game it does not know): any legal move
+				// will do, so that the game never stalls.
+				moves := st.Moves()
+				if len(moves) == 0 {
+					s.log.Error("computer has no move", key.LogAttr(), "err", errors.Join(err, perr))
+					return nil, nil, nil, false
+				}
+				next, played, perr = st.Play(moves[sd%uint64(len(moves))].Text)
+				if perr != nil {
+					s.log.Error("computer move refused", key.LogAttr(), "err", perr)
+					return nil, nil, nil, false
+				}
+			}
+			st = next
+			moved = &played
+			acts = append(acts, Action{Kind: ActMove, Seat: seat, Text: played.Text})
+		}
+	}
+	return st, acts, moved, true
+}
+
+// countAuto counts a move the clock made for the player of seat in next
+// (their time ran out while auto-play is on); at AutoMovesToAbandon, the
+// player abandons: they leave and the others play on, or the game ends.
+func (s *Service) countAuto(next *live, seat int, now time.Time, st rules.State) *live {
+	for len(next.rec.Auto) < len(next.rec.Seats) {
+		next.rec.Auto = append(next.rec.Auto, 0)
+	}
+	next.rec.Auto[seat]++
+	if next.rec.Result == nil && next.rec.Auto[seat] >= AutoMovesToAbandon {
+		if left, ok := s.retire(next, []int{seat}, rules.Abandoned); ok {
+			// More players: the others play on without this one.
+			next = left
+			if next.rec.Result != nil {
+				next.rec.Result.Abandoned = true
+			}
+		} else {
+			res := &Result{Winner: -1, Reason: rules.Abandoned, N: AutoMovesToAbandon, By: seat, Ended: now, FEN: st.FEN(), Abandoned: true}
+			if len(next.rec.Seats) == 2 {
+				res.Winner = 1 - seat
+			}
+			next.rec.Result = res
+		}
+	}
+	return next
 }
 
 // search asks the computer for a move, and tells Config.Metrics how long

@@ -65,6 +65,19 @@ func (u User) Is(v User) bool {
 	return u.Name != "" && strings.EqualFold(strings.TrimPrefix(u.Name, "@"), strings.TrimPrefix(v.Name, "@"))
 }
 
+// Key is the one key of u among the users of a platform, for what is
+// kept or locked per user (the rate limits, the caps' locks, the
+// computer's turns, the languages seen): the platform and the user's id,
+// or, when the platform gives none, their name as Is compares it (any
+// case, without @). A User does not know its platform: the caller says it.
+func (u User) Key(platform string) string {
+	id := u.ID
+	if id == "" {
+		id = "@" + strings.ToLower(strings.TrimPrefix(u.Name, "@"))
+	}
+	return platform + "\x00" + id
+}
+
 // IsZero reports whether u is nobody (an open seat).
 func (u User) IsZero() bool { return u.ID == "" && u.Name == "" }
 

@@ -40,7 +40,7 @@ func (s *Service) Resume(ctx context.Context) (int, error) {
 			s.release(e)
 		}
 	}
-	s.resumeTournaments(ctx)
+	s.tournaments.resumeTournaments(ctx)
 	return len(index), nil
 }
 

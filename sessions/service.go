@@ -61,10 +61,6 @@ type Config struct {
 	// tournaments one user may hold at once; the zero value sets none
 	// (the bot sets DefaultCaps, or its configuration's).
 	Caps Caps
-	// CommitWatchdog is how long one transaction of the store may run
-	// before the Watchdog logs it and reports it stuck (0:
-	// DefaultCommitWatchdog).
-	CommitWatchdog time.Duration
 }
 
 // DefaultResident is Config.Resident's default.
@@ -95,11 +91,9 @@ type Service struct {
 	computer     Computer
 	autoLevel    int
 	resident     int
-	venues       VenueSet
 	metrics      Metrics
 	changed      func(Key, *Snapshot)
 	caps         Caps
-	watchdog     *Watchdog
 
 	// base is the context of the background searches; Close cancels it.
 	base       context.Context
@@ -115,7 +109,7 @@ type Service struct {
 	jobs   map[Key]*job      // the computer's search running per session
 	forgot time.Time         // when request ids were last forgotten
 
-	tours tourLocks
+	tournaments *Tournaments
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
@@ -134,7 +128,7 @@ type entry struct {
 func New(c Config) *Service {
 	s := &Service{store: c.Store, notify: c.Notifier, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log,
 		defaultTime: c.DefaultTime, challengeTTL: c.ChallengeTTL, computer: c.Computer, autoLevel: c.AutoLevel,
-		resident: c.Resident, venues: c.Venues, changed: c.Changed, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
+		resident: c.Resident, changed: c.Changed, metrics: c.Metrics, caps: c.Caps, sessions: map[Key]*entry{}, due: map[Key]time.Time{}, jobs: map[Key]*job{}}
 	s.lru.prev, s.lru.next = &s.lru, &s.lru
 	if s.resident <= 0 {
 		s.resident = DefaultResident
@@ -164,7 +158,7 @@ func New(c Config) *Service {
 	if s.metrics == nil {
 		s.metrics = noMetrics{}
 	}
-	s.watchdog = newWatchdog(c.CommitWatchdog, s.now, s.log, s.store)
+	s.tournaments = &Tournaments{svc: s, store: s.store, now: s.now, log: s.log, games: s.games, venues: c.Venues}
 	return s
 }
 

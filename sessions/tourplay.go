@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions/tournament"
 )
 
@@ -38,6 +40,22 @@ const (
 	TourStallAfter = 10 * time.Minute
 )
 
+// Tournaments runs the tournaments of a Service: their signup, their
+// rounds, the games it opens for them in places of the platforms
+// (Config.Venues) as sessions of the Service, and the results of those
+// games, which the Service commits with the games' ends (commitTour).
+// The Service's tournament methods are its facade.
+type Tournaments struct {
+	// svc runs the tournaments' games and tells their news.
+	svc    *Service
+	store  Store
+	now    func() time.Time
+	log    *slog.Logger
+	games  func(id string, opts map[string]string) (rules.Game, error)
+	venues VenueSet
+	tours  tourLocks
+}
+
 // tourLocks serialises the changes of each tournament inside the process
 // (by tournament id; by channel for /tournament new). The lock order is a
 // session's lock, then a tournament's: nothing takes a session's lock while
@@ -60,8 +78,8 @@ type tourLock struct {
 }
 
 // lockTour takes the lock of name and returns its unlock.
-func (s *Service) lockTour(ctx context.Context, name string) (func(), error) {
-	l := &s.tours
+func (tr *Tournaments) lockTour(ctx context.Context, name string) (func(), error) {
+	l := &tr.tours
 	l.mu.Lock()
 	if l.m == nil {
 		l.m = map[string]*tourLock{}
@@ -94,11 +112,11 @@ func (s *Service) lockTour(ctx context.Context, name string) (func(), error) {
 // active in the channel, ErrBadOption for a bad game, option or format (the
 // four-player Halma is not offered), ErrNoVenues when the platform cannot
 // open game places here.
-func (s *Service) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
+func (tr *Tournaments) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
 	if req.User.ID == "" {
 		return TourEvent{}, errf(ErrNotPlayer, nil, "a tournament's organiser needs a user id")
 	}
-	game, err := s.games(spec.Game, spec.Options)
+	game, err := tr.games(spec.Game, spec.Options)
 	if err != nil {
 		return TourEvent{}, errf(ErrBadOption, err, "")
 	}
@@ -123,52 +141,52 @@ func (s *Service) NewTournament(ctx context.Context, req Request, spec Tournamen
 			return TourEvent{}, badValue("rounds", strconv.Itoa(rounds), []string{"1-" + strconv.Itoa(MaxSwissRounds)})
 		}
 	}
-	if err := s.checkVenues(ctx, req.Key); err != nil {
+	if err := tr.checkVenues(ctx, req.Key); err != nil {
 		return TourEvent{}, err
 	}
 	play := spec.Play
 	play.Color, play.Level = "", 0
 	if play.Time == TimeDefault {
-		play.Time = s.DefaultTime(req.Key.Platform)
+		play.Time = tr.svc.DefaultTime(req.Key.Platform)
 	}
 	play.Time = max(play.Time, 0)
 
-	release, err := s.capTournaments(ctx, req) // Config.Caps.Tournaments
+	release, err := tr.svc.capTournaments(ctx, req) // Config.Caps.Tournaments
 	if err != nil {
 		return TourEvent{}, err
 	}
 	defer release()
-	unlock, err := s.lockTour(ctx, "at\x00"+req.Key.Platform+"\x00"+req.Key.Channel)
+	unlock, err := tr.lockTour(ctx, "at\x00"+req.Key.Platform+"\x00"+req.Key.Channel)
 	if err != nil {
 		return TourEvent{}, err
 	}
 	defer unlock()
-	if cur, err := s.tourAt(ctx, req.Key); err != nil {
+	if cur, err := tr.tourAt(ctx, req.Key); err != nil {
 		return TourEvent{}, err
 	} else if cur != nil && cur.Status.Active() {
 		return TourEvent{Tournament: cur}, errf(ErrTournamentOpen, nil, "tournament %s is %s", cur.ID, cur.Status)
 	}
 	t := &Tournament{V: TournamentVersion, Rev: 1, Key: req.Key, Community: req.Community, Organiser: req.User, Game: game.ID(),
 		Options: game.Options(), Play: play, Format: format, Rounds: rounds, Double: spec.Double && format == FormatRoundRobin,
-		Status: StatusSignup, Created: s.now().UTC()}
-	if err := s.storePut(ctx, t); errors.Is(err, ErrTournamentOpen) {
+		Status: StatusSignup, Created: tr.now().UTC()}
+	if err := tr.store.PutTournament(ctx, t); errors.Is(err, ErrTournamentOpen) {
 		// Another process opened one in the channel first: the store
 		// keeps a channel to one active tournament.
 		ev := TourEvent{}
-		if cur, cerr := s.tourAt(ctx, req.Key); cerr == nil && cur != nil {
+		if cur, cerr := tr.tourAt(ctx, req.Key); cerr == nil && cur != nil {
 			ev.Tournament = cur
 		}
 		return ev, errf(ErrTournamentOpen, nil, "%v", err)
 	} else if err != nil {
-		s.storeFailed("writing a tournament failed", err, "key", req.Key.String())
+		tr.svc.storeFailed("writing a tournament failed", err, "key", req.Key.String())
 		return TourEvent{}, errf(storeKind(err), err, "new tournament")
 	}
-	return s.tourEvent(TourOpened, req.User, 0, t), nil
+	return tr.tourEvent(TourOpened, req.User, 0, t), nil
 }
 
 // checkVenues asks the platform's Venues whether games can be opened under key.
-func (s *Service) checkVenues(ctx context.Context, key Key) error {
-	v := s.venues[key.Platform]
+func (tr *Tournaments) checkVenues(ctx context.Context, key Key) error {
+	v := tr.venues[key.Platform]
 	if v == nil {
 		return &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
 	}
@@ -185,15 +203,15 @@ func (s *Service) checkVenues(ctx context.Context, key Key) error {
 		return &Error{Kind: ErrNoVenues, Err: nv}
 	}
 	// Not a reason of the platform's: it could not be asked.
-	s.log.Warn("checking a platform's tournament venues failed", key.LogAttr(), "err", err)
+	tr.log.Warn("checking a platform's tournament venues failed", key.LogAttr(), "err", err)
 	return &Error{Kind: ErrNoVenues, Err: fmt.Errorf("%w: %w", &NoVenues{Problem: VenueUnreachable}, err)}
 }
 
 // tourAt returns the newest tournament of key's channel, nil when none.
-func (s *Service) tourAt(ctx context.Context, key Key) (*Tournament, error) {
-	ts, err := s.store.TournamentsAt(ctx, key, 1)
+func (tr *Tournaments) tourAt(ctx context.Context, key Key) (*Tournament, error) {
+	ts, err := tr.store.TournamentsAt(ctx, key, 1)
 	if err != nil {
-		s.storeFailed("reading tournaments failed", err, "key", key.String())
+		tr.svc.storeFailed("reading tournaments failed", err, "key", key.String())
 		return nil, errf(storeKind(err), err, "tournaments at %s", key)
 	}
 	if len(ts) == 0 {
@@ -203,13 +221,13 @@ func (s *Service) tourAt(ctx context.Context, key Key) (*Tournament, error) {
 }
 
 // loadTour reads the tournament with this id.
-func (s *Service) loadTour(ctx context.Context, id string) (*Tournament, error) {
-	t, err := s.store.Tournament(ctx, id)
+func (tr *Tournaments) loadTour(ctx context.Context, id string) (*Tournament, error) {
+	t, err := tr.store.Tournament(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, errf(ErrNoTournament, nil, "tournament %q", id)
 	}
 	if err != nil {
-		s.storeFailed("reading a tournament failed", err, "tournament", id)
+		tr.svc.storeFailed("reading a tournament failed", err, "tournament", id)
 		return nil, errf(storeKind(err), err, "tournament %q", id)
 	}
 	return t, nil
@@ -218,13 +236,13 @@ func (s *Service) loadTour(ctx context.Context, id string) (*Tournament, error) 
 // putTour writes t at its next revision (t.Rev is bumped first; a
 // failure leaves it bumped). A conflict is returned as is (wrapping
 // ErrConflict) for the caller to load again; other failures as an *Error.
-func (s *Service) putTour(ctx context.Context, t *Tournament) error {
+func (tr *Tournaments) putTour(ctx context.Context, t *Tournament) error {
 	t.Rev++
-	err := s.storePut(ctx, t)
+	err := tr.store.PutTournament(ctx, t)
 	if err == nil || errors.Is(err, ErrConflict) {
 		return err
 	}
-	s.storeFailed("writing a tournament failed", err, "tournament", t.ID)
+	tr.svc.storeFailed("writing a tournament failed", err, "tournament", t.ID)
 	return errf(storeKind(err), err, "tournament %s", t.ID)
 }
 
@@ -232,26 +250,26 @@ func (s *Service) putTour(ctx context.Context, t *Tournament) error {
 // lock and writes what fn made of it, loading it again and re-running fn
 // when another process wrote it first. fn changes t in place; it returns
 // false when there is nothing to write.
-func (s *Service) changeTour(ctx context.Context, key Key, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
-	t, err := s.tourAt(ctx, key)
+func (tr *Tournaments) changeTour(ctx context.Context, key Key, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
+	t, err := tr.tourAt(ctx, key)
 	if err != nil {
 		return nil, err
 	}
 	if t == nil || !t.Status.Active() {
 		return t, errf(ErrNoTournament, nil, "no active tournament at %s", key)
 	}
-	return s.changeTourID(ctx, t.ID, fn)
+	return tr.changeTourID(ctx, t.ID, fn)
 }
 
 // changeTourID is changeTour on the tournament with this id.
-func (s *Service) changeTourID(ctx context.Context, id string, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
-	unlock, err := s.lockTour(ctx, id)
+func (tr *Tournaments) changeTourID(ctx context.Context, id string, fn func(t *Tournament) (bool, error)) (*Tournament, error) {
+	unlock, err := tr.lockTour(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	for try := 0; ; try++ {
-		t, err := s.loadTour(ctx, id)
+		t, err := tr.loadTour(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -259,7 +277,7 @@ func (s *Service) changeTourID(ctx context.Context, id string, fn func(t *Tourna
 		if err != nil || !write {
 			return t, err
 		}
-		err = s.putTour(ctx, t)
+		err = tr.putTour(ctx, t)
 		if errors.Is(err, ErrConflict) && try < tourRetries {
 			continue
 		}
@@ -284,12 +302,12 @@ func mayDirect(t *Tournament, req Request) bool {
 // channel: during sign-up, or (a Swiss) while it runs, with zero points,
 // when a round is left to pair them in (else ErrNoRoundLeft). A player
 // who left a running tournament cannot come back (ErrWithdrawn).
-func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
+func (tr *Tournaments) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
 	if req.User.ID == "" || req.User.Computer {
 		return TourEvent{}, errf(ErrNotPlayer, nil, "a player needs a user id")
 	}
 	var rating int
-	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+	t, err := tr.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
 		i := t.entrant(req.User)
 		switch {
 		case i >= 0 && t.Players[i].Left > 0:
@@ -304,7 +322,7 @@ func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, e
 			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
 		}
 		if rating == 0 {
-			r, err := s.tourRating(ctx, t, req.User)
+			r, err := tr.tourRating(ctx, t, req.User)
 			if err != nil {
 				return false, err
 			}
@@ -314,16 +332,16 @@ func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, e
 		return true, nil
 	})
 	if err != nil {
-		return s.tourRefusal(t, err)
+		return tr.tourRefusal(t, err)
 	}
-	return s.tourEvent(TourJoined, req.User, len(t.Played), t), nil
+	return tr.tourEvent(TourJoined, req.User, len(t.Played), t), nil
 }
 
 // tourRating is u's all-time rating in t's game.
-func (s *Service) tourRating(ctx context.Context, t *Tournament, u User) (int, error) {
-	st, err := s.store.Standings(ctx, t.Key.Platform, u.ID, t.Game)
+func (tr *Tournaments) tourRating(ctx context.Context, t *Tournament, u User) (int, error) {
+	st, err := tr.store.Standings(ctx, t.Key.Platform, u.ID, t.Game)
 	if err != nil {
-		s.storeFailed("reading ratings failed", err)
+		tr.svc.storeFailed("reading ratings failed", err)
 		return 0, errf(storeKind(err), err, "ratings")
 	}
 	for _, x := range st {
@@ -337,9 +355,9 @@ func (s *Service) tourRating(ctx context.Context, t *Tournament, u User) (int, e
 // LeaveTournament takes req.User out of the active tournament of the
 // channel: during sign-up they are simply gone; while it runs, their game
 // under way is resigned and they forfeit every later game.
-func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
+func (tr *Tournaments) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
 	var resign []Key
-	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+	t, err := tr.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
 		resign = nil
 		i := t.entrant(req.User)
 		if i < 0 || t.Players[i].Left > 0 {
@@ -367,22 +385,22 @@ func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, 
 		return true, nil
 	})
 	if err != nil {
-		return s.tourRefusal(t, err)
+		return tr.tourRefusal(t, err)
 	}
 	round := len(t.Played)
 	for _, k := range resign {
 		// The game's end records its result and may end the round.
-		if _, err := s.Resign(ctx, Request{Key: k, User: req.User}); err != nil && KindOf(err) != ErrNoGame {
-			s.log.Error("resigning a tournament game failed", "tournament", t.ID, k.LogAttr(), "err", err)
+		if _, err := tr.svc.Resign(ctx, Request{Key: k, User: req.User}); err != nil && KindOf(err) != ErrNoGame {
+			tr.log.Error("resigning a tournament game failed", "tournament", t.ID, k.LogAttr(), "err", err)
 		}
 	}
 	if len(resign) == 0 && t.Status == StatusRunning {
-		s.advance(ctx, t.ID) // a forfeit may have completed the round
+		tr.advance(ctx, t.ID) // a forfeit may have completed the round
 	}
-	if again, err := s.loadTour(ctx, t.ID); err == nil {
+	if again, err := tr.loadTour(ctx, t.ID); err == nil {
 		t = again
 	}
-	return s.tourEvent(TourLeft, req.User, round, t), nil
+	return tr.tourEvent(TourLeft, req.User, round, t), nil
 }
 
 // forfeitOf is the result of g when the player id does not play it.
@@ -395,8 +413,8 @@ func forfeitOf(g TourGame, id string) tournament.Result {
 
 // StartTournament closes sign-up and pairs round 1, opening its games
 // (organiser or Request.Manager only). Two starts at once start once.
-func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
-	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+func (tr *Tournaments) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
+	t, err := tr.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
 		if !mayDirect(t, req) {
 			return false, errf(ErrNotOrganiser, nil, "%s did not open tournament %s", req.User.Name, t.ID)
 		}
@@ -410,7 +428,7 @@ func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, 
 		if n < MinTourPlayers || limit > 0 && n > limit {
 			return false, &Error{Kind: ErrPlayerCount, Err: &BadCount{Players: n, Min: MinTourPlayers, Max: limit}}
 		}
-		if s.venues[t.Key.Platform] == nil {
+		if tr.venues[t.Key.Platform] == nil {
 			return false, &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
 		}
 		if t.Format == FormatRoundRobin {
@@ -421,23 +439,23 @@ func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, 
 			t.Rounds = len(rounds)
 		}
 		t.Played = nil
-		r, err := s.pair(t)
+		r, err := tr.pair(t)
 		if err != nil {
 			return false, errf(ErrPlayerCount, &BadCount{Players: n, Min: MinTourPlayers, Max: limit}, "round 1: %v", err)
 		}
-		t.Status, t.Started = StatusRunning, s.now().UTC()
+		t.Status, t.Started = StatusRunning, tr.now().UTC()
 		t.Played = append(t.Played, r)
 		return true, nil
 	})
 	if err != nil {
-		return s.tourRefusal(t, err)
+		return tr.tourRefusal(t, err)
 	}
-	t = s.openRound(ctx, t, 1, false)
-	s.advance(ctx, t.ID) // a round of byes and forfeits only is over already
-	if again, err := s.loadTour(ctx, t.ID); err == nil {
+	t = tr.openRound(ctx, t, 1, false)
+	tr.advance(ctx, t.ID) // a round of byes and forfeits only is over already
+	if again, err := tr.loadTour(ctx, t.ID); err == nil {
 		t = again
 	}
-	return s.tourEvent(TourStarted, req.User, 1, t), nil
+	return tr.tourEvent(TourStarted, req.User, 1, t), nil
 }
 
 // ids returns the players' user ids in sign-up order.
@@ -452,84 +470,84 @@ func (t *Tournament) ids() []string {
 // CancelTournament cancels the active tournament of the channel
 // (organiser or Request.Manager only); games under way play on, unrated
 // for the tournament.
-func (s *Service) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
-	t, err := s.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
+func (tr *Tournaments) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
+	t, err := tr.changeTour(ctx, req.Key, func(t *Tournament) (bool, error) {
 		if !mayDirect(t, req) {
 			return false, errf(ErrNotOrganiser, nil, "%s did not open tournament %s", req.User.Name, t.ID)
 		}
 		if !t.Status.Active() {
 			return false, errf(ErrSignupClosed, nil, "tournament %s is %s", t.ID, t.Status)
 		}
-		t.Status, t.Ended = StatusCancelled, s.now().UTC()
+		t.Status, t.Ended = StatusCancelled, tr.now().UTC()
 		return true, nil
 	})
 	if err != nil {
-		return s.tourRefusal(t, err)
+		return tr.tourRefusal(t, err)
 	}
-	return s.tourEvent(TourCancelled, req.User, len(t.Played), t), nil
+	return tr.tourEvent(TourCancelled, req.User, len(t.Played), t), nil
 }
 
 // TournamentHere returns the active tournament of key's channel with its
 // standings (or, when none is active, the last one that ended there).
-func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
-	t, err := s.tourAt(ctx, key)
+func (tr *Tournaments) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
+	t, err := tr.tourAt(ctx, key)
 	if err != nil {
 		return TourEvent{}, err
 	}
 	if t == nil {
 		return TourEvent{}, errf(ErrNoTournament, nil, "no tournament at %s", key)
 	}
-	return s.tourEvent(0, User{}, len(t.Played), t), nil
+	return tr.tourEvent(0, User{}, len(t.Played), t), nil
 }
 
 // TournamentByID returns a tournament of the platform with its standings
 // (/tournament show); another platform's tournament is ErrNoTournament, as
 // a game of another platform is not shown (Game).
-func (s *Service) TournamentByID(ctx context.Context, platform, id string) (TourEvent, error) {
+func (tr *Tournaments) TournamentByID(ctx context.Context, platform, id string) (TourEvent, error) {
 	id = strings.TrimPrefix(strings.TrimSpace(id), "#")
 	if id == "" {
 		return TourEvent{}, errf(ErrNoTournament, nil, "no id")
 	}
-	t, err := s.loadTour(ctx, id)
+	t, err := tr.loadTour(ctx, id)
 	if err != nil {
 		return TourEvent{}, err
 	}
 	if t.Key.Platform != platform {
 		return TourEvent{}, errf(ErrNoTournament, nil, "tournament %s is on %s", id, t.Key.Platform)
 	}
-	return s.tourEvent(0, User{}, len(t.Played), t), nil
+	return tr.tourEvent(0, User{}, len(t.Played), t), nil
 }
 
 // tourRefusal returns a refused command's error with the tournament as it
 // stands (an *Error; a conflict that outlived the retries is a storage
 // failure).
-func (s *Service) tourRefusal(t *Tournament, err error) (TourEvent, error) {
+func (tr *Tournaments) tourRefusal(t *Tournament, err error) (TourEvent, error) {
 	var se *Error
 	if !errors.As(err, &se) {
 		se = errf(ErrStorage, err, "")
 	}
 	ev := TourEvent{}
 	if t != nil {
-		ev = s.tourEvent(0, User{}, len(t.Played), t)
+		ev = tr.tourEvent(0, User{}, len(t.Played), t)
 	}
 	return ev, se
 }
 
 // tourEvent builds the event of a change of t, with its standings.
-func (s *Service) tourEvent(kind TourEventKind, by User, round int, t *Tournament) TourEvent {
-	return TourEvent{Kind: kind, By: by, Round: round, Tournament: t, Standings: s.standingsOf(t), Counted: t.roundsDone()}
+func (tr *Tournaments) tourEvent(kind TourEventKind, by User, round int, t *Tournament) TourEvent {
+	return TourEvent{Kind: kind, By: by, Round: round, Tournament: t, Standings: tr.standingsOf(t), Counted: t.roundsDone()}
 }
 
 // standingsOf computes t's standings (every entrant; nil during sign-up
 // with nobody entered) after its complete rounds, t.roundsDone(): the
 // games of a round under way count once the whole round is over.
-func (s *Service) standingsOf(t *Tournament) []tournament.Standing {
+func (tr *Tournaments) standingsOf(t *Tournament) []tournament.Standing {
 	if len(t.Players) == 0 {
 		return nil
 	}
 	st, err := tournament.Standings(t.players(), t.rounds()[:t.roundsDone()])
 	if err != nil {
-		s.log.Error("tournament standings failed", "tournament", t.ID, "err", err)
+		tr.log.Error("tournament standings failed", "tournament", t.ID, "err", err)
 		return nil
 	}
 	return st
@@ -551,16 +569,16 @@ func (t *Tournament) roundsDone() int {
 // since (nil otherwise): such a place serves that one game, and the
 // platforms close it (a Telegram topic, a Discord thread), so adapters
 // take no command there.
-func (s *Service) TourPlaceEnded(ctx context.Context, key Key) (*Record, error) {
+func (tr *Tournaments) TourPlaceEnded(ctx context.Context, key Key) (*Record, error) {
 	if key.Thread == "" {
 		return nil, nil // a channel is never a game's place of its own
 	}
-	if _, err := s.Look(ctx, key); err == nil {
+	if _, err := tr.svc.Look(ctx, key); err == nil {
 		return nil, nil // a session is under way there
 	} else if KindOf(err) != ErrNoGame {
 		return nil, err
 	}
-	hist, err := s.History(ctx, HistoryQuery{Key: key, Limit: 1})
+	hist, err := tr.svc.History(ctx, HistoryQuery{Key: key, Limit: 1})
 	if err != nil || len(hist) == 0 || hist[0].Tour == nil {
 		return nil, err
 	}
@@ -588,4 +606,44 @@ func (t *Tournament) rounds() []tournament.Round {
 		out[i] = tournament.Round{Number: r.Number, Pairings: ps}
 	}
 	return out
+}
+
+// NewTournament is Tournaments.NewTournament.
+func (s *Service) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
+	return s.tournaments.NewTournament(ctx, req, spec)
+}
+
+// JoinTournament is Tournaments.JoinTournament.
+func (s *Service) JoinTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return s.tournaments.JoinTournament(ctx, req)
+}
+
+// LeaveTournament is Tournaments.LeaveTournament.
+func (s *Service) LeaveTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return s.tournaments.LeaveTournament(ctx, req)
+}
+
+// StartTournament is Tournaments.StartTournament.
+func (s *Service) StartTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return s.tournaments.StartTournament(ctx, req)
+}
+
+// CancelTournament is Tournaments.CancelTournament.
+func (s *Service) CancelTournament(ctx context.Context, req Request) (TourEvent, error) {
+	return s.tournaments.CancelTournament(ctx, req)
+}
+
+// TournamentHere is Tournaments.TournamentHere.
+func (s *Service) TournamentHere(ctx context.Context, key Key) (TourEvent, error) {
+	return s.tournaments.TournamentHere(ctx, key)
+}
+
+// TournamentByID is Tournaments.TournamentByID.
+func (s *Service) TournamentByID(ctx context.Context, platform, id string) (TourEvent, error) {
+	return s.tournaments.TournamentByID(ctx, platform, id)
+}
+
+// TourPlaceEnded is Tournaments.TourPlaceEnded.
+func (s *Service) TourPlaceEnded(ctx context.Context, key Key) (*Record, error) {
+	return s.tournaments.TourPlaceEnded(ctx, key)
 }

@@ -13,9 +13,9 @@ import (
 // schedule of a round-robin, where the games of players who left are
 // forfeits, or a Swiss pairing of the players still in. It does not add it
 // to t.
-func (s *Service) pair(t *Tournament) (TourRound, error) {
+func (tr *Tournaments) pair(t *Tournament) (TourRound, error) {
 	n := len(t.Played) + 1
-	r := TourRound{Number: n, Paired: s.now().UTC()}
+	r := TourRound{Number: n, Paired: tr.now().UTC()}
 	if t.Format == FormatRoundRobin {
 		sched, err := tournament.RoundRobin(t.ids(), t.Double)
 		if err != nil {
@@ -81,11 +81,11 @@ func (t *Tournament) left(id string) bool {
 // channel with their links (TourPlaceOpened), as the pairings would have.
 // Places the platform refuses for want of a right are told at once
 // (TourPlaceMissing), once per game and reason.
-func (s *Service) openRound(ctx context.Context, t *Tournament, n int, late bool) *Tournament {
+func (tr *Tournaments) openRound(ctx context.Context, t *Tournament, n int, late bool) *Tournament {
 	if n < 1 || n > len(t.Played) {
 		return t
 	}
-	l := &s.tours
+	l := &tr.tours
 	l.mu.Lock()
 	if l.opening[t.ID] {
 		l.mu.Unlock()
@@ -108,7 +108,7 @@ func (s *Service) openRound(ctx context.Context, t *Tournament, n int, late bool
 		if !g.Waiting() {
 			continue
 		}
-		next, retry, why := s.openGame(ctx, t, n, b)
+		next, retry, why := tr.openGame(ctx, t, n, b)
 		if next != nil {
 			t = next
 			opened = append(opened, b)
@@ -119,15 +119,15 @@ func (s *Service) openRound(ctx context.Context, t *Tournament, n int, late bool
 		failed = failed || retry
 	}
 	for why, boards := range refused {
-		t = s.placesMissing(ctx, t, n, boards, why)
+		t = tr.placesMissing(ctx, t, n, boards, why)
 	}
 	if failed {
-		s.stuck(t.ID)
+		tr.stuck(t.ID)
 	}
 	if late && len(opened) > 0 {
-		ev := s.tourEvent(TourPlaceOpened, User{}, n, t)
+		ev := tr.tourEvent(TourPlaceOpened, User{}, n, t)
 		ev.Boards = opened
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
+		tr.svc.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
 	}
 	return t
 }
@@ -136,9 +136,9 @@ func (s *Service) openRound(ctx context.Context, t *Tournament, n int, late bool
 // the platform refused (why), and tells the organiser and their players
 // (TourPlaceMissing) about the games not marked so before; it returns
 // the tournament after.
-func (s *Service) placesMissing(ctx context.Context, t *Tournament, n int, boards []int, why NoVenues) *Tournament {
+func (tr *Tournaments) placesMissing(ctx context.Context, t *Tournament, n int, boards []int, why NoVenues) *Tournament {
 	var told []int
-	after, err := s.changeTourID(ctx, t.ID, func(cur *Tournament) (bool, error) {
+	after, err := tr.changeTourID(ctx, t.ID, func(cur *Tournament) (bool, error) {
 		told = nil
 		if cur.Status != StatusRunning || n > len(cur.Played) {
 			return false, nil
@@ -161,32 +161,32 @@ func (s *Service) placesMissing(ctx context.Context, t *Tournament, n int, board
 		return t // logged where it failed; the next retry tells
 	}
 	if len(told) > 0 {
-		ev := s.tourEvent(TourPlaceMissing, User{}, n, after)
+		ev := tr.tourEvent(TourPlaceMissing, User{}, n, after)
 		ev.Boards, ev.Missing = told, &why
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: after.Key, Tour: &ev})
+		tr.svc.send(ctx, Notice{Kind: NoticeTournament, Key: after.Key, Tour: &ev})
 	}
 	return after
 }
 
 // stuck has Tick try again, after TourRetryEvery, to open the games of the
 // tournament and to pair its next round.
-func (s *Service) stuck(id string) {
-	l := &s.tours
+func (tr *Tournaments) stuck(id string) {
+	l := &tr.tours
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.stuck == nil {
 		l.stuck = map[string]time.Time{}
 	}
 	if _, ok := l.stuck[id]; !ok {
-		l.stuck[id] = s.now().Add(TourRetryEvery)
+		l.stuck[id] = tr.now().Add(TourRetryEvery)
 	}
 }
 
 // retryTournaments, from Tick, tries again what failed in the tournaments
 // marked stuck whose time has come: opening their games, pairing their
 // next round.
-func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
-	l := &s.tours
+func (tr *Tournaments) retryTournaments(ctx context.Context, now time.Time) {
+	l := &tr.tours
 	var ids []string
 	l.mu.Lock()
 	for id, at := range l.stuck {
@@ -201,21 +201,21 @@ func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
 	}
 	l.mu.Unlock()
 	if sweep {
-		ids = append(ids, s.stalledTournaments(ctx, now)...)
+		ids = append(ids, tr.stalledTournaments(ctx, now)...)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	for _, id := range ids {
-		t, err := s.loadTour(ctx, id)
+		t, err := tr.loadTour(ctx, id)
 		if err != nil {
 			if KindOf(err) != ErrNoTournament {
-				s.stuck(id)
+				tr.stuck(id)
 			}
 			continue
 		}
 		if t.Status == StatusRunning && len(t.Played) > 0 {
-			s.openRound(ctx, t, len(t.Played), true)
-			s.advance(ctx, id)
+			tr.openRound(ctx, t, len(t.Played), true)
+			tr.advance(ctx, id)
 		}
 	}
 }
@@ -225,10 +225,10 @@ func (s *Service) retryTournaments(ctx context.Context, now time.Time) {
 // that paired it died while opening them), or is complete with no next
 // round (the process that ended its last game died before pairing):
 // nothing else would move them on until a restart.
-func (s *Service) stalledTournaments(ctx context.Context, now time.Time) []string {
-	ts, err := s.store.ActiveTournaments(ctx)
+func (tr *Tournaments) stalledTournaments(ctx context.Context, now time.Time) []string {
+	ts, err := tr.store.ActiveTournaments(ctx)
 	if err != nil {
-		s.storeFailed("reading the active tournaments failed", err)
+		tr.svc.storeFailed("reading the active tournaments failed", err)
 	}
 	var ids []string
 	for _, t := range ts {
@@ -254,10 +254,10 @@ func (s *Service) stalledTournaments(ctx context.Context, now time.Time) []strin
 // TourRetryEvery, Resume after a restart), why the platform's refusal for
 // want of a right. A venue opened but whose game could not be committed
 // stays unused.
-func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool, why *NoVenues) {
+func (tr *Tournaments) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool, why *NoVenues) {
 	g := t.Played[n-1].Games[b]
-	log := s.log.With("tournament", t.ID, "round", n, "board", b+1)
-	v := s.venues[t.Key.Platform]
+	log := tr.log.With("tournament", t.ID, "round", n, "board", b+1)
+	v := tr.venues[t.Key.Platform]
 	if v == nil {
 		log.Error("no venues for the tournament's platform", "platform", t.Key.Platform)
 		return nil, false, nil
@@ -265,17 +265,17 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 	if t.left(g.White) || t.left(g.Black) {
 		return nil, false, nil // LeaveTournament made it a forfeit
 	}
-	game, err := s.games(t.Game, t.Options)
+	game, err := tr.games(t.Game, t.Options)
 	if err != nil {
 		log.Error("tournament game does not build", "err", err)
 		return nil, false, nil
 	}
 	white, black := t.userOf(g.White), t.userOf(g.Black)
-	newGame := func(key Key, tr *Tournament) (*live, error) {
-		now := s.now().UTC()
-		rec := &Record{V: RecordVersion, Key: key, Community: tr.Community, Game: game.ID(), Options: game.Options(), Play: tr.Play,
+	newGame := func(key Key, cur *Tournament) (*live, error) {
+		now := tr.now().UTC()
+		rec := &Record{V: RecordVersion, Key: key, Community: cur.Community, Game: game.ID(), Options: game.Options(), Play: cur.Play,
 			Challenger: white, Seats: []User{white, black}, Created: now, Started: now, Updated: now,
-			Tour: &TourRef{ID: tr.ID, Round: n, Board: b}}
+			Tour: &TourRef{ID: cur.ID, Round: n, Board: b}}
 		l := &live{rec: rec, game: game}
 		l.state, err = startState(game, rec)
 		return l, err
@@ -295,22 +295,22 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 		log.Error("opening a tournament game's venue failed", "err", err)
 		return nil, true, nil
 	}
-	e, err := s.acquire(ctx, key)
+	e, err := tr.svc.acquire(ctx, key)
 	if err != nil {
 		return nil, true, nil // acquire logged it
 	}
-	defer s.release(e)
+	defer tr.svc.release(e)
 	if e.cur != nil {
 		log.Error("a tournament game's venue holds a session already", key.LogAttr())
 		return nil, false, nil
 	}
-	unlock, err := s.lockTour(ctx, t.ID)
+	unlock, err := tr.lockTour(ctx, t.ID)
 	if err != nil {
 		return nil, true, nil
 	}
 	defer unlock()
 	for try := 0; try <= tourRetries; try++ {
-		cur, err := s.loadTour(ctx, t.ID)
+		cur, err := tr.loadTour(ctx, t.ID)
 		if err != nil {
 			return nil, KindOf(err) != ErrNoTournament, nil
 		}
@@ -330,7 +330,7 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 		cur.Played[n-1].Games[b].Wait = nil
 		cur.Rev++
 		ev := Event{Kind: EvStarted, Seat: -1, tourPut: cur}
-		err = s.commit(ctx, e, l, "", &ev)
+		err = tr.svc.commit(ctx, e, l, "", &ev)
 		if KindOf(err) == ErrStorage && errors.Is(err, ErrConflict) {
 			e.loaded = true // the session is new: only the tournament moved
 			continue
@@ -339,9 +339,9 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 			return nil, true, nil // commit logged it
 		}
 		tev := &TourEvent{Kind: TourRoundPaired, Round: n, Tournament: cur}
-		s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, Session: ev.Session, Tour: tev})
+		tr.svc.send(ctx, Notice{Kind: NoticeTourGame, Key: key, Session: ev.Session, Tour: tev})
 		for _, u := range l.rec.Seats {
-			s.send(ctx, Notice{Kind: NoticeTourGame, Key: key, To: u, Session: ev.Session, Tour: tev})
+			tr.svc.send(ctx, Notice{Kind: NoticeTourGame, Key: key, To: u, Session: ev.Session, Tour: tev})
 		}
 		return cur, false, nil
 	}
@@ -353,13 +353,13 @@ func (s *Service) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tou
 // tournament's lock and puts the game's result in c.Tournament (nil when
 // the tournament does not run any more or the game is not its pending
 // board). It returns the unlock.
-func (s *Service) tourResult(ctx context.Context, c *Change) (func(), error) {
+func (tr *Tournaments) tourResult(ctx context.Context, c *Change) (func(), error) {
 	f := c.Finished
-	unlock, err := s.lockTour(ctx, f.Tour.ID)
+	unlock, err := tr.lockTour(ctx, f.Tour.ID)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.setTourResult(ctx, c); err != nil {
+	if err := tr.setTourResult(ctx, c); err != nil {
 		unlock()
 		return nil, err
 	}
@@ -367,12 +367,12 @@ func (s *Service) tourResult(ctx context.Context, c *Change) (func(), error) {
 }
 
 // setTourResult loads the tournament of c.Finished and sets c.Tournament.
-func (s *Service) setTourResult(ctx context.Context, c *Change) error {
+func (tr *Tournaments) setTourResult(ctx context.Context, c *Change) error {
 	f := c.Finished
 	c.Tournament = nil
-	t, err := s.loadTour(ctx, f.Tour.ID)
+	t, err := tr.loadTour(ctx, f.Tour.ID)
 	if KindOf(err) == ErrNoTournament {
-		s.log.Warn("a tournament game's tournament is gone", "tournament", f.Tour.ID, f.Key.LogAttr())
+		tr.log.Warn("a tournament game's tournament is gone", "tournament", f.Tour.ID, f.Key.LogAttr())
 		return nil
 	}
 	if err != nil {
@@ -402,22 +402,22 @@ func (s *Service) setTourResult(ctx context.Context, c *Change) error {
 // commitTour commits c, whose tournament (when set) is locked; when another
 // process wrote the tournament first, it loads it again and retries (a
 // conflict on the session itself is returned as is).
-func (s *Service) commitTour(ctx context.Context, c *Change) error {
-	err := s.storeCommit(ctx, c)
+func (tr *Tournaments) commitTour(ctx context.Context, c *Change) error {
+	err := tr.store.Commit(ctx, c)
 	for try := 0; try < tourRetries && c.Tournament != nil && c.Finished != nil && c.Finished.Tour != nil && errors.Is(err, ErrConflict); try++ {
-		if !s.sessionHeld(ctx, c) {
+		if !tr.sessionHeld(ctx, c) {
 			// Another process changed the game too (ended it, maybe):
 			// the caller loads it again and judges the request on it.
 			return err
 		}
 		rev := c.Tournament.Rev - 1
-		if serr := s.setTourResult(ctx, c); serr != nil {
+		if serr := tr.setTourResult(ctx, c); serr != nil {
 			return serr
 		}
 		if c.Tournament != nil && c.Tournament.Rev-1 == rev {
 			return err // the tournament had not moved: the session had
 		}
-		err = s.storeCommit(ctx, c)
+		err = tr.store.Commit(ctx, c)
 	}
 	return err
 }
@@ -427,8 +427,8 @@ func (s *Service) commitTour(ctx context.Context, c *Change) error {
 // then a conflict was the tournament's alone. Both may conflict at once
 // (another process ended the same game): retrying with the tournament
 // alone loaded again would store the game's end twice.
-func (s *Service) sessionHeld(ctx context.Context, c *Change) bool {
-	rec, err := s.store.Load(ctx, c.Key)
+func (tr *Tournaments) sessionHeld(ctx context.Context, c *Change) bool {
+	rec, err := tr.store.Load(ctx, c.Key)
 	return err == nil && rec.Version == c.Finished.Version-1
 }
 
@@ -436,15 +436,15 @@ func (s *Service) sessionHeld(ctx context.Context, c *Change) bool {
 // current round is complete, it posts the standings and pairs the next
 // round (opening its games), or ends the tournament after the last round.
 // It runs outside every session's lock.
-func (s *Service) advance(ctx context.Context, id string) {
+func (tr *Tournaments) advance(ctx context.Context, id string) {
 	for range 1000 { // each pass pairs a round: a bound, never reached
-		t, n := s.advanceOnce(ctx, id)
+		t, n := tr.advanceOnce(ctx, id)
 		if t == nil {
 			return
 		}
-		t = s.openRound(ctx, t, n, false)
-		ev := s.tourEvent(TourRoundPaired, User{}, n, t)
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
+		t = tr.openRound(ctx, t, n, false)
+		ev := tr.tourEvent(TourRoundPaired, User{}, n, t)
+		tr.svc.send(ctx, Notice{Kind: NoticeTournament, Key: t.Key, Tour: &ev})
 	}
 }
 
@@ -464,26 +464,26 @@ func (t *Tournament) complete() bool {
 // advanceOnce, under the tournament's lock: when its last round is
 // complete, it stores the next round (and returns the tournament and the
 // round's number, for its games to be opened) or the tournament's end.
-func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int) {
+func (tr *Tournaments) advanceOnce(ctx context.Context, id string) (*Tournament, int) {
 	var ended, paired *Tournament
 	var before *Tournament
-	_, err := s.changeTourID(ctx, id, func(t *Tournament) (bool, error) {
+	_, err := tr.changeTourID(ctx, id, func(t *Tournament) (bool, error) {
 		ended, paired, before = nil, nil, nil
 		if t.Status != StatusRunning || !t.complete() {
 			return false, nil
 		}
 		before = t.Clone()
-		now := s.now().UTC()
+		now := tr.now().UTC()
 		if len(t.Played) >= t.Rounds {
 			t.Status, t.Ended = StatusFinished, now
 			ended = t
 			return true, nil
 		}
-		r, err := s.pair(t)
+		r, err := tr.pair(t)
 		if err != nil {
 			// No pairing satisfies the rules (a Swiss with too few
 			// players left for its rounds): the tournament ends early.
-			s.log.Warn("tournament ends early: the next round cannot be paired", "tournament", t.ID, "round", len(t.Played)+1, "err", err)
+			tr.log.Warn("tournament ends early: the next round cannot be paired", "tournament", t.ID, "round", len(t.Played)+1, "err", err)
 			t.Status, t.Ended = StatusFinished, now
 			ended = t
 			return true, nil
@@ -493,17 +493,17 @@ func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int)
 		return true, nil
 	})
 	if err != nil {
-		s.stuck(id) // logged where it failed
+		tr.stuck(id) // logged where it failed
 		return nil, 0
 	}
 	switch {
 	case ended != nil:
-		ev := s.tourEvent(TourEnded, User{}, len(ended.Played), ended)
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: ended.Key, Tour: &ev})
+		ev := tr.tourEvent(TourEnded, User{}, len(ended.Played), ended)
+		tr.svc.send(ctx, Notice{Kind: NoticeTournament, Key: ended.Key, Tour: &ev})
 		return nil, 0
 	case paired != nil:
-		ev := s.tourEvent(TourRoundEnded, User{}, len(before.Played), before)
-		s.send(ctx, Notice{Kind: NoticeTournament, Key: before.Key, Tour: &ev})
+		ev := tr.tourEvent(TourRoundEnded, User{}, len(before.Played), before)
+		tr.svc.send(ctx, Notice{Kind: NoticeTournament, Key: before.Key, Tour: &ev})
 		return paired, len(paired.Played)
 	}
 	return nil, 0
@@ -512,16 +512,16 @@ func (s *Service) advanceOnce(ctx context.Context, id string) (*Tournament, int)
 // resumeTournaments, at start-up, completes the rounds of the running
 // tournaments whose games were not all opened, and pairs the next round of
 // those whose round is complete.
-func (s *Service) resumeTournaments(ctx context.Context) {
-	ts, err := s.store.ActiveTournaments(ctx)
+func (tr *Tournaments) resumeTournaments(ctx context.Context) {
+	ts, err := tr.store.ActiveTournaments(ctx)
 	if err != nil {
-		s.storeFailed("resuming tournaments failed", err)
+		tr.svc.storeFailed("resuming tournaments failed", err)
 	}
 	for _, t := range ts {
 		if t.Status != StatusRunning || len(t.Played) == 0 {
 			continue
 		}
-		s.openRound(ctx, t, len(t.Played), true)
-		s.advance(ctx, t.ID)
+		tr.openRound(ctx, t, len(t.Played), true)
+		tr.advance(ctx, t.ID)
 	}
 }

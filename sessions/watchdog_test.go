@@ -23,10 +23,11 @@ func TestWatchdog(t *testing.T) {
 	wait := func(d time.Duration) { mu.Lock(); now = now.Add(d); mu.Unlock() }
 	var logs bytes.Buffer
 	store := sessionstest.NewMemoryStore()
-	s := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Now: clock, Rand: func(int) int { return 0 },
-		Log: slog.New(slog.NewTextHandler(&logs, nil)), CommitWatchdog: 30 * time.Second})
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	w := sessions.NewWatchdog(sessions.WatchdogConfig{Bound: 30 * time.Second, Now: clock, Log: log})
+	s := sessions.New(sessions.Config{Store: w.Wrap(store), Games: sessionstest.Games, Now: clock, Rand: func(int) int { return 0 },
+		Log: log})
 	setups["playing"](t, s)
-	w := s.Watchdog()
 	if _, ok := w.Stuck(); ok {
 		t.Fatal("stuck before any commit hangs")
 	}

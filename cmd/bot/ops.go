@@ -78,9 +78,9 @@ func (o *operations) observer() chat.Observer {
 }
 
 // watch adds the checks on the sessions service: /healthz asks it to take
-// its lock, /readyz that no commit of its store is stuck (its watchdog),
-// the metrics count its sessions in memory.
-func (o *operations) watch(svc *sessions.Service) {
+// its lock, /readyz that no commit of its store is stuck (w, the watchdog
+// over its store), the metrics count its sessions in memory.
+func (o *operations) watch(svc *sessions.Service, w *sessions.Watchdog) {
 	if o == nil {
 		return
 	}
@@ -89,7 +89,6 @@ func (o *operations) watch(svc *sessions.Service) {
 		svc.Resident()
 		return nil
 	})
-	w := svc.Watchdog()
 	o.health.Ready("commits", func(ctx context.Context) error {
 		if since, stuck := w.Stuck(); stuck {
 			return fmt.Errorf("a commit has run since %s, longer than storage.commit_watchdog (%s)", since.UTC().Format(time.RFC3339), w.Bound())

@@ -38,9 +38,10 @@ func TestReadyzStuckCommit(t *testing.T) {
 	}
 	defer o.serve(context.Background(), slog.New(slog.DiscardHandler))()
 	clock := sessionstest.NewClock(time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC))
-	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Now: clock.Now, CommitWatchdog: time.Second})
+	w := sessions.NewWatchdog(sessions.WatchdogConfig{Bound: time.Second, Now: clock.Now})
+	svc := sessions.New(sessions.Config{Store: w.Wrap(store), Games: sessionstest.Games, Now: clock.Now})
 	defer svc.Close()
-	o.watch(svc)
+	o.watch(svc, w)
 	done := make(chan error, 1)
 	go func() {
 		_, err := svc.Challenge(context.Background(), sessions.Request{Key: sessions.Key{Platform: "console", Channel: "t"}, User: sessions.User{ID: "a", Name: "alice"}},

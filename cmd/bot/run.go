@@ -79,9 +79,9 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
 	venues := sessions.VenueSet{}
-	svc := newService(c, store, &notifiers, venues, wb.changed(), log, o)
+	svc, watchdog := newService(c, store, &notifiers, venues, wb.changed(), log, o)
 	defer svc.Close()
-	o.watch(svc)
+	o.watch(svc, watchdog)
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks(), Observer: o.observer()})
 	r := render.New()
 	a := adapters{c: c, store: store, svc: svc, h: h, r: r, log: log, o: o, wb: wb,
@@ -106,7 +106,7 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log, o)
+	stop := startBackground(ctx, c, svc, watchdog, store, log, o)
 	defer stop()
 	stopWeb, err := wb.start(ctx, svc, h, r, log, o)
 	if err != nil {
@@ -313,14 +313,14 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	}
 	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log, o)
+	svc, watchdog := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log, o)
 	defer svc.Close()
-	o.watch(svc)
+	o.watch(svc, watchdog)
 	n, err := svc.Resume(ctx)
 	if err != nil {
 		return fmt.Errorf("resuming the games in %s: %w", where, err)
 	}
-	stop := startBackground(ctx, c, svc, store, log, o)
+	stop := startBackground(ctx, c, svc, watchdog, store, log, o)
 	defer stop()
 	log.Info("console started", "database", where, "live_sessions", n)
 	// The console is one terminal, typed at or fed by a script of its
@@ -366,28 +366,29 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // counted by o's metrics (nil: none).
 // Close it (it stops the computer's searches) before the store.
 // changed, when set, takes every committed change (the web board's hub).
+// The service commits through the returned watchdog (storage.commit_watchdog).
 func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet,
-	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger, o *operations) *sessions.Service {
+	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger, o *operations) (*sessions.Service, *sessions.Watchdog) {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	o.computer(comp)
 	ttl := time.Duration(c.Clocks.ChallengeExpiry)
 	if ttl == 0 {
 		ttl = -1 // "off": challenges wait for ever
 	}
-	return sessions.New(sessions.Config{Store: store, Notifier: notify, Log: log, DefaultTime: c.defaultTime,
+	w := sessions.NewWatchdog(sessions.WatchdogConfig{Bound: time.Duration(c.Storage.CommitWatchdog), Log: log})
+	return sessions.New(sessions.Config{Store: w.Wrap(store), Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
-		CommitWatchdog: time.Duration(c.Storage.CommitWatchdog), Changed: changed,
-		Metrics: o.sessionsMetrics()})
+		Changed: changed, Metrics: o.sessionsMetrics()}), w
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only
 // while this process leads them) and the watchdog over the store's
 // commits, and answers `bot backup` through the backup socket, until the
 // returned stop is called or ctx is done; stop waits for them all.
-func startBackground(ctx context.Context, c config, svc *sessions.Service, store botStore, log *slog.Logger, o *operations) (stop func()) {
+func startBackground(ctx context.Context, c config, svc *sessions.Service, watchdog *sessions.Watchdog, store botStore, log *slog.Logger, o *operations) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { svc.Watchdog().Run(ctx) })
+	wg.Go(func() { watchdog.Run(ctx) })
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

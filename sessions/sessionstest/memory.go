@@ -111,17 +111,7 @@ func (m *MemoryStore) commit(c *sessions.Change) error {
 	var changes []sessions.RatingChange
 	var rated [2][2]sessions.Standing
 	if c.Finished != nil && c.Rate != nil {
-		var cur [2][2]sessions.Standing
-		for seat, u := range c.Rate.Players {
-			for p, period := range []string{sessions.AllTime, c.Rate.Month} {
-				st, ok := m.standings[standingKey(c.Rate.Platform, u.ID, c.Rate.Game, period)]
-				if !ok {
-					st = sessions.NewStanding(c.Rate.Platform, u, c.Rate.Game, period)
-				}
-				cur[seat][p] = st
-			}
-		}
-		rated, changes = sessions.ApplyRating(c.Rate, cur)
+		rated, changes = sessions.ApplyRating(c.Rate, m.standingsBefore(c))
 		f := c.Finished.Clone()
 		f.ID = id
 		f.Ratings = changes
@@ -154,32 +144,55 @@ func (m *MemoryStore) commit(c *sessions.Change) error {
 			}
 		}
 		if c.Rate != nil {
-			c.Finished.Ratings = changes
-			for seat := range 2 {
-				if !c.Rate.Rated && c.Rate.Penalty[seat] == 0 {
-					continue
-				}
-				for p := range 2 {
-					st := rated[seat][p]
-					m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
-					if c.Rate.Joins() {
-						k := memberKey(st.Platform, c.Rate.Community, st.Game, st.Period)
-						if m.members[k] == nil {
-							m.members[k] = map[string]bool{}
-						}
-						m.members[k][st.User.ID] = true
-					}
-				}
-			}
-			f := c.Finished.Clone()
-			f.ID, f.Ratings = id, changes
-			for _, g := range sessions.RatedGamesOf(f) {
-				k := g.Platform + "\x00" + g.User.ID
-				m.rated[k] = append(m.rated[k], g)
-			}
+			m.putRatings(c, id, rated, changes)
 		}
 	}
 	return nil
+}
+
+// standingsBefore are the standings of c's players that c.Rate changes,
+// all-time and of the month, as stored (new ones when none is).
+func (m *MemoryStore) standingsBefore(c *sessions.Change) [2][2]sessions.Standing {
+	var cur [2][2]sessions.Standing
+	for seat, u := range c.Rate.Players {
+		for p, period := range []string{sessions.AllTime, c.Rate.Month} {
+			st, ok := m.standings[standingKey(c.Rate.Platform, u.ID, c.Rate.Game, period)]
+			if !ok {
+				st = sessions.NewStanding(c.Rate.Platform, u, c.Rate.Game, period)
+			}
+			cur[seat][p] = st
+		}
+	}
+	return cur
+}
+
+// putRatings stores what c, a rated game's end with the id id, did to
+// its players' standings (rated), their communities' ladders and their
+// rating histories (changes).
+func (m *MemoryStore) putRatings(c *sessions.Change, id string, rated [2][2]sessions.Standing, changes []sessions.RatingChange) {
+	c.Finished.Ratings = changes
+	for seat := range 2 {
+		if !c.Rate.Rated && c.Rate.Penalty[seat] == 0 {
+			continue
+		}
+		for p := range 2 {
+			st := rated[seat][p]
+			m.standings[standingKey(st.Platform, st.User.ID, st.Game, st.Period)] = st
+			if c.Rate.Joins() {
+				k := memberKey(st.Platform, c.Rate.Community, st.Game, st.Period)
+				if m.members[k] == nil {
+					m.members[k] = map[string]bool{}
+				}
+				m.members[k][st.User.ID] = true
+			}
+		}
+	}
+	f := c.Finished.Clone()
+	f.ID, f.Ratings = id, changes
+	for _, g := range sessions.RatedGamesOf(f) {
+		k := g.Platform + "\x00" + g.User.ID
+		m.rated[k] = append(m.rated[k], g)
+	}
 }
 
 func standingKey(platform, user, game, period string) string {

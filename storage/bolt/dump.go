@@ -95,181 +95,221 @@ type exporter struct {
 	emit func(tx *bbolt.Tx, emit func(dump.Item) error) error
 }
 
+// exporters are the exporters of the kinds of items, in the dump's order.
 func (s *Store) exporters() []exporter {
 	return []exporter{
-		{dump.KindCounter, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			if b := tx.Bucket(bGames); b != nil && b.Sequence() > 0 {
-				if err := emit(dump.Item{Kind: dump.KindCounter, ID: "games", Value: strconv.AppendUint(nil, b.Sequence(), 10)}); err != nil {
-					return err
-				}
-			}
-			if b := tx.Bucket(bTours); b != nil && b.Sequence() > 0 {
-				return emit(dump.Item{Kind: dump.KindCounter, ID: "tournaments", Value: strconv.AppendUint(nil, b.Sequence(), 10)})
-			}
-			return nil
-		}},
-		{dump.KindLive, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bLive, func(k, v []byte) error {
-				rec, err := loadLive(tx, k, v)
-				if err != nil {
-					return fmt.Errorf("session %s: %w", keyString(k), err)
-				}
-				val, err := dump.RecordValue(rec)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindLive, ID: string(k), Value: val})
-			})
-		}},
-		{dump.KindGame, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bGames, func(k, v []byte) error {
-				if len(k) != 8 {
-					return damage(fmt.Errorf("game key %q", k))
-				}
-				id := strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
-				rec, err := decode(v)
-				if err != nil {
-					return fmt.Errorf("game %s: %w", id, err)
-				}
-				val, err := dump.RecordValue(rec)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindGame, ID: id, Value: val})
-			})
-		}},
-		{dump.KindHistory, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			for _, x := range []struct {
-				b     []byte
-				what  string
-				parts int
-			}{{bByUser, "user", 2}, {bByChannel, "channel", 3}} {
-				err := each(tx, x.b, func(k, _ []byte) error {
-					p := strings.Split(string(k[:max(len(k)-9, 0)]), "\x00")
-					if len(k) < 9 || k[len(k)-9] != 0 || len(p) != x.parts {
-						return damage(fmt.Errorf("history index key %q", k))
-					}
-					id := strconv.FormatUint(binary.BigEndian.Uint64(k[len(k)-8:]), 10)
-					return emit(dump.Item{Kind: dump.KindHistory, ID: dump.JoinID(append(append([]string{x.what}, p...), id)...)})
-				})
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		{dump.KindStanding, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bRatings, func(k, v []byte) error {
-				val, err := standingValue(v)
-				if err != nil {
-					return fmt.Errorf("standing %q: %w", k, err)
-				}
-				return emit(dump.Item{Kind: dump.KindStanding, ID: string(k), Value: val})
-			})
-		}},
-		{dump.KindLadder, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bLadder, func(k, v []byte) error {
-				p := bytes.SplitN(k, []byte{0}, 4)
-				if len(p) != 4 || len(p[3]) < 4 {
-					return damage(fmt.Errorf("ladder key %q", k))
-				}
-				val, err := standingValue(v)
-				if err != nil {
-					return fmt.Errorf("ladder %q: %w", k, err)
-				}
-				id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), strconv.Itoa(uninverted(p[3][:4])), string(p[3][4:]))
-				return emit(dump.Item{Kind: dump.KindLadder, ID: id, Value: val})
-			})
-		}},
-		{dump.KindName, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bNames, func(k, v []byte) error {
-				var u sessions.User
-				if err := json.Unmarshal(v, &u); err != nil {
-					return fmt.Errorf("name %q: %w", k, damage(err))
-				}
-				val, err := json.Marshal(u)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindName, ID: string(k), Value: val})
-			})
-		}},
-		{dump.KindPrefs, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bPrefs, func(k, v []byte) error {
-				p, err := decodePrefs(v)
-				if err != nil {
-					return fmt.Errorf("preferences %q: %w", k, err)
-				}
-				val, err := json.Marshal(p)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindPrefs, ID: strings.TrimSuffix(string(k), "\x00"), Value: val})
-			})
-		}},
-		{dump.KindRoute, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bRoutes, func(k, v []byte) error {
-				r, err := decodeRoute(v)
-				if err != nil {
-					return fmt.Errorf("route %q: %w", k, err)
-				}
-				val, err := json.Marshal(r)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindRoute, ID: strings.TrimSuffix(string(k), "\x00"), Value: val})
-			})
-		}},
-		{dump.KindTournament, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bTours, func(k, v []byte) error {
-				if len(k) != 8 {
-					return damage(fmt.Errorf("tournament key %q", k))
-				}
-				id := strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
-				val, err := dump.TournamentValue(v, id)
-				if err != nil {
-					return fmt.Errorf("tournament %s: %w", id, err)
-				}
-				return emit(dump.Item{Kind: dump.KindTournament, ID: id, Value: val})
-			})
-		}},
-		{dump.KindRated, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bRatedLog, func(k, v []byte) error {
-				p := bytes.SplitN(k, []byte{0}, 4)
-				if len(p) != 4 || len(p[3]) != 16 {
-					return damage(fmt.Errorf("rating history key %q", k))
-				}
-				var r ratedRecord
-				if err := json.Unmarshal(v, &r); err != nil {
-					return fmt.Errorf("rating history %q: %w", k, damage(err))
-				}
-				val, err := json.Marshal(r.RatedGame)
-				if err != nil {
-					return err
-				}
-				id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), strconv.FormatInt(int64(binary.BigEndian.Uint64(p[3][:8])), 10),
-					strconv.FormatUint(binary.BigEndian.Uint64(p[3][8:]), 10))
-				return emit(dump.Item{Kind: dump.KindRated, ID: id, Value: val})
-			})
-		}},
-		{dump.KindMember, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bMember, func(k, _ []byte) error { return emit(dump.Item{Kind: dump.KindMember, ID: string(k), Value: nil}) })
-		}},
-		{dump.KindCommunityLadder, func(tx *bbolt.Tx, emit func(dump.Item) error) error {
-			return each(tx, bCLadder, func(k, v []byte) error {
-				p := bytes.SplitN(k, []byte{0}, 5)
-				if len(p) != 5 || len(p[4]) < 4 {
-					return damage(fmt.Errorf("community ladder key %q", k))
-				}
-				val, err := standingValue(v)
-				if err != nil {
-					return fmt.Errorf("community ladder %q: %w", k, err)
-				}
-				id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), string(p[3]), strconv.Itoa(uninverted(p[4][:4])), string(p[4][4:]))
-				return emit(dump.Item{Kind: dump.KindCommunityLadder, ID: id, Value: val})
-			})
-		}},
+		{dump.KindCounter, exportCounter},
+		{dump.KindLive, exportLive},
+		{dump.KindGame, exportGame},
+		{dump.KindHistory, exportHistory},
+		{dump.KindStanding, exportStanding},
+		{dump.KindLadder, exportLadder},
+		{dump.KindName, exportName},
+		{dump.KindPrefs, exportPrefs},
+		{dump.KindRoute, exportRoute},
+		{dump.KindTournament, exportTournament},
+		{dump.KindRated, exportRated},
+		{dump.KindMember, exportMember},
+		{dump.KindCommunityLadder, exportCommunityLadder},
 	}
+}
+
+// exportCounter emits the items of dump.KindCounter.
+func exportCounter(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	if b := tx.Bucket(bGames); b != nil && b.Sequence() > 0 {
+		if err := emit(dump.Item{Kind: dump.KindCounter, ID: "games", Value: strconv.AppendUint(nil, b.Sequence(), 10)}); err != nil {
+			return err
+		}
+	}
+	if b := tx.Bucket(bTours); b != nil && b.Sequence() > 0 {
+		return emit(dump.Item{Kind: dump.KindCounter, ID: "tournaments", Value: strconv.AppendUint(nil, b.Sequence(), 10)})
+	}
+	return nil
+}
+
+// exportLive emits the items of dump.KindLive.
+func exportLive(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bLive, func(k, v []byte) error {
+		rec, err := loadLive(tx, k, v)
+		if err != nil {
+			return fmt.Errorf("session %s: %w", keyString(k), err)
+		}
+		val, err := dump.RecordValue(rec)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindLive, ID: string(k), Value: val})
+	})
+}
+
+// exportGame emits the items of dump.KindGame.
+func exportGame(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bGames, func(k, v []byte) error {
+		if len(k) != 8 {
+			return damage(fmt.Errorf("game key %q", k))
+		}
+		id := strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
+		rec, err := decode(v)
+		if err != nil {
+			return fmt.Errorf("game %s: %w", id, err)
+		}
+		val, err := dump.RecordValue(rec)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindGame, ID: id, Value: val})
+	})
+}
+
+// exportHistory emits the items of dump.KindHistory.
+func exportHistory(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	for _, x := range []struct {
+		b     []byte
+		what  string
+		parts int
+	}{{bByUser, "user", 2}, {bByChannel, "channel", 3}} {
+		err := each(tx, x.b, func(k, _ []byte) error {
+			p := strings.Split(string(k[:max(len(k)-9, 0)]), "\x00")
+			if len(k) < 9 || k[len(k)-9] != 0 || len(p) != x.parts {
+				return damage(fmt.Errorf("history index key %q", k))
+			}
+			id := strconv.FormatUint(binary.BigEndian.Uint64(k[len(k)-8:]), 10)
+			return emit(dump.Item{Kind: dump.KindHistory, ID: dump.JoinID(append(append([]string{x.what}, p...), id)...)})
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportStanding emits the items of dump.KindStanding.
+func exportStanding(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bRatings, func(k, v []byte) error {
+		val, err := standingValue(v)
+		if err != nil {
+			return fmt.Errorf("standing %q: %w", k, err)
+		}
+		return emit(dump.Item{Kind: dump.KindStanding, ID: string(k), Value: val})
+	})
+}
+
+// exportLadder emits the items of dump.KindLadder.
+func exportLadder(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bLadder, func(k, v []byte) error {
+		p := bytes.SplitN(k, []byte{0}, 4)
+		if len(p) != 4 || len(p[3]) < 4 {
+			return damage(fmt.Errorf("ladder key %q", k))
+		}
+		val, err := standingValue(v)
+		if err != nil {
+			return fmt.Errorf("ladder %q: %w", k, err)
+		}
+		id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), strconv.Itoa(uninverted(p[3][:4])), string(p[3][4:]))
+		return emit(dump.Item{Kind: dump.KindLadder, ID: id, Value: val})
+	})
+}
+
+// exportName emits the items of dump.KindName.
+func exportName(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bNames, func(k, v []byte) error {
+		var u sessions.User
+		if err := json.Unmarshal(v, &u); err != nil {
+			return fmt.Errorf("name %q: %w", k, damage(err))
+		}
+		val, err := json.Marshal(u)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindName, ID: string(k), Value: val})
+	})
+}
+
+// exportPrefs emits the items of dump.KindPrefs.
+func exportPrefs(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bPrefs, func(k, v []byte) error {
+		p, err := decodePrefs(v)
+		if err != nil {
+			return fmt.Errorf("preferences %q: %w", k, err)
+		}
+		val, err := json.Marshal(p)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindPrefs, ID: strings.TrimSuffix(string(k), "\x00"), Value: val})
+	})
+}
+
+// exportRoute emits the items of dump.KindRoute.
+func exportRoute(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bRoutes, func(k, v []byte) error {
+		r, err := decodeRoute(v)
+		if err != nil {
+			return fmt.Errorf("route %q: %w", k, err)
+		}
+		val, err := json.Marshal(r)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindRoute, ID: strings.TrimSuffix(string(k), "\x00"), Value: val})
+	})
+}
+
+// exportTournament emits the items of dump.KindTournament.
+func exportTournament(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bTours, func(k, v []byte) error {
+		if len(k) != 8 {
+			return damage(fmt.Errorf("tournament key %q", k))
+		}
+		id := strconv.FormatUint(binary.BigEndian.Uint64(k), 10)
+		val, err := dump.TournamentValue(v, id)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", id, err)
+		}
+		return emit(dump.Item{Kind: dump.KindTournament, ID: id, Value: val})
+	})
+}
+
+// exportRated emits the items of dump.KindRated.
+func exportRated(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bRatedLog, func(k, v []byte) error {
+		p := bytes.SplitN(k, []byte{0}, 4)
+		if len(p) != 4 || len(p[3]) != 16 {
+			return damage(fmt.Errorf("rating history key %q", k))
+		}
+		var r ratedRecord
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("rating history %q: %w", k, damage(err))
+		}
+		val, err := json.Marshal(r.RatedGame)
+		if err != nil {
+			return err
+		}
+		id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), strconv.FormatInt(int64(binary.BigEndian.Uint64(p[3][:8])), 10),
+			strconv.FormatUint(binary.BigEndian.Uint64(p[3][8:]), 10))
+		return emit(dump.Item{Kind: dump.KindRated, ID: id, Value: val})
+	})
+}
+
+// exportMember emits the items of dump.KindMember.
+func exportMember(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bMember, func(k, _ []byte) error { return emit(dump.Item{Kind: dump.KindMember, ID: string(k), Value: nil}) })
+}
+
+// exportCommunityLadder emits the items of dump.KindCommunityLadder.
+func exportCommunityLadder(tx *bbolt.Tx, emit func(dump.Item) error) error {
+	return each(tx, bCLadder, func(k, v []byte) error {
+		p := bytes.SplitN(k, []byte{0}, 5)
+		if len(p) != 5 || len(p[4]) < 4 {
+			return damage(fmt.Errorf("community ladder key %q", k))
+		}
+		val, err := standingValue(v)
+		if err != nil {
+			return fmt.Errorf("community ladder %q: %w", k, err)
+		}
+		id := dump.JoinID(string(p[0]), string(p[1]), string(p[2]), string(p[3]), strconv.Itoa(uninverted(p[4][:4])), string(p[4][4:]))
+		return emit(dump.Item{Kind: dump.KindCommunityLadder, ID: id, Value: val})
+	})
 }
 
 // each calls fn with every key and value of bucket b (none when the

@@ -50,185 +50,230 @@ type exporter struct {
 	emit func(ctx context.Context, rev int64, emit func(dump.Item) error) error
 }
 
+// exporters are the exporters of the kinds of items, in the dump's order.
 func (s *Store) exporters() []exporter {
-	bad := func(what, rest string, err error) error {
-		return fmt.Errorf("%s %q: %w: %v", what, strings.ReplaceAll(rest, "\x00", "/"), sessions.ErrDamaged, err)
-	}
-	// records exports the keys under p: id makes an item's ID of the key
-	// after p, val its Value of the stored value (nil: no value).
-	records := func(kind, p string, id func(rest string) (string, error), val func(v []byte) ([]byte, error)) exporter {
-		return exporter{kind, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
-			return s.scan(ctx, s.prefix+p, rev, func(rest string, kv *mvccpb.KeyValue) error {
-				i, err := id(rest)
-				if err != nil {
-					return bad(kind, rest, err)
-				}
-				var v []byte
-				if val != nil {
-					if v, err = val(kv.Value); err != nil {
-						return bad(kind, rest, err)
-					}
-				}
-				return emit(dump.Item{Kind: kind, ID: i, Value: v})
-			})
-		}}
-	}
-	parts := func(n int) func(rest string) (string, error) {
-		return func(rest string) (string, error) {
-			if p := strings.Split(rest, "\x00"); len(p) != n {
-				return "", fmt.Errorf("%d parts, want %d", len(p), n)
-			}
-			return rest, nil
-		}
-	}
-	standing := func(v []byte) ([]byte, error) {
-		var sr standingRecord
-		if err := json.Unmarshal(v, &sr); err != nil {
-			return nil, err
-		}
-		return json.Marshal(sr.Standing)
-	}
-	// ladderRow makes the ID of a ladder's row of n parts, the rating
-	// (inverted, in hex) second to last: the platform's ladders and the
-	// communities'.
-	ladderRow := func(n int) func(rest string) (string, error) {
-		return func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != n {
-				return "", fmt.Errorf("%d parts, want %d", len(p), n)
-			}
-			inv, err := strconv.ParseUint(p[n-2], 16, 32)
-			if err != nil {
-				return "", err
-			}
-			p[n-2] = strconv.Itoa(uninverted(uint32(inv)))
-			return dump.JoinID(p...), nil
-		}
-	}
-	history := func(what string, n int) func(rest string) (string, error) {
-		return func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != n {
-				return "", fmt.Errorf("%d parts, want %d", len(p), n)
-			}
-			id, err := strconv.ParseUint(p[n-1], 10, 64)
-			if err != nil {
-				return "", err
-			}
-			p[n-1] = strconv.FormatUint(id, 10)
-			return dump.JoinID(append([]string{what}, p...)...), nil
-		}
-	}
 	return []exporter{
-		{dump.KindCounter, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
-			for _, c := range []struct{ id, key string }{{"games", s.nextKey()}, {"tournaments", s.tourCounterKey()}} {
-				resp, err := s.cli.Get(ctx, c.key, clientv3.WithRev(rev))
-				if err != nil {
-					return err
-				}
-				if len(resp.Kvs) == 0 {
-					continue
-				}
-				if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
-					return bad("the counter of", c.id, err)
-				}
-				if err := emit(dump.Item{Kind: dump.KindCounter, ID: c.id, Value: resp.Kvs[0].Value}); err != nil {
-					return err
-				}
-			}
-			return nil
-		}},
-		{dump.KindLive, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
-			return s.scan(ctx, s.prefix+"h/", rev, func(rest string, kv *mvccpb.KeyValue) error {
-				p := strings.Split(rest, "\x00")
-				if len(p) != 3 {
-					return bad("live session", rest, errors.New("not platform, channel and thread"))
-				}
-				rec, err := s.loadAt(ctx, sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, kv.Value, rev)
-				if err != nil {
-					return bad("live session", rest, err)
-				}
-				v, err := dump.RecordValue(rec)
-				if err != nil {
-					return err
-				}
-				return emit(dump.Item{Kind: dump.KindLive, ID: rest, Value: v})
-			})
-		}},
-		records(dump.KindGame, "g/", func(rest string) (string, error) {
-			id, err := strconv.ParseUint(rest, 10, 64)
-			return strconv.FormatUint(id, 10), err
-		}, func(v []byte) ([]byte, error) {
-			rec, err := decodeRecord(v)
-			if err != nil {
-				return nil, err
-			}
-			return dump.RecordValue(rec)
-		}),
-		records(dump.KindHistory, "u/", history("user", 3), nil),
-		records(dump.KindHistory, "c/", history("channel", 4), nil),
-		records(dump.KindStanding, "r/", parts(4), standing),
-		records(dump.KindLadder, "l/", ladderRow(5), standing),
-		records(dump.KindName, "n/", parts(2), func(v []byte) ([]byte, error) {
-			var u sessions.User
-			if err := json.Unmarshal(v, &u); err != nil {
-				return nil, err
-			}
-			return json.Marshal(u)
-		}),
-		records(dump.KindPrefs, "p/", parts(2), func(v []byte) ([]byte, error) {
-			var p prefs
-			if err := json.Unmarshal(v, &p); err != nil || p.V != 1 {
-				return nil, fmt.Errorf("version %d: %v", p.V, err)
-			}
-			return json.Marshal(p)
-		}),
-		records(dump.KindRoute, "o/", parts(2), func(v []byte) ([]byte, error) {
-			var r route
-			if err := json.Unmarshal(v, &r); err != nil || r.V != 1 {
-				return nil, fmt.Errorf("version %d: %v", r.V, err)
-			}
-			return json.Marshal(r)
-		}),
-		{dump.KindTournament, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
-			return s.scan(ctx, s.prefix+"t/", rev, func(rest string, kv *mvccpb.KeyValue) error {
-				n, err := strconv.ParseUint(rest, 10, 64)
-				if err != nil || n == 0 {
-					return bad("tournament", rest, fmt.Errorf("bad id (%v)", err))
-				}
-				id := strconv.FormatUint(n, 10)
-				v, err := dump.TournamentValue(kv.Value, id)
-				if err != nil {
-					return fmt.Errorf("tournament %s: %w", id, err)
-				}
-				return emit(dump.Item{Kind: dump.KindTournament, ID: id, Value: v})
-			})
-		}},
-		records(dump.KindRated, "rh/", func(rest string) (string, error) {
-			p := strings.Split(rest, "\x00")
-			if len(p) != 5 {
-				return "", fmt.Errorf("%d parts, want 5", len(p))
-			}
-			at, err := strconv.ParseInt(p[3], 10, 64)
-			if err != nil {
-				return "", err
-			}
-			id, err := strconv.ParseUint(p[4], 10, 64)
-			if err != nil {
-				return "", err
-			}
-			p[3], p[4] = strconv.FormatInt(at, 10), strconv.FormatUint(id, 10)
-			return dump.JoinID(p...), nil
-		}, func(v []byte) ([]byte, error) {
-			var r ratedRecord
-			if err := json.Unmarshal(v, &r); err != nil {
-				return nil, err
-			}
-			return json.Marshal(r.RatedGame)
-		}),
-		records(dump.KindMember, "cm/", parts(5), nil),
-		records(dump.KindCommunityLadder, "cl/", ladderRow(6), standing),
+		{dump.KindCounter, s.exportCounter},
+		{dump.KindLive, s.exportLive},
+		s.records(dump.KindGame, "g/", gameID, gameValue),
+		s.records(dump.KindHistory, "u/", historyID("user", 3), nil),
+		s.records(dump.KindHistory, "c/", historyID("channel", 4), nil),
+		s.records(dump.KindStanding, "r/", partsID(4), standingValue),
+		s.records(dump.KindLadder, "l/", ladderRowID(5), standingValue),
+		s.records(dump.KindName, "n/", partsID(2), nameValue),
+		s.records(dump.KindPrefs, "p/", partsID(2), prefsValue),
+		s.records(dump.KindRoute, "o/", partsID(2), routeValue),
+		{dump.KindTournament, s.exportTournament},
+		s.records(dump.KindRated, "rh/", ratedID, ratedValue),
+		s.records(dump.KindMember, "cm/", partsID(5), nil),
+		s.records(dump.KindCommunityLadder, "cl/", ladderRowID(6), standingValue),
 	}
+}
+
+// badItem is the error of a damaged stored item: what it is, the rest of
+// its key (parts split by /), and why.
+func badItem(what, rest string, err error) error {
+	return fmt.Errorf("%s %q: %w: %v", what, strings.ReplaceAll(rest, "\x00", "/"), sessions.ErrDamaged, err)
+}
+
+// records exports the keys under p: id makes an item's ID of the key
+// after p, val its Value of the stored value (nil: no value).
+func (s *Store) records(kind, p string, id func(rest string) (string, error), val func(v []byte) ([]byte, error)) exporter {
+	return exporter{kind, func(ctx context.Context, rev int64, emit func(dump.Item) error) error {
+		return s.scan(ctx, s.prefix+p, rev, func(rest string, kv *mvccpb.KeyValue) error {
+			i, err := id(rest)
+			if err != nil {
+				return badItem(kind, rest, err)
+			}
+			var v []byte
+			if val != nil {
+				if v, err = val(kv.Value); err != nil {
+					return badItem(kind, rest, err)
+				}
+			}
+			return emit(dump.Item{Kind: kind, ID: i, Value: v})
+		})
+	}}
+}
+
+// partsID makes an item's ID of a key of n parts, as it is.
+func partsID(n int) func(rest string) (string, error) {
+	return func(rest string) (string, error) {
+		if p := strings.Split(rest, "\x00"); len(p) != n {
+			return "", fmt.Errorf("%d parts, want %d", len(p), n)
+		}
+		return rest, nil
+	}
+}
+
+// standingValue is a standing's Value: the standing without what the
+// store keeps beside it.
+func standingValue(v []byte) ([]byte, error) {
+	var sr standingRecord
+	if err := json.Unmarshal(v, &sr); err != nil {
+		return nil, err
+	}
+	return json.Marshal(sr.Standing)
+}
+
+// ladderRowID makes the ID of a ladder's row of n parts, the rating
+// (inverted, in hex) second to last: the platform's ladders and the
+// communities'.
+func ladderRowID(n int) func(rest string) (string, error) {
+	return func(rest string) (string, error) {
+		p := strings.Split(rest, "\x00")
+		if len(p) != n {
+			return "", fmt.Errorf("%d parts, want %d", len(p), n)
+		}
+		inv, err := strconv.ParseUint(p[n-2], 16, 32)
+		if err != nil {
+			return "", err
+		}
+		p[n-2] = strconv.Itoa(uninverted(uint32(inv)))
+		return dump.JoinID(p...), nil
+	}
+}
+
+// historyID makes the ID of an entry of n parts of a history index (of
+// a user's or a channel's: what), the game's id last.
+func historyID(what string, n int) func(rest string) (string, error) {
+	return func(rest string) (string, error) {
+		p := strings.Split(rest, "\x00")
+		if len(p) != n {
+			return "", fmt.Errorf("%d parts, want %d", len(p), n)
+		}
+		id, err := strconv.ParseUint(p[n-1], 10, 64)
+		if err != nil {
+			return "", err
+		}
+		p[n-1] = strconv.FormatUint(id, 10)
+		return dump.JoinID(append([]string{what}, p...)...), nil
+	}
+}
+
+// exportCounter emits the counters of games and of tournaments.
+func (s *Store) exportCounter(ctx context.Context, rev int64, emit func(dump.Item) error) error {
+	for _, c := range []struct{ id, key string }{{"games", s.nextKey()}, {"tournaments", s.tourCounterKey()}} {
+		resp, err := s.cli.Get(ctx, c.key, clientv3.WithRev(rev))
+		if err != nil {
+			return err
+		}
+		if len(resp.Kvs) == 0 {
+			continue
+		}
+		if _, err := strconv.ParseUint(string(resp.Kvs[0].Value), 10, 64); err != nil {
+			return badItem("the counter of", c.id, err)
+		}
+		if err := emit(dump.Item{Kind: dump.KindCounter, ID: c.id, Value: resp.Kvs[0].Value}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// exportLive emits the live sessions, each with its move log.
+func (s *Store) exportLive(ctx context.Context, rev int64, emit func(dump.Item) error) error {
+	return s.scan(ctx, s.prefix+"h/", rev, func(rest string, kv *mvccpb.KeyValue) error {
+		p := strings.Split(rest, "\x00")
+		if len(p) != 3 {
+			return badItem("live session", rest, errors.New("not platform, channel and thread"))
+		}
+		rec, err := s.loadAt(ctx, sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, kv.Value, rev)
+		if err != nil {
+			return badItem("live session", rest, err)
+		}
+		v, err := dump.RecordValue(rec)
+		if err != nil {
+			return err
+		}
+		return emit(dump.Item{Kind: dump.KindLive, ID: rest, Value: v})
+	})
+}
+
+// gameID is a finished game's ID: its number.
+func gameID(rest string) (string, error) {
+	id, err := strconv.ParseUint(rest, 10, 64)
+	return strconv.FormatUint(id, 10), err
+}
+
+// gameValue is a finished game's Value.
+func gameValue(v []byte) ([]byte, error) {
+	rec, err := decodeRecord(v)
+	if err != nil {
+		return nil, err
+	}
+	return dump.RecordValue(rec)
+}
+
+// nameValue is the Value of the user a name was last seen with.
+func nameValue(v []byte) ([]byte, error) {
+	var u sessions.User
+	if err := json.Unmarshal(v, &u); err != nil {
+		return nil, err
+	}
+	return json.Marshal(u)
+}
+
+// prefsValue is a user's preferences' Value.
+func prefsValue(v []byte) ([]byte, error) {
+	var p prefs
+	if err := json.Unmarshal(v, &p); err != nil || p.V != 1 {
+		return nil, fmt.Errorf("version %d: %v", p.V, err)
+	}
+	return json.Marshal(p)
+}
+
+// routeValue is a channel's route's Value.
+func routeValue(v []byte) ([]byte, error) {
+	var r route
+	if err := json.Unmarshal(v, &r); err != nil || r.V != 1 {
+		return nil, fmt.Errorf("version %d: %v", r.V, err)
+	}
+	return json.Marshal(r)
+}
+
+// exportTournament emits the tournaments.
+func (s *Store) exportTournament(ctx context.Context, rev int64, emit func(dump.Item) error) error {
+	return s.scan(ctx, s.prefix+"t/", rev, func(rest string, kv *mvccpb.KeyValue) error {
+		n, err := strconv.ParseUint(rest, 10, 64)
+		if err != nil || n == 0 {
+			return badItem("tournament", rest, fmt.Errorf("bad id (%v)", err))
+		}
+		id := strconv.FormatUint(n, 10)
+		v, err := dump.TournamentValue(kv.Value, id)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", id, err)
+		}
+		return emit(dump.Item{Kind: dump.KindTournament, ID: id, Value: v})
+	})
+}
+
+// ratedID makes the ID of an entry of a rating history: platform, user,
+// game, when the game ended and its id.
+func ratedID(rest string) (string, error) {
+	p := strings.Split(rest, "\x00")
+	if len(p) != 5 {
+		return "", fmt.Errorf("%d parts, want 5", len(p))
+	}
+	at, err := strconv.ParseInt(p[3], 10, 64)
+	if err != nil {
+		return "", err
+	}
+	id, err := strconv.ParseUint(p[4], 10, 64)
+	if err != nil {
+		return "", err
+	}
+	p[3], p[4] = strconv.FormatInt(at, 10), strconv.FormatUint(id, 10)
+	return dump.JoinID(p...), nil
+}
+
+// ratedValue is an entry of a rating history's Value.
+func ratedValue(v []byte) ([]byte, error) {
+	var r ratedRecord
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, err
+	}
+	return json.Marshal(r.RatedGame)
 }
 
 // loadAt reads a live session whose head is h with its move log at
