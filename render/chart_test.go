@@ -78,13 +78,6 @@ func TestStoryGolden(t *testing.T) {
 	}
 }
 
-// near reports whether two colours differ by at most 24 in each channel.
-func near(a, b color.Color) bool {
-	r1, g1, b1, _ := a.RGBA()
-	r2, g2, b2, _ := b.RGBA()
-	return diff(r1, r2) <= 24 && diff(g1, g2) <= 24 && diff(b1, b2) <= 24
-}
-
 // same reports whether a pixel has exactly the colour c.
 func same(a color.Color, c color.RGBA) bool {
 	r1, g1, b1, _ := a.RGBA()

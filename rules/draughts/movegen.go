@@ -39,20 +39,6 @@ func toRel(p Position) rel {
 	return rel{rotate(p.Black), rotate(p.White), rotate(p.Kings)}
 }
 
-// applyRel plays m and returns the next position from the opponent's view.
-func applyRel(p rel, m Move) rel {
-	from, to := uint32(1)<<m.From, uint32(1)<<m.To
-	us := p.us&^from | to
-	them := p.them &^ m.Captured
-	kings := p.kings &^ m.Captured
-	if kings&from != 0 {
-		kings = kings&^from | to
-	} else if to&topRank != 0 {
-		kings |= to
-	}
-	return rel{rotate(them), rotate(us), rotate(kings)}
-}
-
 // gen generates moves of one position from the mover's view.
 type gen struct {
 	flying, landNext, quality bool

@@ -522,11 +522,10 @@ func TestHuffing(t *testing.T) {
 	if got := g.Huffable(); got != 1<<mustField(t, v, "c3") {
 		t.Fatalf("huffable %b, want c3", got)
 	}
-	h, err := g.Huff(mustField(t, v, "b4"))
-	if !errors.Is(err, rules.ErrNotNow) {
+	if _, err := g.Huff(mustField(t, v, "b4")); !errors.Is(err, rules.ErrNotNow) {
 		t.Fatalf("huffing b4: %v", err)
 	}
-	h, err = g.Huff(mustField(t, v, "c3"))
+	h, err := g.Huff(mustField(t, v, "c3"))
 	if err != nil {
 		t.Fatal(err)
 	}
