@@ -17,10 +17,10 @@ func (v Variant) MoveText(m Move) string {
 		sep = "x"
 	}
 	var b strings.Builder
-	b.WriteString(v.Square(m.From).String())
+	b.WriteString(v.Rules(m.From).String())
 	for _, f := range m.Path[:m.N] {
 		b.WriteString(sep)
-		b.WriteString(v.Square(f).String())
+		b.WriteString(v.Rules(f).String())
 	}
 	return b.String()
 }
@@ -66,7 +66,7 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 		strings.ContainsAny(s[:1]+s[len(s)-1:], "-x:") {
 		return Move{}, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", clip(text), "Examples", "c3-d4, c3xe5xg7, 11-15"}, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
 	}
-	fs := make([]Field, len(toks))
+	fs := make([]Square, len(toks))
 	for i, t := range toks {
 		f, err := v.parseSquare(t)
 		if err != nil {
@@ -139,9 +139,9 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 	mine := p.Pieces(p.ToMove)
 	if mine&(1<<from) == 0 {
 		if p.Pieces(p.ToMove.Other())&(1<<from) != 0 {
-			return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: the piece on %s is not yours (%s to move)", name, v.Square(from), p.ToMove)
+			return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", name, "Square", v.Rules(from).String()}, "%s: the piece on %s is not yours (%s to move)", name, v.Rules(from), p.ToMove)
 		}
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: there is no piece on %s", name, v.Square(from))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", name, "Square", v.Rules(from).String()}, "%s: there is no piece on %s", name, v.Rules(from))
 	}
 	if len(legal) == 0 {
 		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoLegalMove, []string{"Move", name}, "%s: %s has no legal move", name, p.ToMove)
@@ -160,8 +160,8 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			}
 		}
 		var capturers []string
-		for _, f := range v.sortedFields(fromSet(legal)) {
-			capturers = append(capturers, v.Square(f).String())
+		for _, f := range v.sortedSquares(fromSet(legal)) {
+			capturers = append(capturers, v.Rules(f).String())
 		}
 		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeMustCapture, []string{"Move", name, "Squares", strings.Join(capturers, ", ")}, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
 	}
@@ -172,15 +172,15 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", name, "Square", v.Square(from).String()}, "%s is not legal: the piece on %s cannot move", name, v.Square(from))
+		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", name, "Square", v.Rules(from).String()}, "%s is not legal: the piece on %s cannot move", name, v.Rules(from))
 	}
-	return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", name, "Square", v.Square(from).String(), "Moves", v.movesArg(own, 6)}, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
+	return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", name, "Square", v.Rules(from).String(), "Moves", v.movesArg(own, 6)}, "%s is not legal (legal from %s: %s)", name, v.Rules(from), v.movesList(own, 6))
 }
 
 // goesOn returns the series of ms that start on from and pass through the
 // given landings, in order, before going on: the series that a player who
 // typed from and those landings stopped too early.
-func goesOn(ms []Move, from Field, landings []Field) []Move {
+func goesOn(ms []Move, from Square, landings []Square) []Move {
 	var out []Move
 	for _, m := range ms {
 		if m.From == from && m.Captured != 0 && int(m.N) > len(landings) && samePath(Move{N: uint8(len(landings)), Path: m.Path}, landings) {
@@ -190,7 +190,7 @@ func goesOn(ms []Move, from Field, landings []Field) []Move {
 	return out
 }
 
-func samePath(m Move, landings []Field) bool {
+func samePath(m Move, landings []Square) bool {
 	if int(m.N) != len(landings) {
 		return false
 	}

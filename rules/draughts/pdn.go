@@ -78,7 +78,7 @@ func (g Game) PDN(meta rules.Meta) string {
 		} else if i == 0 {
 			toks = append(toks, strconv.Itoa(num)+"...")
 		}
-		if ply.Huffed != NoField {
+		if ply.Huffed != NoSquare {
 			toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(ply.Huffed)))
 		}
 		toks = append(toks, g.v.NumericText(p, ply.Move))
@@ -86,7 +86,7 @@ func (g Game) PDN(meta rules.Meta) string {
 			num++
 		}
 	}
-	if g.huffed != NoField { // a huff not yet followed by its move
+	if g.huffed != NoSquare { // a huff not yet followed by its move
 		toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(g.huffed)))
 	}
 	toks = append(toks, result)

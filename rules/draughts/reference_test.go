@@ -17,8 +17,8 @@ import (
 // positions full of kings. Each move is "from-to:captured squares".
 func refMoves(v Variant, p Position) []string {
 	var board [8][8]int // [file][rank]: +1/+2 White man/king, -1/-2 Black
-	for f := Field(0); f < 32; f++ {
-		sq := v.Square(f)
+	for f := Square(0); f < 32; f++ {
+		sq := v.Rules(f)
 		bit := uint32(1) << f
 		k := 1
 		if p.Kings&bit != 0 {
@@ -135,10 +135,10 @@ func engineMoves(v Variant, p Position) []string {
 	for _, m := range v.Moves(p) {
 		var cs []string
 		for b := m.Captured; b != 0; b &= b - 1 {
-			cs = append(cs, v.Square(Field(bits.TrailingZeros32(b))).String())
+			cs = append(cs, v.Rules(Square(bits.TrailingZeros32(b))).String())
 		}
 		sort.Strings(cs)
-		out = append(out, fmt.Sprintf("%s-%s:%s", v.Square(m.From), v.Square(m.To), strings.Join(cs, ",")))
+		out = append(out, fmt.Sprintf("%s-%s:%s", v.Rules(m.From), v.Rules(m.To), strings.Join(cs, ",")))
 	}
 	sort.Strings(out)
 	return out

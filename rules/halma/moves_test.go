@@ -213,7 +213,7 @@ func TestPaths(t *testing.T) {
 			if m.Text != m.Path[0].String()+"-"+m.Path[len(m.Path)-1].String() {
 				t.Errorf("text %q does not name the path's ends", m.Text)
 			}
-			if st.Position().At(SqOf(m.From)) != 0 || next.Position().At(SqOf(m.To)) != 0 {
+			if st.Position().At(SquareOf(m.From)) != 0 || next.Position().At(SquareOf(m.To)) != 0 {
 				t.Errorf("the piece did not go from %s to %s", m.From, m.To)
 			}
 		})
