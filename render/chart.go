@@ -16,7 +16,7 @@ type Chart struct {
 	// the games won, drawn and lost).
 	Stats []string
 	// Lines are one or two players' ratings (MaxChartLines); two share
-	// the axes, in the colours their names have in the legend.
+	// the axes, in the colors their names have in the legend.
 	Lines []ChartLine
 	// Month is when the current month began: the chart is shaded from it
 	// on, and labelled MonthLabel; zero for no mark.
@@ -84,7 +84,7 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	// Title and legend, then the lines of stats.
 	y := float64(chartMargin)
 	dc.font(20)
-	dc.colour(p.c.ink)
+	dc.color(p.c.ink)
 	dc.text(clipRunes(c.Title, 60), chartMargin, y+10, 0, 0.35)
 	if len(c.Lines) > 1 {
 		dc.font(14)
@@ -92,10 +92,10 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 		for i := len(c.Lines) - 1; i >= 0; i-- {
 			name := clipRunes(c.Lines[i].Name, 20)
 			w := dc.measure(name)
-			dc.colour(p.c.ink)
+			dc.color(p.c.ink)
 			dc.text(name, x, y+10, 1, 0.35)
 			x -= w + 6
-			dc.colour(p.c.lines[i])
+			dc.color(p.c.lines[i])
 			dc.DrawRectangle(x-12, y+4, 12, 12)
 			dc.Fill()
 			x -= 24
@@ -103,7 +103,7 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	}
 	y += 28
 	dc.font(14)
-	dc.colour(p.c.ink)
+	dc.color(p.c.ink)
 	for _, s := range c.Stats {
 		dc.text(clipRunes(s, 90), chartMargin, y+8, 0, 0.35)
 		y += 20
@@ -153,12 +153,12 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	// This month, shaded.
 	if !c.Month.IsZero() && c.Month.Before(to) {
 		bx := max(plot.x0, xOf(c.Month))
-		dc.colour(p.c.band)
+		dc.color(p.c.band)
 		dc.DrawRectangle(bx, plot.y0, plot.x1-bx, plot.y1-plot.y0)
 		dc.Fill()
 		if c.MonthLabel != "" {
 			dc.font(12)
-			dc.colour(p.c.ink)
+			dc.color(p.c.ink)
 			dc.text(c.MonthLabel, plot.x1-4, plot.y0+9, 1, 0.35)
 		}
 	}
@@ -167,10 +167,10 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	dc.SetLineWidth(1)
 	for v := lo; v <= hi; v += step {
 		yy := math.Round(yOf(v)) + 0.5
-		dc.colour(p.c.grid)
+		dc.color(p.c.grid)
 		dc.DrawLine(plot.x0, yy, plot.x1, yy)
 		dc.Stroke()
-		dc.colour(p.c.ink)
+		dc.color(p.c.ink)
 		dc.text(strconv.Itoa(v), plot.x0-6, yy, 1, 0.35)
 	}
 	for _, tk := range timeTicks(from, to) {
@@ -178,10 +178,10 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 		if xx < plot.x0 || xx > plot.x1 {
 			continue
 		}
-		dc.colour(p.c.grid)
+		dc.color(p.c.grid)
 		dc.DrawLine(math.Round(xx)+0.5, plot.y1, math.Round(xx)+0.5, plot.y1+4)
 		dc.Stroke()
-		dc.colour(p.c.ink)
+		dc.color(p.c.ink)
 		label := dateLabel(c.Date, tk.at, tk.day)
 		w := dc.measure(label)
 		dc.text(label, min(max(xx, chartMargin+w/2), ChartWidth-chartMargin-w/2), plot.y1+13, 0.5, 0.35)
@@ -207,7 +207,7 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 			continue
 		}
 		ink := p.c.lines[i]
-		dc.colour(ink)
+		dc.color(ink)
 		dc.SetLineWidth(2.5)
 		dc.SetLineCapRound()
 		dc.SetLineJoinRound()

@@ -223,11 +223,11 @@ func screenOf(n, k, f, r int) (col, row int) {
 	return col, row
 }
 
-// seatColours returns the colour sets of the seats: Halma (camps) red,
-// blue, green, yellow; the games played on one colour of squares
+// seatColors returns the color sets of the seats: Halma (camps) red,
+// blue, green, yellow; the games played on one color of squares
 // (draughts: Playable or Numbers set) white and black; the others
 // (Ultradamas) red and black.
-func seatColours(v rules.View) []uint8 {
+func seatColors(v rules.View) []uint8 {
 	switch {
 	case v.Camps != nil:
 		return []uint8{cRed, cBlue, cGreen, cYellow}[:max(2, min(4, len(v.Camps)))]
@@ -237,18 +237,18 @@ func seatColours(v rules.View) []uint8 {
 	return []uint8{cRed, cBlack}
 }
 
-// seatColourNames name the piece colour sets for people.
-var seatColourNames = [nColours]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
+// seatColorNames name the piece color sets for people.
+var seatColorNames = [nColors]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
 
-// SeatColour returns the colour of a seat's pieces in the pictures of
+// SeatColor returns the color of a seat's pieces in the pictures of
 // view v, in words ("red"), so that a chat can tell players which pieces
-// are theirs; "" for a seat the view has no colour for.
-func SeatColour(v rules.View, seat int) string {
-	colours := seatColours(v)
-	if seat < 0 || seat >= len(colours) {
+// are theirs; "" for a seat the view has no color for.
+func SeatColor(v rules.View, seat int) string {
+	colors := seatColors(v)
+	if seat < 0 || seat >= len(colors) {
 		return ""
 	}
-	return seatColourNames[colours[seat]]
+	return seatColorNames[colors[seat]]
 }
 
 // cellKeys works out how every square of the screen looks for view v
@@ -267,7 +267,7 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 		col, row := screenOf(n, k, f, r)
 		return &keys[row][col], nil
 	}
-	// the squares' colours: a1 dark, as on every real board; Spanish
+	// the squares' colors: a1 dark, as on every real board; Spanish
 	// draughts is played on the light squares, the other games on the dark
 	for f := 0; f < n; f++ {
 		for r := 0; r < n; r++ {
@@ -291,18 +291,18 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 			}
 		}
 	}
-	colours := seatColours(v)
-	if len(v.Camps) > len(colours) {
+	colors := seatColors(v)
+	if len(v.Camps) > len(colors) {
 		return nil, fmt.Errorf("%w: %d camps (at most 4)", ErrBadView, len(v.Camps))
 	}
-	var owner [16][16]uint8 // 1 + colour set of the camp's owner, on the screen
+	var owner [16][16]uint8 // 1 + color set of the camp's owner, on the screen
 	for seat, camp := range v.Camps {
 		for _, sq := range camp {
 			c, err := at(sq, "camp")
 			if err != nil {
 				return nil, err
 			}
-			c.camp = 1 + colours[seat]
+			c.camp = 1 + colors[seat]
 			col, row := screenOf(n, k, int(sq.File), int(sq.Rank))
 			owner[row][col] = c.camp
 		}
@@ -365,15 +365,15 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 		if err != nil {
 			return nil, err
 		}
-		if p.Seat < 0 || p.Seat >= len(colours) {
-			return nil, fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colours)-1)
+		if p.Seat < 0 || p.Seat >= len(colors) {
+			return nil, fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colors)-1)
 		}
 		if p.Level < 1 || p.Level > 6 || p.Carries < 0 || p.Carries > 6 {
 			return nil, fmt.Errorf("%w: piece on %v of level %d carrying %d (levels 1 to 6)", ErrBadView, p.Square, p.Level, p.Carries)
 		}
 		c.piece = pieceKey{
-			colour:  colours[p.Seat],
-			other:   colours[(p.Seat+1)%len(colours)],
+			color:   colors[p.Seat],
+			other:   colors[(p.Seat+1)%len(colors)],
 			level:   uint8(p.Level),
 			carries: uint8(p.Carries),
 		}
