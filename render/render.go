@@ -258,31 +258,23 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 	if n < 2 || n > 16 {
 		return nil, fmt.Errorf("%w: board size %d (2 to 16)", ErrBadView, n)
 	}
-	var keys [16][16]cellKey
-	at := func(sq rules.Square, what string) (*cellKey, error) {
-		f, r := int(sq.File), int(sq.Rank)
-		if f < 0 || f >= n || r < 0 || r >= n {
-			return nil, fmt.Errorf("%w: %s square (file %d, rank %d) is off the %dx%d board", ErrBadView, what, f, r, n, n)
-		}
-		col, row := screenOf(n, k, f, r)
-		return &keys[row][col], nil
-	}
+	s := &screenKeys{n: n, k: k}
 	// the squares' colors: a1 dark, as on every real board; Spanish
 	// draughts is played on the light squares, the other games on the dark
 	for f := 0; f < n; f++ {
 		for r := 0; r < n; r++ {
-			c, _ := at(rules.Square{File: int8(f), Rank: int8(r)}, "")
+			c, _ := s.at(rules.Square{File: int8(f), Rank: int8(r)}, "")
 			c.dark = (f+r)%2 == 0
 		}
 	}
 	for _, sq := range v.Playable {
-		if _, err := at(sq, "playable"); err != nil {
+		if _, err := s.at(sq, "playable"); err != nil {
 			return nil, err
 		}
 	}
 	if numbers {
 		for sq, num := range v.Numbers {
-			c, err := at(sq, "numbered")
+			c, err := s.at(sq, "numbered")
 			if err != nil {
 				return nil, err
 			}
@@ -292,84 +284,139 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 		}
 	}
 	colors := seatColors(v)
+	if err := s.camps(v, colors); err != nil {
+		return nil, err
+	}
+	if last != nil && !last.Pass {
+		if err := s.lastMove(last); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.pieces(v, colors); err != nil {
+		return nil, err
+	}
+	if movable {
+		for _, sq := range v.Movable {
+			c, err := s.at(sq, "movable")
+			if err != nil {
+				return nil, err
+			}
+			c.movable = true
+		}
+	}
+	return &s.keys, nil
+}
+
+// screenKeys are the cells of a screen of an n x n board turned k quarter
+// turns, being worked out by cellKeys.
+type screenKeys struct {
+	keys [16][16]cellKey
+	n, k int
+}
+
+// at returns the cell where square sq is on the screen; what names the
+// square in the error when it is off the board.
+func (s *screenKeys) at(sq rules.Square, what string) (*cellKey, error) {
+	f, r := int(sq.File), int(sq.Rank)
+	if f < 0 || f >= s.n || r < 0 || r >= s.n {
+		return nil, fmt.Errorf("%w: %s square (file %d, rank %d) is off the %dx%d board", ErrBadView, what, f, r, s.n, s.n)
+	}
+	col, row := screenOf(s.n, s.k, f, r)
+	return &s.keys[row][col], nil
+}
+
+// camps tints each camp in its owner's color set and outlines it where it
+// borders another camp or the board's edge.
+func (s *screenKeys) camps(v rules.View, colors []uint8) error {
+	n, k := s.n, s.k
 	if len(v.Camps) > len(colors) {
-		return nil, fmt.Errorf("%w: %d camps (at most 4)", ErrBadView, len(v.Camps))
+		return fmt.Errorf("%w: %d camps (at most 4)", ErrBadView, len(v.Camps))
 	}
 	var owner [16][16]uint8 // 1 + color set of the camp's owner, on the screen
 	for seat, camp := range v.Camps {
 		for _, sq := range camp {
-			c, err := at(sq, "camp")
+			c, err := s.at(sq, "camp")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			c.camp = 1 + colors[seat]
 			col, row := screenOf(n, k, int(sq.File), int(sq.Rank))
 			owner[row][col] = c.camp
 		}
 	}
-	if v.Camps != nil {
-		for row := 0; row < n; row++ {
-			for col := 0; col < n; col++ {
-				o := owner[row][col]
-				if o == 0 {
-					continue
-				}
-				other := func(r, c int) bool { return r < 0 || c < 0 || r >= n || c >= n || owner[r][c] != o }
-				c := &keys[row][col]
-				if other(row-1, col) {
-					c.edges |= edgeTop
-				}
-				if other(row+1, col) {
-					c.edges |= edgeBottom
-				}
-				if other(row, col-1) {
-					c.edges |= edgeLeft
-				}
-				if other(row, col+1) {
-					c.edges |= edgeRight
-				}
-			}
-		}
+	if v.Camps == nil {
+		return nil
 	}
-	if last != nil && !last.Pass {
-		for i, sq := range last.Path {
-			if i == 0 || i == len(last.Path)-1 {
+	for row := 0; row < n; row++ {
+		for col := 0; col < n; col++ {
+			o := owner[row][col]
+			if o == 0 {
 				continue
 			}
-			c, err := at(sq, "move path")
-			if err != nil {
-				return nil, err
+			other := func(r, c int) bool { return r < 0 || c < 0 || r >= n || c >= n || owner[r][c] != o }
+			c := &s.keys[row][col]
+			if other(row-1, col) {
+				c.edges |= edgeTop
 			}
-			c.dot = true
-		}
-		for _, sq := range last.Captured {
-			c, err := at(sq, "captured")
-			if err != nil {
-				return nil, err
+			if other(row+1, col) {
+				c.edges |= edgeBottom
 			}
-			c.captured = true
+			if other(row, col-1) {
+				c.edges |= edgeLeft
+			}
+			if other(row, col+1) {
+				c.edges |= edgeRight
+			}
 		}
-		c, err := at(last.From, "move's start")
-		if err != nil {
-			return nil, err
-		}
-		c.mark = markFrom
-		if c, err = at(last.To, "move's end"); err != nil {
-			return nil, err
-		}
-		c.mark = markTo
-		c.dot = false
 	}
-	for _, p := range v.Pieces {
-		c, err := at(p.Square, "piece's")
+	return nil
+}
+
+// lastMove marks the last move: a dot on each square its series passed
+// through, a cross on each captured square, its start and end filled.
+func (s *screenKeys) lastMove(last *rules.Move) error {
+	for i, sq := range last.Path {
+		if i == 0 || i == len(last.Path)-1 {
+			continue
+		}
+		c, err := s.at(sq, "move path")
 		if err != nil {
-			return nil, err
+			return err
+		}
+		c.dot = true
+	}
+	for _, sq := range last.Captured {
+		c, err := s.at(sq, "captured")
+		if err != nil {
+			return err
+		}
+		c.captured = true
+	}
+	c, err := s.at(last.From, "move's start")
+	if err != nil {
+		return err
+	}
+	c.mark = markFrom
+	if c, err = s.at(last.To, "move's end"); err != nil {
+		return err
+	}
+	c.mark = markTo
+	c.dot = false
+	return nil
+}
+
+// pieces puts v's pieces on their cells, each in its seat's color set.
+func (s *screenKeys) pieces(v rules.View, colors []uint8) error {
+	for _, p := range v.Pieces {
+		c, err := s.at(p.Square, "piece's")
+		if err != nil {
+			return err
 		}
 		if p.Seat < 0 || p.Seat >= len(colors) {
-			return nil, fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colors)-1)
+			return fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colors)-1)
 		}
 		if p.Level < 1 || p.Level > 6 || p.Carries < 0 || p.Carries > 6 {
-			return nil, fmt.Errorf("%w: piece on %v of level %d carrying %d (levels 1 to 6)", ErrBadView, p.Square, p.Level, p.Carries)
+			return fmt.Errorf("%w: piece on %v of level %d carrying %d (levels 1 to 6)", ErrBadView, p.Square, p.Level, p.Carries)
 		}
 		c.piece = pieceKey{
 			color:   colors[p.Seat],
@@ -379,14 +426,5 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 		}
 		c.dot = false
 	}
-	if movable {
-		for _, sq := range v.Movable {
-			c, err := at(sq, "movable")
-			if err != nil {
-				return nil, err
-			}
-			c.movable = true
-		}
-	}
-	return &keys, nil
+	return nil
 }
