@@ -56,7 +56,7 @@ func (w *Words) seatColours(g rules.Game) []string {
 	var out []string
 	if v := g.Start(0).View(); len(v.Camps) > 0 {
 		for seat := range g.Seats() {
-			out = append(out, render.SeatColour(v, seat))
+			out = append(out, render.SeatColor(v, seat))
 		}
 	}
 	w.colours.Store(key, out)

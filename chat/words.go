@@ -233,7 +233,7 @@ func (p Speaker) seatWord(name string) string {
 	return name
 }
 
-// colour names a colour of the pictures (render.SeatColour).
+// colour names a colour of the pictures (render.SeatColor).
 func (p Speaker) colour(c string) string {
 	if w, ok := p.Maybe("Colour_" + c); ok {
 		return w

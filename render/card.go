@@ -8,7 +8,7 @@ import (
 // Card is a player's card to draw (/profile): their name, a table of
 // their ratings per game with their places, lines about them (totals,
 // streak, best win, most played opponent) and their last results as
-// coloured marks. The words are the chat's, in the reader's language.
+// colored marks. The words are the chat's, in the reader's language.
 type Card struct {
 	Name     string
 	Subtitle string
@@ -74,25 +74,42 @@ func (r *Renderer) ProfileCard(c Card, o Options) ([]byte, error) {
 	}
 	dc := r.canvas(CardWidth, h, p.c.bg)
 	defer r.done(dc)
-	// A band of the first line's colour down the left edge.
-	dc.colour(p.c.lines[0])
+	// A band of the first line's color down the left edge.
+	dc.color(p.c.lines[0])
 	dc.DrawRectangle(0, 0, 6, float64(h))
 	dc.Fill()
 
 	y := float64(m)
-	dc.colour(p.c.ink)
+	dc.color(p.c.ink)
 	dc.font(28)
 	dc.text(clipRunes(c.Name, 32), m+6, y+16, 0, 0.35)
 	y += 34
 	dc.font(14)
-	dc.colour(p.c.draw)
+	dc.color(p.c.draw)
 	dc.text(clipRunes(c.Subtitle, 80), m+6, y+10, 0, 0.35)
 	y += 22 + 12
 
-	// The table: the game left, the numbers right-aligned in columns.
-	dc.font(16)
-	inner := float64(CardWidth - 2*m - 6)
 	x0 := float64(m + 6)
+	y = drawCardTable(dc, p, c, x0, y)
+	y += 12
+	dc.font(15)
+	dc.color(p.c.ink)
+	for _, l := range c.Lines {
+		dc.text(clipRunes(l, 70), x0+tablePad, y+cardLine/2, 0, 0.35)
+		y += cardLine
+	}
+	if len(c.Last) > 0 {
+		drawCardMarks(dc, p, c, x0, y+12)
+	}
+	return r.encodeStory(p, dc)
+}
+
+// drawCardTable draws the table from y down, its left edge at x0: the
+// game left, the numbers right-aligned in columns. It returns where the
+// table ends.
+func drawCardTable(dc *canvas, p *storyPalette, c Card, x0, y float64) float64 {
+	dc.font(16)
+	inner := float64(CardWidth - 2*chartMargin - 6)
 	cols := [4]float64{0.46, 0.16, 0.19, 0.19}
 	if c.Headings[2] == "" { // no community: no column of places in it
 		cols = [4]float64{0.5, 0.2, 0, 0.3}
@@ -109,53 +126,48 @@ func (r *Renderer) ProfileCard(c Card, o Options) ([]byte, error) {
 			x += w
 		}
 	}
-	dc.colour(p.c.head)
+	dc.color(p.c.head)
 	dc.DrawRectangle(x0, y, inner, cardRow)
 	dc.Fill()
-	dc.colour(p.c.headInk)
+	dc.color(p.c.headInk)
 	cell(c.Headings)
 	y += cardRow
 	for i, row := range c.Rows {
 		if i%2 == 1 {
-			dc.colour(p.c.strip)
+			dc.color(p.c.strip)
 			dc.DrawRectangle(x0, y, inner, cardRow)
 			dc.Fill()
 		}
-		dc.colour(p.c.ink)
+		dc.color(p.c.ink)
 		cell([4]string{row.Game, strconv.Itoa(row.Rating), row.Here, row.All})
 		y += cardRow
 	}
-	y += 12
+	return y
+}
+
+// drawCardMarks draws the last results from y down, their label at x0:
+// a mark per game, colored by its score.
+func drawCardMarks(dc *canvas, p *storyPalette, c Card, x0, y float64) {
 	dc.font(15)
-	dc.colour(p.c.ink)
-	for _, l := range c.Lines {
-		dc.text(clipRunes(l, 70), x0+tablePad, y+cardLine/2, 0, 0.35)
-		y += cardLine
-	}
-	if len(c.Last) > 0 {
-		y += 12
-		dc.font(15)
-		dc.colour(p.c.ink)
-		label := clipRunes(c.LastLabel, 40)
-		dc.text(label, x0+tablePad, y+cardMark/2, 0, 0.35)
-		w := dc.measure(label)
-		x := x0 + tablePad + w + 12
-		dc.font(16)
-		for _, mk := range c.Last {
-			fill := p.c.draw
-			switch mk.Score {
-			case 1:
-				fill = p.c.win
-			case 0:
-				fill = p.c.loss
-			}
-			dc.colour(fill)
-			dc.DrawRoundedRectangle(x, y, cardMark, cardMark, 6)
-			dc.Fill()
-			dc.colour(p.c.headInk)
-			dc.text(clipRunes(mk.Letter, 2), x+cardMark/2, y+cardMark/2, 0.5, 0.35)
-			x += cardMark + 6
+	dc.color(p.c.ink)
+	label := clipRunes(c.LastLabel, 40)
+	dc.text(label, x0+tablePad, y+cardMark/2, 0, 0.35)
+	w := dc.measure(label)
+	x := x0 + tablePad + w + 12
+	dc.font(16)
+	for _, mk := range c.Last {
+		fill := p.c.draw
+		switch mk.Score {
+		case 1:
+			fill = p.c.win
+		case 0:
+			fill = p.c.loss
 		}
+		dc.color(fill)
+		dc.DrawRoundedRectangle(x, y, cardMark, cardMark, 6)
+		dc.Fill()
+		dc.color(p.c.headInk)
+		dc.text(clipRunes(mk.Letter, 2), x+cardMark/2, y+cardMark/2, 0.5, 0.35)
+		x += cardMark + 6
 	}
-	return r.encodeStory(p, dc)
 }

@@ -16,7 +16,7 @@ type Chart struct {
 	// the games won, drawn and lost).
 	Stats []string
 	// Lines are one or two players' ratings (MaxChartLines); two share
-	// the axes, in the colours their names have in the legend.
+	// the axes, in the colors their names have in the legend.
 	Lines []ChartLine
 	// Month is when the current month began: the chart is shaded from it
 	// on, and labelled MonthLabel; zero for no mark.
@@ -81,10 +81,26 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	dc := r.canvas(ChartWidth, ChartHeight, p.c.bg)
 	defer r.done(dc)
 
-	// Title and legend, then the lines of stats.
+	y := drawChartHead(dc, p, c)
+	plot := rect{x0: chartMargin + chartYLabels, y0: y + 8, x1: ChartWidth - chartMargin - chartRight, y1: ChartHeight - chartMargin - chartXLabels}
+	if plot.y1-plot.y0 < 60 {
+		return nil, fmt.Errorf("%w: %d lines of stats leave no room for the chart", ErrBadView, len(c.Stats))
+	}
+	sc := newChartScale(c, plot)
+	drawChartGrid(dc, p, c, sc)
+	labelY := nowLabels(c, sc)
+	for i := range c.Lines {
+		drawChartLine(dc, p, c, sc, i, labelY[i])
+	}
+	return r.encodeStory(p, dc)
+}
+
+// drawChartHead draws the title and legend, then the lines of stats, and
+// returns where they end.
+func drawChartHead(dc *canvas, p *storyPalette, c Chart) float64 {
 	y := float64(chartMargin)
 	dc.font(20)
-	dc.colour(p.c.ink)
+	dc.color(p.c.ink)
 	dc.text(clipRunes(c.Title, 60), chartMargin, y+10, 0, 0.35)
 	if len(c.Lines) > 1 {
 		dc.font(14)
@@ -92,10 +108,10 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 		for i := len(c.Lines) - 1; i >= 0; i-- {
 			name := clipRunes(c.Lines[i].Name, 20)
 			w := dc.measure(name)
-			dc.colour(p.c.ink)
+			dc.color(p.c.ink)
 			dc.text(name, x, y+10, 1, 0.35)
 			x -= w + 6
-			dc.colour(p.c.lines[i])
+			dc.color(p.c.lines[i])
 			dc.DrawRectangle(x-12, y+4, 12, 12)
 			dc.Fill()
 			x -= 24
@@ -103,18 +119,24 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	}
 	y += 28
 	dc.font(14)
-	dc.colour(p.c.ink)
+	dc.color(p.c.ink)
 	for _, s := range c.Stats {
 		dc.text(clipRunes(s, 90), chartMargin, y+8, 0, 0.35)
 		y += 20
 	}
-	plot := rect{x0: chartMargin + chartYLabels, y0: y + 8, x1: ChartWidth - chartMargin - chartRight, y1: ChartHeight - chartMargin - chartXLabels}
-	if plot.y1-plot.y0 < 60 {
-		return nil, fmt.Errorf("%w: %d lines of stats leave no room for the chart", ErrBadView, len(c.Stats))
-	}
+	return y
+}
 
-	// The scales: ratings from the lowest to the highest (starts
-	// included), times from the first game to the last.
+// chartScale maps ratings and times to the plot's pixels.
+type chartScale struct {
+	plot         rect
+	lo, hi, step int
+	from, to     time.Time
+}
+
+// newChartScale sets the scales: ratings from the lowest to the highest
+// (starts included), times from the first game to the last.
+func newChartScale(c Chart, plot rect) chartScale {
 	lo, hi := math.MaxInt, math.MinInt
 	var from, to time.Time
 	for _, l := range c.Lines {
@@ -143,54 +165,64 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 	from, to = from.Add(-pad), to.Add(pad)
 	step := ratingStep(hi - lo)
 	lo, hi = floorTo(lo-step/4, step), ceilTo(hi+step/4, step)
-	xOf := func(t time.Time) float64 {
-		return plot.x0 + (plot.x1-plot.x0)*float64(t.Sub(from))/float64(to.Sub(from))
-	}
-	yOf := func(rating int) float64 {
-		return plot.y1 - (plot.y1-plot.y0)*float64(rating-lo)/float64(hi-lo)
-	}
+	return chartScale{plot: plot, lo: lo, hi: hi, step: step, from: from, to: to}
+}
 
-	// This month, shaded.
-	if !c.Month.IsZero() && c.Month.Before(to) {
-		bx := max(plot.x0, xOf(c.Month))
-		dc.colour(p.c.band)
+// x is the abscissa of time t.
+func (s chartScale) x(t time.Time) float64 {
+	return s.plot.x0 + (s.plot.x1-s.plot.x0)*float64(t.Sub(s.from))/float64(s.to.Sub(s.from))
+}
+
+// y is the ordinate of a rating.
+func (s chartScale) y(rating int) float64 {
+	return s.plot.y1 - (s.plot.y1-s.plot.y0)*float64(rating-s.lo)/float64(s.hi-s.lo)
+}
+
+// drawChartGrid shades this month, then draws the grid and the axes' labels.
+func drawChartGrid(dc *canvas, p *storyPalette, c Chart, sc chartScale) {
+	plot := sc.plot
+	if !c.Month.IsZero() && c.Month.Before(sc.to) {
+		bx := max(plot.x0, sc.x(c.Month))
+		dc.color(p.c.band)
 		dc.DrawRectangle(bx, plot.y0, plot.x1-bx, plot.y1-plot.y0)
 		dc.Fill()
 		if c.MonthLabel != "" {
 			dc.font(12)
-			dc.colour(p.c.ink)
+			dc.color(p.c.ink)
 			dc.text(c.MonthLabel, plot.x1-4, plot.y0+9, 1, 0.35)
 		}
 	}
-	// The grid and the axes' labels.
 	dc.font(12)
 	dc.SetLineWidth(1)
-	for v := lo; v <= hi; v += step {
-		yy := math.Round(yOf(v)) + 0.5
-		dc.colour(p.c.grid)
+	for v := sc.lo; v <= sc.hi; v += sc.step {
+		yy := math.Round(sc.y(v)) + 0.5
+		dc.color(p.c.grid)
 		dc.DrawLine(plot.x0, yy, plot.x1, yy)
 		dc.Stroke()
-		dc.colour(p.c.ink)
+		dc.color(p.c.ink)
 		dc.text(strconv.Itoa(v), plot.x0-6, yy, 1, 0.35)
 	}
-	for _, tk := range timeTicks(from, to) {
-		xx := xOf(tk.at)
+	for _, tk := range timeTicks(sc.from, sc.to) {
+		xx := sc.x(tk.at)
 		if xx < plot.x0 || xx > plot.x1 {
 			continue
 		}
-		dc.colour(p.c.grid)
+		dc.color(p.c.grid)
 		dc.DrawLine(math.Round(xx)+0.5, plot.y1, math.Round(xx)+0.5, plot.y1+4)
 		dc.Stroke()
-		dc.colour(p.c.ink)
+		dc.color(p.c.ink)
 		label := dateLabel(c.Date, tk.at, tk.day)
 		w := dc.measure(label)
 		dc.text(label, min(max(xx, chartMargin+w/2), ChartWidth-chartMargin-w/2), plot.y1+13, 0.5, 0.35)
 	}
-	// Where each line's rating now is written, right of the plot: apart
-	// when the two are close, the higher one above.
+}
+
+// nowLabels returns where each line's rating now is written, right of the
+// plot: apart when the two are close, the higher one above.
+func nowLabels(c Chart, sc chartScale) []float64 {
 	labelY := make([]float64, len(c.Lines))
 	for i, l := range c.Lines {
-		labelY[i] = yOf(lastRating(l))
+		labelY[i] = sc.y(lastRating(l))
 	}
 	if len(labelY) == 2 && math.Abs(labelY[0]-labelY[1]) < 14 {
 		up, down := 0, 1
@@ -200,52 +232,55 @@ func (r *Renderer) RatingChart(c Chart, o Options) ([]byte, error) {
 		mid := (labelY[0] + labelY[1]) / 2
 		labelY[up], labelY[down] = mid-7, mid+7
 	}
+	return labelY
+}
 
-	// The lines, their dots, each one's peak and its rating now.
-	for i, l := range c.Lines {
-		if len(l.Points) == 0 {
-			continue
-		}
-		ink := p.c.lines[i]
-		dc.colour(ink)
-		dc.SetLineWidth(2.5)
-		dc.SetLineCapRound()
-		dc.SetLineJoinRound()
-		for j, pt := range l.Points {
-			if j == 0 {
-				dc.MoveTo(xOf(pt.At), yOf(pt.Rating))
-			} else {
-				dc.LineTo(xOf(pt.At), yOf(pt.Rating))
-			}
-		}
-		dc.Stroke()
-		peak := 0
-		for j, pt := range l.Points {
-			if pt.Rating > l.Points[peak].Rating {
-				peak = j
-			}
-			if len(l.Points) <= chartDots || j == len(l.Points)-1 {
-				dc.DrawCircle(xOf(pt.At), yOf(pt.Rating), 3.5)
-				dc.Fill()
-			}
-		}
-		pk := l.Points[peak]
-		px, py := xOf(pk.At), yOf(pk.Rating)
-		dc.SetLineWidth(1.5)
-		dc.DrawCircle(px, py, 6)
-		dc.Stroke()
-		dc.font(12)
-		label := strconv.Itoa(pk.Rating)
-		if c.PeakLabel != "" {
-			label = c.PeakLabel + " " + label
-		}
-		w := dc.measure(label)
-		lx := min(max(px, plot.x0+w/2+2), plot.x1-w/2-2)
-		dc.text(label, lx, max(py-14, plot.y0+8), 0.5, 0.35)
-		dc.font(13)
-		dc.text(strconv.Itoa(lastRating(l)), plot.x1+6, labelY[i], 0, 0.35)
+// drawChartLine draws line i, its dots, its peak and its rating now (at
+// labelY, right of the plot).
+func drawChartLine(dc *canvas, p *storyPalette, c Chart, sc chartScale, i int, labelY float64) {
+	l := c.Lines[i]
+	if len(l.Points) == 0 {
+		return
 	}
-	return r.encodeStory(p, dc)
+	plot := sc.plot
+	ink := p.c.lines[i]
+	dc.color(ink)
+	dc.SetLineWidth(2.5)
+	dc.SetLineCapRound()
+	dc.SetLineJoinRound()
+	for j, pt := range l.Points {
+		if j == 0 {
+			dc.MoveTo(sc.x(pt.At), sc.y(pt.Rating))
+		} else {
+			dc.LineTo(sc.x(pt.At), sc.y(pt.Rating))
+		}
+	}
+	dc.Stroke()
+	peak := 0
+	for j, pt := range l.Points {
+		if pt.Rating > l.Points[peak].Rating {
+			peak = j
+		}
+		if len(l.Points) <= chartDots || j == len(l.Points)-1 {
+			dc.DrawCircle(sc.x(pt.At), sc.y(pt.Rating), 3.5)
+			dc.Fill()
+		}
+	}
+	pk := l.Points[peak]
+	px, py := sc.x(pk.At), sc.y(pk.Rating)
+	dc.SetLineWidth(1.5)
+	dc.DrawCircle(px, py, 6)
+	dc.Stroke()
+	dc.font(12)
+	label := strconv.Itoa(pk.Rating)
+	if c.PeakLabel != "" {
+		label = c.PeakLabel + " " + label
+	}
+	w := dc.measure(label)
+	lx := min(max(px, plot.x0+w/2+2), plot.x1-w/2-2)
+	dc.text(label, lx, max(py-14, plot.y0+8), 0.5, 0.35)
+	dc.font(13)
+	dc.text(strconv.Itoa(lastRating(l)), plot.x1+6, labelY, 0, 0.35)
 }
 
 // rect is a rectangle of the picture.

@@ -78,23 +78,16 @@ func TestStoryGolden(t *testing.T) {
 	}
 }
 
-// near reports whether two colours differ by at most 24 in each channel.
-func near(a, b color.Color) bool {
-	r1, g1, b1, _ := a.RGBA()
-	r2, g2, b2, _ := b.RGBA()
-	return diff(r1, r2) <= 24 && diff(g1, g2) <= 24 && diff(b1, b2) <= 24
-}
-
-// same reports whether a pixel has exactly the colour c.
+// same reports whether a pixel has exactly the color c.
 func same(a color.Color, c color.RGBA) bool {
 	r1, g1, b1, _ := a.RGBA()
 	return uint8(r1>>8) == c.R && uint8(g1>>8) == c.G && uint8(b1>>8) == c.B
 }
 
 // TestRatingChartPicture: a chart decodes to ChartWidth x ChartHeight,
-// in under 40 KB even with a thousand games a line; a line's colour is
+// in under 40 KB even with a thousand games a line; a line's color is
 // where its points are (its last point right of the shaded month, in the
-// month's band), and the second line's colour appears only when there is
+// month's band), and the second line's color appears only when there is
 // a second line.
 func TestRatingChartPicture(t *testing.T) {
 	r := New()
@@ -125,13 +118,13 @@ func TestRatingChartPicture(t *testing.T) {
 		return n
 	}
 	if n := count(oneChart(), sp.c.lines[0]); n < 500 {
-		t.Errorf("one line: %d pixels of its colour", n)
+		t.Errorf("one line: %d pixels of its color", n)
 	}
 	if n := count(oneChart(), sp.c.lines[1]); n != 0 {
-		t.Errorf("one line: %d pixels of the second line's colour", n)
+		t.Errorf("one line: %d pixels of the second line's color", n)
 	}
 	if n := count(twoCharts(), sp.c.lines[1]); n < 300 {
-		t.Errorf("two lines: %d pixels of the second's colour", n)
+		t.Errorf("two lines: %d pixels of the second's color", n)
 	}
 	if n := count(oneChart(), sp.c.band); n < 5000 {
 		t.Errorf("this month's band: %d pixels", n)

@@ -16,7 +16,7 @@
 //     each playing square. Every board is checkered with a1 dark, as real
 //     boards are, so Spanish draughts shows its pieces on the light squares
 //     (b1, d1, ...) and dame and damas on the dark ones;
-//   - the pieces as stacks of discs in their seat's colour: White and
+//   - the pieces as stacks of discs in their seat's color: White and
 //     Black in the draughts games, Red and Black in Ultradamas, red, blue,
 //     green and yellow in Halma. A level-2 piece (a king) is two discs with
 //     a crown; levels 3 and 4 are three and four discs with the level's
@@ -26,7 +26,7 @@
 //   - the last move: its start and end squares filled, a dot on each
 //     square a series passed through, a red cross on each captured square;
 //   - the pieces that can move (View.Movable) framed;
-//   - Halma camps tinted and outlined in their owners' colours.
+//   - Halma camps tinted and outlined in their owners' colors.
 //
 // The board is seen from the viewer's side: with two players, seat 1 sees
 // it turned 180°; with four, it is turned so that the viewer's home corner

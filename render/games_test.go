@@ -42,9 +42,9 @@ func registered(t *testing.T) []rules.Game {
 	return out
 }
 
-// TestSeatColourNamesThePicturesColour: the colour a chat names for a
-// seat is the colour of that seat's pieces in the picture.
-func TestSeatColourNamesThePicturesColour(t *testing.T) {
+// TestSeatColorNamesThePicturesColor: the color a chat names for a
+// seat is the color of that seat's pieces in the picture.
+func TestSeatColorNamesThePicturesColor(t *testing.T) {
 	names := map[int]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
 	want := map[string][]string{
 		"Spanish draughts": {"white", "black"}, "Damas": {"white", "black"}, "Dame": {"white", "black"},
@@ -60,13 +60,13 @@ func TestSeatColourNamesThePicturesColour(t *testing.T) {
 		}
 		var got []string
 		for seat := range g.Seats() {
-			got = append(got, SeatColour(v, seat))
+			got = append(got, SeatColor(v, seat))
 		}
 		if w := want[name]; !slices.Equal(got, w) {
-			t.Errorf("%s: seat colours %q, want %q", name, got, w)
+			t.Errorf("%s: seat colors %q, want %q", name, got, w)
 		}
-		if SeatColour(v, -1) != "" || SeatColour(v, len(g.Seats())) != "" {
-			t.Errorf("%s: a colour for a seat that is not there", name)
+		if SeatColor(v, -1) != "" || SeatColor(v, len(g.Seats())) != "" {
+			t.Errorf("%s: a color for a seat that is not there", name)
 		}
 		data, err := r.PNG(v, nil, 0, Options{})
 		if err != nil {
@@ -184,10 +184,10 @@ func TestRegisteredGames(t *testing.T) {
 	}
 }
 
-// TestSquareColours: a1 is dark on every board, so Spanish draughts (played
+// TestSquareColors: a1 is dark on every board, so Spanish draughts (played
 // on the light squares, b1, d1, ...) shows its pieces on light squares and
 // dame and damas on dark ones, as on the real boards.
-func TestSquareColours(t *testing.T) {
+func TestSquareColors(t *testing.T) {
 	r := New()
 	for _, tt := range []struct {
 		game          string

@@ -223,11 +223,11 @@ func screenOf(n, k, f, r int) (col, row int) {
 	return col, row
 }
 
-// seatColours returns the colour sets of the seats: Halma (camps) red,
-// blue, green, yellow; the games played on one colour of squares
+// seatColors returns the color sets of the seats: Halma (camps) red,
+// blue, green, yellow; the games played on one color of squares
 // (draughts: Playable or Numbers set) white and black; the others
 // (Ultradamas) red and black.
-func seatColours(v rules.View) []uint8 {
+func seatColors(v rules.View) []uint8 {
 	switch {
 	case v.Camps != nil:
 		return []uint8{cRed, cBlue, cGreen, cYellow}[:max(2, min(4, len(v.Camps)))]
@@ -237,18 +237,18 @@ func seatColours(v rules.View) []uint8 {
 	return []uint8{cRed, cBlack}
 }
 
-// seatColourNames name the piece colour sets for people.
-var seatColourNames = [nColours]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
+// seatColorNames name the piece color sets for people.
+var seatColorNames = [nColors]string{cWhite: "white", cBlack: "black", cRed: "red", cBlue: "blue", cGreen: "green", cYellow: "yellow"}
 
-// SeatColour returns the colour of a seat's pieces in the pictures of
+// SeatColor returns the color of a seat's pieces in the pictures of
 // view v, in words ("red"), so that a chat can tell players which pieces
-// are theirs; "" for a seat the view has no colour for.
-func SeatColour(v rules.View, seat int) string {
-	colours := seatColours(v)
-	if seat < 0 || seat >= len(colours) {
+// are theirs; "" for a seat the view has no color for.
+func SeatColor(v rules.View, seat int) string {
+	colors := seatColors(v)
+	if seat < 0 || seat >= len(colors) {
 		return ""
 	}
-	return seatColourNames[colours[seat]]
+	return seatColorNames[colors[seat]]
 }
 
 // cellKeys works out how every square of the screen looks for view v
@@ -258,31 +258,23 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 	if n < 2 || n > 16 {
 		return nil, fmt.Errorf("%w: board size %d (2 to 16)", ErrBadView, n)
 	}
-	var keys [16][16]cellKey
-	at := func(sq rules.Square, what string) (*cellKey, error) {
-		f, r := int(sq.File), int(sq.Rank)
-		if f < 0 || f >= n || r < 0 || r >= n {
-			return nil, fmt.Errorf("%w: %s square (file %d, rank %d) is off the %dx%d board", ErrBadView, what, f, r, n, n)
-		}
-		col, row := screenOf(n, k, f, r)
-		return &keys[row][col], nil
-	}
-	// the squares' colours: a1 dark, as on every real board; Spanish
+	s := &screenKeys{n: n, k: k}
+	// the squares' colors: a1 dark, as on every real board; Spanish
 	// draughts is played on the light squares, the other games on the dark
 	for f := 0; f < n; f++ {
 		for r := 0; r < n; r++ {
-			c, _ := at(rules.Square{File: int8(f), Rank: int8(r)}, "")
+			c, _ := s.at(rules.Square{File: int8(f), Rank: int8(r)}, "")
 			c.dark = (f+r)%2 == 0
 		}
 	}
 	for _, sq := range v.Playable {
-		if _, err := at(sq, "playable"); err != nil {
+		if _, err := s.at(sq, "playable"); err != nil {
 			return nil, err
 		}
 	}
 	if numbers {
 		for sq, num := range v.Numbers {
-			c, err := at(sq, "numbered")
+			c, err := s.at(sq, "numbered")
 			if err != nil {
 				return nil, err
 			}
@@ -291,102 +283,148 @@ func cellKeys(v rules.View, last *rules.Move, k int, numbers, movable bool) (*[1
 			}
 		}
 	}
-	colours := seatColours(v)
-	if len(v.Camps) > len(colours) {
-		return nil, fmt.Errorf("%w: %d camps (at most 4)", ErrBadView, len(v.Camps))
-	}
-	var owner [16][16]uint8 // 1 + colour set of the camp's owner, on the screen
-	for seat, camp := range v.Camps {
-		for _, sq := range camp {
-			c, err := at(sq, "camp")
-			if err != nil {
-				return nil, err
-			}
-			c.camp = 1 + colours[seat]
-			col, row := screenOf(n, k, int(sq.File), int(sq.Rank))
-			owner[row][col] = c.camp
-		}
-	}
-	if v.Camps != nil {
-		for row := 0; row < n; row++ {
-			for col := 0; col < n; col++ {
-				o := owner[row][col]
-				if o == 0 {
-					continue
-				}
-				other := func(r, c int) bool { return r < 0 || c < 0 || r >= n || c >= n || owner[r][c] != o }
-				c := &keys[row][col]
-				if other(row-1, col) {
-					c.edges |= edgeTop
-				}
-				if other(row+1, col) {
-					c.edges |= edgeBottom
-				}
-				if other(row, col-1) {
-					c.edges |= edgeLeft
-				}
-				if other(row, col+1) {
-					c.edges |= edgeRight
-				}
-			}
-		}
+	colors := seatColors(v)
+	if err := s.camps(v, colors); err != nil {
+		return nil, err
 	}
 	if last != nil && !last.Pass {
-		for i, sq := range last.Path {
-			if i == 0 || i == len(last.Path)-1 {
-				continue
-			}
-			c, err := at(sq, "move path")
-			if err != nil {
-				return nil, err
-			}
-			c.dot = true
-		}
-		for _, sq := range last.Captured {
-			c, err := at(sq, "captured")
-			if err != nil {
-				return nil, err
-			}
-			c.captured = true
-		}
-		c, err := at(last.From, "move's start")
-		if err != nil {
+		if err := s.lastMove(last); err != nil {
 			return nil, err
 		}
-		c.mark = markFrom
-		if c, err = at(last.To, "move's end"); err != nil {
-			return nil, err
-		}
-		c.mark = markTo
-		c.dot = false
 	}
-	for _, p := range v.Pieces {
-		c, err := at(p.Square, "piece's")
-		if err != nil {
-			return nil, err
-		}
-		if p.Seat < 0 || p.Seat >= len(colours) {
-			return nil, fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colours)-1)
-		}
-		if p.Level < 1 || p.Level > 6 || p.Carries < 0 || p.Carries > 6 {
-			return nil, fmt.Errorf("%w: piece on %v of level %d carrying %d (levels 1 to 6)", ErrBadView, p.Square, p.Level, p.Carries)
-		}
-		c.piece = pieceKey{
-			colour:  colours[p.Seat],
-			other:   colours[(p.Seat+1)%len(colours)],
-			level:   uint8(p.Level),
-			carries: uint8(p.Carries),
-		}
-		c.dot = false
+	if err := s.pieces(v, colors); err != nil {
+		return nil, err
 	}
 	if movable {
 		for _, sq := range v.Movable {
-			c, err := at(sq, "movable")
+			c, err := s.at(sq, "movable")
 			if err != nil {
 				return nil, err
 			}
 			c.movable = true
 		}
 	}
-	return &keys, nil
+	return &s.keys, nil
+}
+
+// screenKeys are the cells of a screen of an n x n board turned k quarter
+// turns, being worked out by cellKeys.
+type screenKeys struct {
+	keys [16][16]cellKey
+	n, k int
+}
+
+// at returns the cell where square sq is on the screen; what names the
+// square in the error when it is off the board.
+func (s *screenKeys) at(sq rules.Square, what string) (*cellKey, error) {
+	f, r := int(sq.File), int(sq.Rank)
+	if f < 0 || f >= s.n || r < 0 || r >= s.n {
+		return nil, fmt.Errorf("%w: %s square (file %d, rank %d) is off the %dx%d board", ErrBadView, what, f, r, s.n, s.n)
+	}
+	col, row := screenOf(s.n, s.k, f, r)
+	return &s.keys[row][col], nil
+}
+
+// camps tints each camp in its owner's color set and outlines it where it
+// borders another camp or the board's edge.
+func (s *screenKeys) camps(v rules.View, colors []uint8) error {
+	n, k := s.n, s.k
+	if len(v.Camps) > len(colors) {
+		return fmt.Errorf("%w: %d camps (at most 4)", ErrBadView, len(v.Camps))
+	}
+	var owner [16][16]uint8 // 1 + color set of the camp's owner, on the screen
+	for seat, camp := range v.Camps {
+		for _, sq := range camp {
+			c, err := s.at(sq, "camp")
+			if err != nil {
+				return err
+			}
+			c.camp = 1 + colors[seat]
+			col, row := screenOf(n, k, int(sq.File), int(sq.Rank))
+			owner[row][col] = c.camp
+		}
+	}
+	if v.Camps == nil {
+		return nil
+	}
+	for row := 0; row < n; row++ {
+		for col := 0; col < n; col++ {
+			o := owner[row][col]
+			if o == 0 {
+				continue
+			}
+			other := func(r, c int) bool { return r < 0 || c < 0 || r >= n || c >= n || owner[r][c] != o }
+			c := &s.keys[row][col]
+			if other(row-1, col) {
+				c.edges |= edgeTop
+			}
+			if other(row+1, col) {
+				c.edges |= edgeBottom
+			}
+			if other(row, col-1) {
+				c.edges |= edgeLeft
+			}
+			if other(row, col+1) {
+				c.edges |= edgeRight
+			}
+		}
+	}
+	return nil
+}
+
+// lastMove marks the last move: a dot on each square its series passed
+// through, a cross on each captured square, its start and end filled.
+func (s *screenKeys) lastMove(last *rules.Move) error {
+	for i, sq := range last.Path {
+		if i == 0 || i == len(last.Path)-1 {
+			continue
+		}
+		c, err := s.at(sq, "move path")
+		if err != nil {
+			return err
+		}
+		c.dot = true
+	}
+	for _, sq := range last.Captured {
+		c, err := s.at(sq, "captured")
+		if err != nil {
+			return err
+		}
+		c.captured = true
+	}
+	c, err := s.at(last.From, "move's start")
+	if err != nil {
+		return err
+	}
+	c.mark = markFrom
+	if c, err = s.at(last.To, "move's end"); err != nil {
+		return err
+	}
+	c.mark = markTo
+	c.dot = false
+	return nil
+}
+
+// pieces puts v's pieces on their cells, each in its seat's color set.
+func (s *screenKeys) pieces(v rules.View, colors []uint8) error {
+	for _, p := range v.Pieces {
+		c, err := s.at(p.Square, "piece's")
+		if err != nil {
+			return err
+		}
+		if p.Seat < 0 || p.Seat >= len(colors) {
+			return fmt.Errorf("%w: piece on %v of seat %d (0 to %d)", ErrBadView, p.Square, p.Seat, len(colors)-1)
+		}
+		if p.Level < 1 || p.Level > 6 || p.Carries < 0 || p.Carries > 6 {
+			return fmt.Errorf("%w: piece on %v of level %d carrying %d (levels 1 to 6)", ErrBadView, p.Square, p.Level, p.Carries)
+		}
+		c.piece = pieceKey{
+			color:   colors[p.Seat],
+			other:   colors[(p.Seat+1)%len(colors)],
+			level:   uint8(p.Level),
+			carries: uint8(p.Carries),
+		}
+		c.dot = false
+	}
+	return nil
 }

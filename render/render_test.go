@@ -61,7 +61,7 @@ func (p pic) cellAt(sq rules.Square) (col, row int) {
 	}
 }
 
-// at returns the colour at the fractions (fx, fy) of the square's cell.
+// at returns the color at the fractions (fx, fy) of the square's cell.
 func (p pic) at(sq rules.Square, fx, fy float64) color.RGBA {
 	col, row := p.cellAt(sq)
 	x := p.s.off + col*p.s.cell + int(fx*float64(p.s.cell))
@@ -70,8 +70,8 @@ func (p pic) at(sq rules.Square, fx, fy float64) color.RGBA {
 	return color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 0xff}
 }
 
-// seatAt says whose piece the middle of a square shows: the colour set
-// whose face colour covers most of the central window (at least a
+// seatAt says whose piece the middle of a square shows: the color set
+// whose face color covers most of the central window (at least a
 // fifth of it), or -1 when none does.
 func (p pic) seatAt(sq rules.Square) int {
 	count := map[color.RGBA]int{}
@@ -90,8 +90,8 @@ func (p pic) seatAt(sq rules.Square) int {
 	return best
 }
 
-// wantColours maps a view's seats to colour sets, as the README tells.
-func wantColours(v rules.View) []int {
+// wantColors maps a view's seats to color sets, as the README tells.
+func wantColors(v rules.View) []int {
 	switch {
 	case v.Camps != nil:
 		return []int{cRed, cBlue, cGreen, cYellow}
@@ -101,13 +101,13 @@ func wantColours(v rules.View) []int {
 	return []int{cRed, cBlack}
 }
 
-// checkPieces checks the middle of every square: the colour of the piece
-// on it, or no piece colour at all.
+// checkPieces checks the middle of every square: the color of the piece
+// on it, or no piece color at all.
 func checkPieces(t *testing.T, p pic, v rules.View) {
 	t.Helper()
 	want := map[rules.Square]int{}
 	for _, pc := range v.Pieces {
-		want[pc.Square] = wantColours(v)[pc.Seat]
+		want[pc.Square] = wantColors(v)[pc.Seat]
 	}
 	for f := 0; f < v.Size; f++ {
 		for r := 0; r < v.Size; r++ {
@@ -117,19 +117,19 @@ func checkPieces(t *testing.T, p pic, v rules.View) {
 				w = -1
 			}
 			if got := p.seatAt(s); got != w {
-				t.Errorf("%v shows %s, want %s", s, colourName(got), colourName(w))
+				t.Errorf("%v shows %s, want %s", s, colorName(got), colorName(w))
 			}
 		}
 	}
 }
 
-var colourNames = [nColours]string{"white", "black", "red", "blue", "green", "yellow"}
+var colorNames = [nColors]string{"white", "black", "red", "blue", "green", "yellow"}
 
-func colourName(c int) string {
+func colorName(c int) string {
 	if c < 0 {
 		return "no piece"
 	}
-	return colourNames[c] + " piece"
+	return colorNames[c] + " piece"
 }
 
 type fixture struct {
@@ -147,7 +147,7 @@ func fixtures() []fixture {
 	}
 }
 
-func TestPiecesInTheirColours(t *testing.T) {
+func TestPiecesInTheirColors(t *testing.T) {
 	r := New()
 	for _, f := range fixtures() {
 		for _, th := range []Theme{Light, Dark} {
@@ -163,7 +163,7 @@ func TestPiecesInTheirColours(t *testing.T) {
 	}
 }
 
-// fillAt is the colour of a square's empty corner (bottom left, inside
+// fillAt is the color of a square's empty corner (bottom left, inside
 // any frame or camp border).
 func (p pic) fillAt(sq rules.Square) color.RGBA { return p.at(sq, 0.1, 0.9) }
 
@@ -179,10 +179,10 @@ func TestLastMoveAndMovable(t *testing.T) {
 				}
 				p := decode(t, r, data, o, f.v.Size, 0)
 				if c := p.fillAt(f.last.From); c != p.th.from {
-					t.Errorf("start square %v is %v, want the start colour %v", f.last.From, c, p.th.from)
+					t.Errorf("start square %v is %v, want the start color %v", f.last.From, c, p.th.from)
 				}
 				if c := p.fillAt(f.last.To); c != p.th.to {
-					t.Errorf("end square %v is %v, want the end colour %v", f.last.To, c, p.th.to)
+					t.Errorf("end square %v is %v, want the end color %v", f.last.To, c, p.th.to)
 				}
 				for _, s := range f.last.Captured {
 					if c := p.at(s, 0.35, 0.35); c != p.th.cross {
@@ -288,8 +288,8 @@ func TestViewerTurnsTheBoard(t *testing.T) {
 		if col, row := p.cellAt(corner); col > 1 || row != 15 {
 			t.Fatalf("test: %v is at (%d, %d)", corner, col, row)
 		}
-		if got := p.seatAt(corner); got != wantColours(h)[seat] {
-			t.Errorf("seat %d's corner %v shows %s", seat, corner, colourName(got))
+		if got := p.seatAt(corner); got != wantColors(h)[seat] {
+			t.Errorf("seat %d's corner %v shows %s", seat, corner, colorName(got))
 		}
 	}
 }
@@ -393,7 +393,7 @@ func TestCampsOutlined(t *testing.T) {
 			t.Errorf("%s at (%.2f, %.2f): blue outline %v, want %v", c.sq, c.fx, c.fy, got, c.want)
 		}
 	}
-	// Camp squares are tinted with their owner's colour.
+	// Camp squares are tinted with their owner's color.
 	if c := p.fillAt(sq("o16")); c != p.th.campFill(p.th.dark, cGreen) && c != p.th.campFill(p.th.light, cGreen) {
 		t.Errorf("o16 in the green camp is %v", c)
 	}
@@ -623,8 +623,8 @@ func TestManySizes(t *testing.T) {
 	}
 }
 
-// TestPalette checks the fixed palettes: 255 opaque colours, among them
-// exactly every colour the theme paints with, then a transparent one.
+// TestPalette checks the fixed palettes: 255 opaque colors, among them
+// exactly every color the theme paints with, then a transparent one.
 func TestPalette(t *testing.T) {
 	for _, name := range []Theme{Light, Dark} {
 		th, ok := newTheme(name)
@@ -632,13 +632,13 @@ func TestPalette(t *testing.T) {
 			t.Fatalf("no theme %q", name)
 		}
 		if len(th.palette) != 256 {
-			t.Fatalf("%s: %d colours, want 256", name, len(th.palette))
+			t.Fatalf("%s: %d colors, want 256", name, len(th.palette))
 		}
 		has := map[color.Color]bool{}
 		for i, c := range th.palette {
 			_, _, _, a := c.RGBA()
 			if (i == transparent) != (a == 0) {
-				t.Errorf("%s: colour %d is %v", name, i, c)
+				t.Errorf("%s: color %d is %v", name, i, c)
 			}
 			has[c] = true
 		}
@@ -660,13 +660,13 @@ func TestPalette(t *testing.T) {
 
 // TestLevelsAtAGlance checks what tells the Ultradamas levels apart in
 // the middle column of a square: the stack grows with the level up to 4;
-// an ultra king (5) shows one band of the opponent's colour, a double
+// an ultra king (5) shows one band of the opponent's color, a double
 // ultra king (6) two; kings and up carry a crown or digit in the mark
-// colour; a carried piece shows as a disc at the top right.
+// color; a carried piece shows as a disc at the top right.
 func TestLevelsAtAGlance(t *testing.T) {
 	r := New()
 	for i := 0; i < 4; i++ {
-		seat, colour, o := i%2, []int{cRed, cBlack}[i%2], Options{Theme: []Theme{Light, Dark}[i/2]}
+		seat, colorSet, o := i%2, []int{cRed, cBlack}[i%2], Options{Theme: []Theme{Light, Dark}[i/2]}
 		v := rules.View{Size: 8, Turn: -1}
 		for level := 1; level <= 6; level++ {
 			v.Pieces = append(v.Pieces, rules.Piece{Square: rules.Square{File: int8(level - 1), Rank: 3}, Seat: seat, Level: level})
@@ -677,7 +677,7 @@ func TestLevelsAtAGlance(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := decode(t, r, data, o, 8, 0)
-		own, other := p.th.seats[colour], p.th.seats[[]int{cBlack, cRed}[seat]]
+		own, other := p.th.seats[colorSet], p.th.seats[[]int{cBlack, cRed}[seat]]
 		prevHeight := 0
 		for level := 1; level <= 6; level++ {
 			s := rules.Square{File: int8(level - 1), Rank: 3}
@@ -708,7 +708,7 @@ func TestLevelsAtAGlance(t *testing.T) {
 			prevHeight = height
 			wantBands := map[int]int{5: 1, 6: 2}[level]
 			if bands != wantBands {
-				t.Errorf("seat %d: level %d shows %d bands of the opponent's colour, want %d", seat, level, bands, wantBands)
+				t.Errorf("seat %d: level %d shows %d bands of the opponent's color, want %d", seat, level, bands, wantBands)
 			}
 			if (marks > 0) != (level >= 2) {
 				t.Errorf("seat %d: level %d has %d pixels of crown or digit", seat, level, marks)

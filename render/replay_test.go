@@ -135,18 +135,18 @@ func TestReplayPalette(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	global, local := colourTables(t, data)
+	global, local := colorTables(t, data)
 	if !global {
-		t.Error("the GIF has no global colour table")
+		t.Error("the GIF has no global color table")
 	}
 	if local != 0 {
-		t.Errorf("%d frames have a colour table of their own", local)
+		t.Errorf("%d frames have a color table of their own", local)
 	}
 }
 
-// colourTables walks a GIF's blocks and reports whether it has a global
-// colour table and how many frames have a local one.
-func colourTables(t *testing.T, b []byte) (global bool, local int) {
+// colorTables walks a GIF's blocks and reports whether it has a global
+// color table and how many frames have a local one.
+func colorTables(t *testing.T, b []byte) (global bool, local int) {
 	t.Helper()
 	tableSize := func(flags byte) int { return 3 << (flags&7 + 1) }
 	if len(b) < 13 {

@@ -45,7 +45,7 @@ type sheet struct {
 type cellKey struct {
 	dark     bool  // a dark (playing) square
 	mark     uint8 // markNone, markFrom, markTo
-	camp     uint8 // 0, or 1 + the colour set of the camp's owner
+	camp     uint8 // 0, or 1 + the color set of the camp's owner
 	edges    uint8 // camp border on the cell's edges: edgeTop|edgeRight|...
 	number   uint16
 	numbered bool
@@ -68,10 +68,10 @@ const (
 	edgeLeft
 )
 
-// pieceKey is how a piece looks: its colour set, its opponent's (the
+// pieceKey is how a piece looks: its color set, its opponent's (the
 // middle of an ultra king), its level (0: no piece) and what it carries.
 type pieceKey struct {
-	colour, other, level, carries uint8
+	color, other, level, carries uint8
 }
 
 // newSheet computes the geometry of a size x size picture of an n x n board.
@@ -110,7 +110,7 @@ func (s *sheet) text(dc *gg.Context, str string, px, x, y float64) {
 	dc.DrawString(str, x-w/2-float64(b.Min.X)/64, y-h/2-float64(b.Min.Y)/64)
 }
 
-// quantise converts an RGBA picture to palette indices (nearest colour).
+// quantise converts an RGBA picture to palette indices (nearest color).
 // Callers hold s.mu.
 func (s *sheet) quantise(src *image.RGBA, dst []uint8) {
 	b := src.Bounds()
@@ -135,7 +135,7 @@ func (s *sheet) quantise(src *image.RGBA, dst []uint8) {
 }
 
 // frame returns the picture's frame for orientation k: the margin with
-// the coordinates. The board area is left in the margin colour.
+// the coordinates. The board area is left in the margin color.
 func (s *sheet) frame(k int) *image.Paletted {
 	s.mu.RLock()
 	f := s.frames[k]
@@ -259,7 +259,7 @@ func (s *sheet) drawCell(k cellKey) *image.RGBA {
 	if k.piece.level > 0 {
 		draw.Draw(img, img.Bounds(), s.piece(k.piece), image.Point{}, draw.Over)
 	}
-	if k.numbered { // over the piece, ringed with the square's colour
+	if k.numbered { // over the piece, ringed with the square's color
 		ink := th.numDrk
 		if luminance(fill) < 0.6 {
 			ink = th.numLight
@@ -303,9 +303,9 @@ func luminance(c color.RGBA) float64 {
 	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
 }
 
-// discs returns the colour sets of a piece's discs, bottom first.
+// discs returns the color sets of a piece's discs, bottom first.
 func discs(p pieceKey) []uint8 {
-	o, x := p.colour, p.other
+	o, x := p.color, p.other
 	switch {
 	case p.level == 5:
 		return []uint8{o, x, o}
@@ -356,7 +356,7 @@ func (s *sheet) piece(p pieceKey) *image.RGBA {
 		dc.SetColor(pc.rim)
 		dc.Stroke()
 	}
-	pc := s.th.seats[p.colour]
+	pc := s.th.seats[p.color]
 	dc.SetColor(pc.mark)
 	switch {
 	case p.level == 2:

@@ -169,7 +169,7 @@ func (r *Renderer) theme(name Theme) (*theme, error) {
 }
 
 // quantiseTo converts an RGBA picture to palette indices (nearest gives
-// the index of a colour), remembering the colours seen.
+// the index of a color), remembering the colors seen.
 func quantiseTo(nearest func(color.RGBA) uint8, src *image.RGBA, dst []uint8) {
 	seen := map[uint32]uint8{}
 	const opaque = 0xff << 24

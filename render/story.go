@@ -15,11 +15,11 @@ import (
 
 // The pictures of a player's story (rating charts, player cards) share a
 // small palette per theme: the theme's background and ink, and the
-// colours of the lines and result marks, with the blends their
+// colors of the lines and result marks, with the blends their
 // antialiased edges need.
 
-// storyColours are a theme's colours for charts and cards.
-type storyColours struct {
+// storyColors are a theme's colors for charts and cards.
+type storyColors struct {
 	bg, ink, grid, band  color.RGBA
 	lines                [MaxChartLines]color.RGBA
 	win, draw, loss      color.RGBA
@@ -28,13 +28,13 @@ type storyColours struct {
 
 // storyPalette is the palette of a theme's charts and cards, built once.
 type storyPalette struct {
-	c    storyColours
+	c    storyColors
 	pal  color.Palette
 	rgba []color.RGBA
 }
 
 func newStoryPalette(th *theme) *storyPalette {
-	c := storyColours{bg: th.margin, ink: th.label, grid: blend(th.margin, th.label, 0.15), band: blend(th.margin, th.to, 0.18),
+	c := storyColors{bg: th.margin, ink: th.label, grid: blend(th.margin, th.label, 0.15), band: blend(th.margin, th.to, 0.18),
 		lines: [MaxChartLines]color.RGBA{th.seats[cBlue].face, th.seats[cRed].face},
 		win:   th.seats[cGreen].face, draw: blend(th.label, th.margin, 0.45), loss: th.cross,
 		head: th.dark, headInk: th.numLight, strip: blend(th.margin, th.light, 0.5)}
@@ -67,7 +67,7 @@ func newStoryPalette(th *theme) *storyPalette {
 	return p
 }
 
-// nearest returns the index of the palette colour closest to x.
+// nearest returns the index of the palette color closest to x.
 func (p *storyPalette) nearest(x color.RGBA) uint8 {
 	best, bestD := 0, int(^uint(0)>>1)
 	for i, q := range p.rgba {
@@ -147,7 +147,7 @@ func (r *Renderer) canvas(w, h int, bg color.RGBA) *canvas {
 	}
 	img := &image.RGBA{Pix: (*buf)[:4*w*h], Stride: 4 * w, Rect: image.Rect(0, 0, w, h)}
 	c := &canvas{Context: gg.NewContextForRGBA(img), img: img, fs: r.faces(), ink: image.NewUniform(bg)}
-	c.colour(bg)
+	c.color(bg)
 	c.Clear()
 	return c
 }
@@ -162,8 +162,8 @@ func (r *Renderer) done(c *canvas) {
 // font chooses the face of px pixels for the text that follows.
 func (c *canvas) font(px float64) { c.face = c.fs.at(px) }
 
-// colour chooses the colour of the shapes and text that follow.
-func (c *canvas) colour(x color.RGBA) {
+// color chooses the color of the shapes and text that follow.
+func (c *canvas) color(x color.RGBA) {
 	c.SetColor(x)
 	c.ink = image.NewUniform(x)
 }
@@ -181,7 +181,7 @@ func (c *canvas) text(s string, x, y, ax, ay float64) {
 	d.DrawString(s)
 }
 
-// encodeStory turns what c drew into a paletted PNG of p's colours.
+// encodeStory turns what c drew into a paletted PNG of p's colors.
 func (r *Renderer) encodeStory(p *storyPalette, c *canvas) ([]byte, error) {
 	img := image.NewPaletted(c.img.Rect, p.pal)
 	quantiseTo(p.nearest, c.img, img.Pix)

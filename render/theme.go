@@ -4,7 +4,7 @@ import (
 	"image/color"
 )
 
-// Theme names a colour scheme: Light or Dark.
+// Theme names a color scheme: Light or Dark.
 type Theme string
 
 // The themes.
@@ -13,8 +13,8 @@ const (
 	Dark  Theme = "dark"
 )
 
-// The piece colour sets. A game's seats take colours from these in seat
-// order (see seatColours).
+// The piece color sets. A game's seats take colors from these in seat
+// order (see seatColors).
 const (
 	cWhite = iota
 	cBlack
@@ -22,28 +22,28 @@ const (
 	cBlue
 	cGreen
 	cYellow
-	nColours
+	nColors
 )
 
-// pieceColours are the colours of one colour set: the top face of a disc,
+// pieceColors are the colors of one color set: the top face of a disc,
 // its side, its outline and the crown or level digit on its face.
-type pieceColours struct {
+type pieceColors struct {
 	face, side, rim, mark color.RGBA
 }
 
-// theme is a colour scheme with its fixed palette.
+// theme is a color scheme with its fixed palette.
 type theme struct {
 	name             Theme
 	margin, label    color.RGBA // the frame around the board and its coordinates
-	light, dark      color.RGBA // the two square colours (dark = playing squares)
+	light, dark      color.RGBA // the two square colors (dark = playing squares)
 	from, to         color.RGBA // last move: start and end squares
 	dot              color.RGBA // last move: the squares a series passed through
 	cross            color.RGBA // last move: captured pieces
 	frame            color.RGBA // outline of the pieces that can move
 	numLight, numDrk color.RGBA // square numbers on dark and on light fills
-	campTint         float64    // how much of the owner's colour tints a camp square
-	seats            [nColours]pieceColours
-	// palette holds 255 opaque colours and, last, a transparent one
+	campTint         float64    // how much of the owner's color tints a camp square
+	seats            [nColors]pieceColors
+	// palette holds 255 opaque colors and, last, a transparent one
 	// (used by the GIF frames for unchanged pixels).
 	palette color.Palette
 }
@@ -58,7 +58,7 @@ func blend(a, b color.RGBA, t float64) color.RGBA {
 	return color.RGBA{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), 0xff}
 }
 
-// newTheme returns the theme's colours with its palette built, or false
+// newTheme returns the theme's colors with its palette built, or false
 // for an unknown name.
 func newTheme(name Theme) (*theme, bool) {
 	var t theme
@@ -71,7 +71,7 @@ func newTheme(name Theme) (*theme, bool) {
 			dot: rgb(0x9c7f10), cross: rgb(0xd3302f), frame: rgb(0x0fb0c8),
 			numLight: rgb(0xf7ead2), numDrk: rgb(0x5b4636),
 			campTint: 0.3,
-			seats: [nColours]pieceColours{
+			seats: [nColors]pieceColors{
 				cWhite:  {face: rgb(0xfaf7f0), side: rgb(0xcfc8b8), rim: rgb(0x4a4038), mark: rgb(0xb07d10)},
 				cBlack:  {face: rgb(0x2e2e2e), side: rgb(0x1a1a1a), rim: rgb(0x8a8a8a), mark: rgb(0xf0c040)},
 				cRed:    {face: rgb(0xd23a2c), side: rgb(0x8e2119), rim: rgb(0x3d0d09), mark: rgb(0xffe27a)},
@@ -88,7 +88,7 @@ func newTheme(name Theme) (*theme, bool) {
 			dot: rgb(0xf0e060), cross: rgb(0xff5a52), frame: rgb(0x40d8f0),
 			numLight: rgb(0xd4d9e0), numDrk: rgb(0x1d1f24),
 			campTint: 0.35,
-			seats: [nColours]pieceColours{
+			seats: [nColors]pieceColors{
 				cWhite:  {face: rgb(0xf2f2ee), side: rgb(0xb8b8b0), rim: rgb(0x25252a), mark: rgb(0xa87408)},
 				cBlack:  {face: rgb(0x181a1e), side: rgb(0x08090a), rim: rgb(0xa6adb8), mark: rgb(0xf0c040)},
 				cRed:    {face: rgb(0xe0483a), side: rgb(0x9a2a20), rim: rgb(0x2a0806), mark: rgb(0xffe27a)},
@@ -105,7 +105,7 @@ func newTheme(name Theme) (*theme, bool) {
 	return &t, true
 }
 
-// fills returns every colour a square can be filled with.
+// fills returns every color a square can be filled with.
 func (t *theme) fills() []color.RGBA {
 	f := []color.RGBA{t.light, t.dark, t.from, t.to}
 	for c := cRed; c <= cYellow; c++ {
@@ -118,8 +118,8 @@ func (t *theme) campFill(base color.RGBA, c int) color.RGBA {
 	return blend(base, t.seats[c].face, t.campTint)
 }
 
-// buildPalette returns the theme's fixed palette: every colour the theme
-// draws with, then the half-way blends of the colour pairs whose edges are
+// buildPalette returns the theme's fixed palette: every color the theme
+// draws with, then the half-way blends of the color pairs whose edges are
 // antialiased, then quarter blends of the most common pairs while there is
 // room. Index 255 is transparent.
 func (t *theme) buildPalette() color.Palette {
@@ -173,16 +173,16 @@ func (t *theme) buildPalette() color.Palette {
 		add(blend(p.a, p.b, 0.25))
 		add(blend(p.a, p.b, 0.75))
 	}
-	for len(pal) < room { // unused entries: repeat the margin colour
+	for len(pal) < room { // unused entries: repeat the margin color
 		pal = append(pal, t.margin)
 	}
 	return append(pal, color.RGBA{})
 }
 
-// transparent is the palette index of the transparent colour.
+// transparent is the palette index of the transparent color.
 const transparent = 255
 
-// nearest returns the index of the opaque palette colour closest to c.
+// nearest returns the index of the opaque palette color closest to c.
 func (t *theme) nearest(c color.RGBA) uint8 {
 	best, bestD := 0, int(^uint(0)>>1)
 	for i, pc := range t.palette[:transparent] {

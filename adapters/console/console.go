@@ -537,7 +537,7 @@ func seatGlyphs(v rules.View, seats []string) ([]string, string) {
 	}
 	colours := make([]string, len(seats))
 	for i := range seats {
-		colours[i] = render.SeatColour(v, i)
+		colours[i] = render.SeatColor(v, i)
 	}
 	if g, ok := initials(colours); ok {
 		var key []string

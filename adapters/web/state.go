@@ -194,7 +194,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 	for seat, u := range rec.Seats {
 		c := ""
 		if s.Game != nil {
-			c = render.SeatColour(view, seat)
+			c = render.SeatColor(view, seat)
 		}
 		label := ""
 		if seat < len(bw.Seats) {

@@ -6,11 +6,11 @@ import (
 	"github.com/boardgamebot/bot/rules/draughts"
 )
 
-// The draughts engine works on draughts.Position with the Field layout of
-// package draughts: field f is on rank f>>2 counted from White's side; the
-// four fields of a rank run right to left (seen from White).
+// The draughts engine works on draughts.Position with the Square layout of
+// package draughts: square f is on rank f>>2 counted from White's side; the
+// four squares of a rank run right to left (seen from White).
 
-// Masks of the field layout.
+// Masks of the square layout.
 const (
 	evenRanks uint32 = 0x0F0F0F0F // ranks 1, 3, 5, 7
 	oddRanks  uint32 = 0xF0F0F0F0 // ranks 2, 4, 6, 8
@@ -18,20 +18,20 @@ const (
 	col3      uint32 = 0x88888888 // the left-hand end
 	rank1     uint32 = 0x0000000F
 	rank8     uint32 = 0xF0000000
-	// centre are the eight central fields (ranks 3 to 6, the middle two of each).
+	// centre are the eight central squares (ranks 3 to 6, the middle two of each).
 	centre uint32 = 0x00666600
-	// longDiagonal is the diagonal of fields 0-4-9-13-18-22-27-31 (the
+	// longDiagonal is the diagonal of squares 0-4-9-13-18-22-27-31 (the
 	// Spanish long diagonal; the main diagonal a1-h8 of the dark-square games).
 	longDiagonal uint32 = 1<<0 | 1<<4 | 1<<9 | 1<<13 | 1<<18 | 1<<22 | 1<<27 | 1<<31
 )
 
-// One diagonal step of every field of b, up (towards rank 8) or down.
+// One diagonal step of every square of b, up (towards rank 8) or down.
 func upLeft(b uint32) uint32    { return (b&evenRanks)<<4 | (b&oddRanks&^col3)<<5 }
 func upRight(b uint32) uint32   { return (b&evenRanks&^col0)<<3 | (b&oddRanks)<<4 }
 func downLeft(b uint32) uint32  { return (b&evenRanks)>>4 | (b&oddRanks&^col3)>>3 }
 func downRight(b uint32) uint32 { return (b&evenRanks&^col0)>>5 | (b&oddRanks)>>4 }
 
-// zobrist keys: [piece kind][field], kinds white man, white king, black
+// zobrist keys: [piece kind][square], kinds white man, white king, black
 // man, black king; and the side to move.
 var draughtsKeys = func() (k [4][32]uint64) {
 	x := uint64(0x5EED0001)
@@ -143,7 +143,7 @@ var (
 
 const (
 	guardBonus    = 8  // a man on its own back rank while the opponent has no king
-	centreBonus   = 4  // a man on a central field
+	centreBonus   = 4  // a man on a central square
 	mobilityBonus = 3  // per plain move of the men
 	diagonalBonus = 12 // a king on the long diagonal
 	tempoBonus    = 4  // for the side to move

@@ -35,7 +35,7 @@ type halmaEngine struct {
 func newHalmaEngine(p halma.Position, leaveHome int) halmaEngine {
 	e := halmaEngine{players: p.Players(), leaveHome: leaveHome, dist: new([4][256]int32), home: new([4]halma.Board)}
 	n := p.Size()
-	corners := [4]halma.Sq{halma.SqAt(0, 0), halma.SqAt(0, n-1), halma.SqAt(n-1, n-1), halma.SqAt(n-1, 0)}
+	corners := [4]halma.Square{halma.SquareAt(0, 0), halma.SquareAt(0, n-1), halma.SquareAt(n-1, n-1), halma.SquareAt(n-1, 0)}
 	for seat := 0; seat < e.players; seat++ {
 		e.home[seat] = p.Home(seat)
 		target := p.Target(seat)
@@ -48,7 +48,7 @@ func newHalmaEngine(p halma.Position, leaveHome int) halmaEngine {
 		for f := 0; f < n; f++ {
 			for r := 0; r < n; r++ {
 				dx, dy := abs(f-c.File()), abs(r-c.Rank())
-				e.dist[seat][halma.SqAt(f, r)] = int32(2*(dx+dy) + max(dx, dy))
+				e.dist[seat][halma.SquareAt(f, r)] = int32(2*(dx+dy) + max(dx, dy))
 			}
 		}
 	}
@@ -194,7 +194,7 @@ func halmaRulesMove(m halma.Move) rules.Move {
 	if m.IsPass() {
 		return rules.Move{Text: "pass", Pass: true}
 	}
-	return rules.Move{Text: m.String(), From: m.From.Square(), To: m.To.Square()}
+	return rules.Move{Text: m.String(), From: m.From.Rules(), To: m.To.Rules()}
 }
 
 // paranoid searches four-player Halma as if the three others played

@@ -6,16 +6,16 @@ import (
 	"github.com/boardgamebot/bot/rules"
 )
 
-// Field is a playing square in the engine's layout, 0 to 31: Field f is
-// Spanish square number f+1 (0 is h1 on the Spanish board, the right corner
+// Square is a playing square in the engine's layout, 0 to 31: Square s is
+// Spanish square number s+1 (0 is h1 on the Spanish board, the right corner
 // of White's first rank; numbers run right to left, rank by rank). The games
 // on the dark squares use the same layout mirrored left to right, so that
-// Field 0 is their a1; Variant.Square and Variant.Number give a Field's name
-// in a game.
-type Field uint8
+// Square 0 is their a1; Variant.Rules and Variant.Number give a Square's
+// name in a game.
+type Square uint8
 
-// NoField marks the absence of a field.
-const NoField Field = 255
+// NoSquare marks the absence of a square.
+const NoSquare Square = 255
 
 // Color is a side: White moves first, up the board.
 type Color uint8
@@ -37,7 +37,7 @@ func (c Color) String() string {
 	return "Black"
 }
 
-// Position is a draughts position: one bit per Field for each side's pieces
+// Position is a draughts position: one bit per Square for each side's pieces
 // and for the kings of both sides, and the side to move. It is a comparable
 // value; the zero Position is an empty board with White to move.
 type Position struct {
@@ -54,19 +54,19 @@ func (p Position) Pieces(c Color) uint32 {
 	return p.Black
 }
 
-// Empty returns the empty fields.
+// Empty returns the empty squares.
 func (p Position) Empty() uint32 { return ^(p.White | p.Black) }
 
-// Initial is the starting position of all three games: White on fields
+// Initial is the starting position of all three games: White on squares
 // 0-11 (numbers 1-12), Black on 20-31 (21-32), White to move.
 var Initial = Position{White: 0x00000FFF, Black: 0xFFF00000}
 
-// rank and column of a field in the layout: column k counts from the
+// rank and column of a square in the layout: column k counts from the
 // right-hand end of the rank (Spanish files h/g for k=0).
-func fieldRank(f Field) int { return int(f) >> 2 }
+func squareRank(f Square) int { return int(f) >> 2 }
 
 // spanishFile is the file (0 = a) of f on the Spanish board.
-func spanishFile(f Field) int {
+func spanishFile(f Square) int {
 	r, k := int(f)>>2, int(f)&3
 	if r&1 == 0 {
 		return 7 - 2*k
@@ -101,27 +101,27 @@ func shiftUR(b uint32) uint32 { return (b&evenRanks&^col0)<<3 | (b&oddRanks)<<4 
 func shiftDL(b uint32) uint32 { return (b&evenRanks)>>4 | (b&oddRanks&^col3)>>3 }
 func shiftDR(b uint32) uint32 { return (b&evenRanks&^col0)>>5 | (b&oddRanks)>>4 }
 
-// ray is the fields along one direction from a field, nearest first.
+// ray is the squares along one direction from a square, nearest first.
 type ray struct {
 	n int
-	f [7]Field
+	f [7]Square
 }
 
 // rays[f][d] is the ray from f in direction d.
 var rays = func() (t [32][4]ray) {
-	var at [8][8]Field // [file][rank] -> field
+	var at [8][8]Square // [file][rank] -> square
 	for f := range at {
 		for r := range at[f] {
-			at[f][r] = NoField
+			at[f][r] = NoSquare
 		}
 	}
-	for f := Field(0); f < 32; f++ {
-		at[spanishFile(f)][fieldRank(f)] = f
+	for f := Square(0); f < 32; f++ {
+		at[spanishFile(f)][squareRank(f)] = f
 	}
 	steps := [4][2]int{{-1, 1}, {1, 1}, {-1, -1}, {1, -1}}
-	for f := Field(0); f < 32; f++ {
+	for f := Square(0); f < 32; f++ {
 		for d, s := range steps {
-			x, y := spanishFile(f)+s[0], fieldRank(f)+s[1]
+			x, y := spanishFile(f)+s[0], squareRank(f)+s[1]
 			for x >= 0 && x < 8 && y >= 0 && y < 8 {
 				r := &t[f][d]
 				r.f[r.n] = at[x][y]
@@ -133,33 +133,33 @@ var rays = func() (t [32][4]ray) {
 	return t
 }()
 
-// rotate turns a bitboard half a turn: field f becomes 31-f.
+// rotate turns a bitboard half a turn: square f becomes 31-f.
 func rotate(b uint32) uint32 { return bits.Reverse32(b) }
 
-// Square returns the board square of field f in this variant.
-func (v Variant) Square(f Field) rules.Square {
+// Rules returns square f as a rules.Square in this variant.
+func (v Variant) Rules(f Square) rules.Square {
 	file := spanishFile(f)
 	if v.Dark {
 		file = 7 - file
 	}
-	return rules.Square{File: int8(file), Rank: int8(fieldRank(f))}
+	return rules.Square{File: int8(file), Rank: int8(squareRank(f))}
 }
 
-// Number returns the numeric name (1-32) of field f in this variant:
+// Number returns the numeric name (1-32) of square f in this variant:
 // square 1 is White's bottom-right playing square, numbers run right to
 // left, rank by rank.
-func (v Variant) Number(f Field) int {
+func (v Variant) Number(f Square) int {
 	if v.Dark {
 		return int(f)&^3 + 3 - int(f)&3 + 1
 	}
 	return int(f) + 1
 }
 
-// FieldOf returns the field on square s, or false when s is not a playing
-// square of this variant.
-func (v Variant) FieldOf(s rules.Square) (Field, bool) {
+// SquareOf returns the engine's square for s, or false when s is not a
+// playing square of this variant.
+func (v Variant) SquareOf(s rules.Square) (Square, bool) {
 	if s.File < 0 || s.File > 7 || s.Rank < 0 || s.Rank > 7 {
-		return NoField, false
+		return NoSquare, false
 	}
 	file := int(s.File)
 	if v.Dark {
@@ -167,18 +167,18 @@ func (v Variant) FieldOf(s rules.Square) (Field, bool) {
 	}
 	r := int(s.Rank)
 	if (file+r)&1 == 0 { // a1 parity: a dark square of the Spanish layout
-		return NoField, false
+		return NoSquare, false
 	}
 	k := (7 - file) / 2
-	return Field(r*4 + k), true
+	return Square(r*4 + k), true
 }
 
-// FieldOfNumber returns the field with numeric name n (1-32).
-func (v Variant) FieldOfNumber(n int) (Field, bool) {
+// SquareOfNumber returns the square with numeric name n (1-32).
+func (v Variant) SquareOfNumber(n int) (Square, bool) {
 	if n < 1 || n > 32 {
-		return NoField, false
+		return NoSquare, false
 	}
-	f := Field(n - 1)
+	f := Square(n - 1)
 	if v.Dark {
 		f = f&^3 + 3 - f&3
 	}

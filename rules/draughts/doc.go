@@ -7,7 +7,7 @@
 // The fast typed API is what the computer opponent searches on:
 //
 //   - Position is a comparable value of three bitboards (one bit per playing
-//     square, see Field) and the side to move; == compares positions.
+//     square, see Square) and the side to move; == compares positions.
 //   - Move is a small value: start, landings, end and the captured pieces.
 //     Two series with the same start, end and captured set are one move.
 //   - Variant.Moves generates the legal moves (obligatory capture with the

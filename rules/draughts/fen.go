@@ -22,27 +22,27 @@ func (v Variant) FEN(p Position) string {
 	for _, c := range []Color{White, Black} {
 		b.WriteString(":")
 		b.WriteString(c.String()[:1])
-		for i, f := range v.sortedFields(p.Pieces(c)) {
+		for i, f := range v.sortedSquares(p.Pieces(c)) {
 			if i > 0 {
 				b.WriteString(",")
 			}
 			if p.Kings&(1<<f) != 0 {
 				b.WriteString("K")
 			}
-			b.WriteString(v.Square(f).String())
+			b.WriteString(v.Rules(f).String())
 		}
 	}
 	return b.String()
 }
 
-// sortedFields returns the fields of set ordered by rank, then file.
-func (v Variant) sortedFields(set uint32) []Field {
-	var fs []Field
+// sortedSquares returns the squares of set ordered by rank, then file.
+func (v Variant) sortedSquares(set uint32) []Square {
+	var fs []Square
 	for b := set; b != 0; b &= b - 1 {
-		fs = append(fs, Field(bits.TrailingZeros32(b)))
+		fs = append(fs, Square(bits.TrailingZeros32(b)))
 	}
 	sort.Slice(fs, func(i, j int) bool {
-		a, b := v.Square(fs[i]), v.Square(fs[j])
+		a, b := v.Rules(fs[i]), v.Rules(fs[j])
 		if a.Rank != b.Rank {
 			return a.Rank < b.Rank
 		}
@@ -110,7 +110,7 @@ func (v Variant) ParseFEN(text string) (Position, error) {
 			for _, f := range fs {
 				bit := uint32(1) << f
 				if (p.White|p.Black)&bit != 0 {
-					return bad("square %s listed twice", v.Square(f))
+					return bad("square %s listed twice", v.Rules(f))
 				}
 				if c == White {
 					p.White |= bit
@@ -120,7 +120,7 @@ func (v Variant) ParseFEN(text string) (Position, error) {
 				if king {
 					p.Kings |= bit
 				} else if (c == White && bit&topRank != 0) || (c == Black && bit&lowRank != 0) {
-					return bad("a %s man on %s, its promotion rank", strings.ToLower(c.String()), v.Square(f))
+					return bad("a %s man on %s, its promotion rank", strings.ToLower(c.String()), v.Rules(f))
 				}
 			}
 		}
@@ -134,16 +134,16 @@ func (v Variant) ParseFEN(text string) (Position, error) {
 }
 
 // parseFENSquares reads one square ("c3", "11") or a numeric range ("1-12").
-func (v Variant) parseFENSquares(item string) ([]Field, error) {
+func (v Variant) parseFENSquares(item string) ([]Square, error) {
 	if a, b, ok := strings.Cut(item, "-"); ok {
 		lo, err1 := strconv.Atoi(a)
 		hi, err2 := strconv.Atoi(b)
 		if err1 != nil || err2 != nil || lo < 1 || hi > 32 || lo > hi {
 			return nil, rules.Errorf(rules.ErrBadPosition, "bad FEN: %q is not a range of squares 1-32", clip(item))
 		}
-		var fs []Field
+		var fs []Square
 		for n := lo; n <= hi; n++ {
-			f, _ := v.FieldOfNumber(n)
+			f, _ := v.SquareOfNumber(n)
 			fs = append(fs, f)
 		}
 		return fs, nil
@@ -152,30 +152,30 @@ func (v Variant) parseFENSquares(item string) ([]Field, error) {
 	if err != nil {
 		return nil, rules.Errorf(rules.ErrBadPosition, "bad FEN: %s", strings.TrimPrefix(err.Error(), "rules: "))
 	}
-	return []Field{f}, nil
+	return []Square{f}, nil
 }
 
 // parseSquare reads a square of this variant: algebraic ("c3", "C3") or a
 // number 1-32. Errors are rules.ErrSyntax.
-func (v Variant) parseSquare(t string) (Field, error) {
+func (v Variant) parseSquare(t string) (Square, error) {
 	if t == "" {
-		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNoSquare, nil, "a square is missing")
+		return NoSquare, rules.Errorc(rules.ErrSyntax, rules.CodeNoSquare, nil, "a square is missing")
 	}
 	if t[0] >= '0' && t[0] <= '9' {
 		n, err := strconv.Atoi(t)
-		f, ok := v.FieldOfNumber(n)
+		f, ok := v.SquareOfNumber(n)
 		if err != nil || !ok {
-			return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeOffBoard, []string{"Text", clip(t), "Size", "8"}, "%q is not a square (numbers go from 1 to 32)", clip(t))
+			return NoSquare, rules.Errorc(rules.ErrSyntax, rules.CodeOffBoard, []string{"Text", clip(t), "Size", "8"}, "%q is not a square (numbers go from 1 to 32)", clip(t))
 		}
 		return f, nil
 	}
 	sq, err := rules.ParseSquare(t, 8)
 	if err != nil {
-		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNotSquare, []string{"Text", clip(t)}, "%q is not a square of the board", clip(t))
+		return NoSquare, rules.Errorc(rules.ErrSyntax, rules.CodeNotSquare, []string{"Text", clip(t)}, "%q is not a square of the board", clip(t))
 	}
-	f, ok := v.FieldOf(sq)
+	f, ok := v.SquareOf(sq)
 	if !ok {
-		return NoField, rules.Errorc(rules.ErrSyntax, rules.CodeNotPlayingSquare, []string{"Square", sq.String()}, "%s is not a playing square", sq)
+		return NoSquare, rules.Errorc(rules.ErrSyntax, rules.CodeNotPlayingSquare, []string{"Square", sq.String()}, "%s is not a playing square", sq)
 	}
 	return f, nil
 }

@@ -94,17 +94,17 @@ func TestNumbers(t *testing.T) {
 		{Spanish, 10, "f3"}, {Spanish, 14, "e4"}, {Spanish, 19, "d5"}, {Spanish, 23, "c6"}, {Spanish, 28, "b7"},
 		{Dame, 1, "g1"}, {Dame, 4, "a1"}, {Dame, 5, "h2"}, {Dame, 32, "b8"}, {Damas, 11, "c3"}, {Damas, 15, "d4"},
 	} {
-		f, ok := c.v.FieldOfNumber(c.n)
-		if !ok || c.v.Square(f).String() != c.sq || c.v.Number(f) != c.n {
-			t.Errorf("%s %d: %s, want %s", c.v.ID, c.n, c.v.Square(f), c.sq)
+		f, ok := c.v.SquareOfNumber(c.n)
+		if !ok || c.v.Rules(f).String() != c.sq || c.v.Number(f) != c.n {
+			t.Errorf("%s %d: %s, want %s", c.v.ID, c.n, c.v.Rules(f), c.sq)
 		}
 		sq, _ := rules.ParseSquare(c.sq, 8)
-		if g, ok := c.v.FieldOf(sq); !ok || g != f {
-			t.Errorf("%s %s: field %d, want %d", c.v.ID, c.sq, g, f)
+		if g, ok := c.v.SquareOf(sq); !ok || g != f {
+			t.Errorf("%s %s: square %d, want %d", c.v.ID, c.sq, g, f)
 		}
 	}
 	for n := 1; n <= 32; n++ {
-		f, _ := Spanish.FieldOfNumber(n)
+		f, _ := Spanish.SquareOfNumber(n)
 		on := longDiagonal&(1<<f) != 0
 		want := strings.Contains("-1-5-10-14-19-23-28-32-", "-"+itoa(n)+"-")
 		if on != want {

@@ -10,8 +10,8 @@ import (
 // Ply is one move of a game record, with the huff that came before it.
 type Ply struct {
 	Move Move
-	// Huffed is the opponent's piece the mover huffed before moving, or NoField.
-	Huffed Field
+	// Huffed is the opponent's piece the mover huffed before moving, or NoSquare.
+	Huffed Square
 }
 
 // Game is the record of a whole game: the start, the moves, the counters
@@ -25,7 +25,7 @@ type Game struct {
 	plies   []Ply
 	history []Position // history[i] is the position before plies[i], after it the current one
 	cur     Position   // the position now (after a pending huff)
-	huffed  Field      // the piece huffed in cur, before the next move
+	huffed  Square     // the piece huffed in cur, before the next move
 	// kingRun counts the consecutive moves by kings without a capture.
 	kingRun int
 	// strongMoves counts the moves of the side with three kings against a
@@ -43,7 +43,7 @@ type Game struct {
 
 // NewGame starts a record of variant v from position start.
 func NewGame(v Variant, start Position) Game {
-	g := Game{v: v, start: start, history: []Position{start}, cur: start, huffed: NoField}
+	g := Game{v: v, start: start, history: []Position{start}, cur: start, huffed: NoSquare}
 	g.updateStrong(start, start.ToMove)
 	return g
 }
@@ -63,7 +63,7 @@ func (g Game) Plies() []Ply { return slices.Clone(g.plies) }
 // Before returns the position in which ply i was played (after its huff).
 func (g Game) Before(i int) Position {
 	p := g.history[i]
-	if i < len(g.plies) && g.plies[i].Huffed != NoField {
+	if i < len(g.plies) && g.plies[i].Huffed != NoSquare {
 		p = removePiece(p, g.plies[i].Huffed)
 	} else if i == len(g.plies) {
 		p = g.cur
@@ -150,23 +150,23 @@ func (g Game) Play(m Move) (Game, error) {
 	}
 	g.plies = append(slices.Clip(g.plies), Ply{Move: m, Huffed: g.huffed})
 	g.history = append(slices.Clip(g.history), next)
-	g.cur, g.huffed = next, NoField
+	g.cur, g.huffed = next, NoSquare
 	g.updateStrong(next, before.ToMove)
 	return g, nil
 }
 
 // Huff removes the opponent's piece on f, which must be in Huffable(); the
 // huffer then plays its move. The error is rules.ErrNotNow.
-func (g Game) Huff(f Field) (Game, error) {
+func (g Game) Huff(f Square) (Game, error) {
 	if f >= 32 || g.Huffable()&(1<<f) == 0 {
-		return g, rules.Errorc(rules.ErrNotNow, rules.CodeNoHuff, []string{"Square", g.v.Square(f % 32).String()}, "no huff on %s now", g.v.Square(f%32))
+		return g, rules.Errorc(rules.ErrNotNow, rules.CodeNoHuff, []string{"Square", g.v.Rules(f % 32).String()}, "no huff on %s now", g.v.Rules(f%32))
 	}
 	g.cur = removePiece(g.cur, f)
 	g.huffed, g.huffable = f, 0
 	return g, nil
 }
 
-func removePiece(p Position, f Field) Position {
+func removePiece(p Position, f Square) Position {
 	b := uint32(1) << f
 	p.White &^= b
 	p.Black &^= b

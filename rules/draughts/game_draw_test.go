@@ -67,7 +67,7 @@ func TestNoMovesAfterTheLastPieceIsHuffed(t *testing.T) {
 	// huffs c3's man (now on b4): White has no piece left.
 	g := NewGame(v, mustFEN(t, v, "W:Wc3:Bd4,h8"))
 	g = play(t, g, "c3-b4")
-	h, err := g.Huff(mustField(t, v, "b4"))
+	h, err := g.Huff(mustSquare(t, v, "b4"))
 	if err != nil {
 		t.Fatalf("huffing b4: %v", err)
 	}

@@ -12,8 +12,8 @@ func diagram(v Variant, p Position) string {
 	var rows []string
 	for r := 7; r >= 0; r-- {
 		row := []byte("        ")
-		for f := Field(0); f < 32; f++ {
-			sq := v.Square(f)
+		for f := Square(0); f < 32; f++ {
+			sq := v.Rules(f)
 			if int(sq.Rank) != r {
 				continue
 			}

@@ -5,19 +5,19 @@ import "math/bits"
 // MaxLandings is the most landings a series can have (every enemy piece taken).
 const MaxLandings = 12
 
-// Move is one move: the start field, the landings in order (the last is To)
+// Move is one move: the start square, the landings in order (the last is To)
 // and the captured pieces. A plain move has one landing and no captures.
 // Two moves with the same From, To and Captured are the same move (Path is a
 // witness of the route); Same compares them that way.
 type Move struct {
-	From, To Field
-	N        uint8              // number of landings
-	Path     [MaxLandings]Field // Path[:N] are the landings; Path[N-1] == To
-	Captured uint32             // the captured pieces, one bit per Field
+	From, To Square
+	N        uint8               // number of landings
+	Path     [MaxLandings]Square // Path[:N] are the landings; Path[N-1] == To
+	Captured uint32              // the captured pieces, one bit per square
 }
 
-// Landings returns the landing fields, To last.
-func (m Move) Landings() []Field { return append([]Field(nil), m.Path[:m.N]...) }
+// Landings returns the landing squares, To last.
+func (m Move) Landings() []Square { return append([]Square(nil), m.Path[:m.N]...) }
 
 // IsCapture reports whether m captures.
 func (m Move) IsCapture() bool { return m.Captured != 0 }
@@ -39,20 +39,6 @@ func toRel(p Position) rel {
 	return rel{rotate(p.Black), rotate(p.White), rotate(p.Kings)}
 }
 
-// applyRel plays m and returns the next position from the opponent's view.
-func applyRel(p rel, m Move) rel {
-	from, to := uint32(1)<<m.From, uint32(1)<<m.To
-	us := p.us&^from | to
-	them := p.them &^ m.Captured
-	kings := p.kings &^ m.Captured
-	if kings&from != 0 {
-		kings = kings&^from | to
-	} else if to&topRank != 0 {
-		kings |= to
-	}
-	return rel{rotate(them), rotate(us), rotate(kings)}
-}
-
 // gen generates moves of one position from the mover's view.
 type gen struct {
 	flying, landNext, quality bool
@@ -65,7 +51,7 @@ type gen struct {
 	start                     int
 	best                      int // score of the best series found
 	maxN                      int // most pieces captured by any series found
-	path                      [MaxLandings]Field
+	path                      [MaxLandings]Square
 }
 
 func (v Variant) newGen(buf []Move) gen {
@@ -85,12 +71,12 @@ func (g *gen) captures() bool {
 	jumpers := men & (shiftDR(g.them&shiftDR(e)) | shiftDL(g.them&shiftDL(e)))
 	n0 := len(g.buf)
 	for b := jumpers; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		g.empty = e | 1<<f
 		g.manJump(f, f, 0, 0)
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		if !kingCanTake(f, g.them, e, g.flying) {
 			continue
 		}
@@ -102,14 +88,14 @@ func (g *gen) captures() bool {
 }
 
 // manJumps[f][d] is a man's jump from f up-left (d=0) or up-right (d=1):
-// the square jumped over and the landing, NoField when off the board.
+// the square jumped over and the landing, NoSquare when off the board.
 var manJumps = func() (t [32][2]struct {
 	over uint32
-	land Field
+	land Square
 }) {
 	for f := range t {
 		for d := range t[f] {
-			t[f][d].land = NoField
+			t[f][d].land = NoSquare
 			if r := rays[f][d]; r.n >= 2 {
 				t[f][d].over, t[f][d].land = 1<<r.f[0], r.f[1]
 			}
@@ -118,11 +104,11 @@ var manJumps = func() (t [32][2]struct {
 	return t
 }()
 
-func (g *gen) manJump(from, at Field, capt uint32, n int) {
+func (g *gen) manJump(from, at Square, capt uint32, n int) {
 	found := false
 	for d := 0; d < 2; d++ {
 		j := &manJumps[at][d]
-		if j.land == NoField || g.them&^capt&j.over == 0 || g.empty&(1<<j.land) == 0 {
+		if j.land == NoSquare || g.them&^capt&j.over == 0 || g.empty&(1<<j.land) == 0 {
 			continue
 		}
 		found = true
@@ -136,7 +122,7 @@ func (g *gen) manJump(from, at Field, capt uint32, n int) {
 	}
 }
 
-func (g *gen) kingJump(from, at Field, capt uint32, n int) {
+func (g *gen) kingJump(from, at Square, capt uint32, n int) {
 	found := false
 	for d := 0; d < 4; d++ {
 		r := &rays[at][d]
@@ -167,7 +153,7 @@ func (g *gen) kingJump(from, at Field, capt uint32, n int) {
 	}
 }
 
-func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
+func (g *gen) add(from, to Square, capt uint32, n int, dedupe bool) {
 	c := bits.OnesCount32(capt)
 	if c > g.maxN {
 		g.maxN = c
@@ -211,15 +197,15 @@ func (g *gen) add(from, to Field, capt uint32, n int, dedupe bool) {
 func (g *gen) plain() {
 	men := g.us &^ g.kings
 	for b := shiftUL(men) & g.empty; b != 0; b &= b - 1 {
-		to := Field(bits.TrailingZeros32(b))
-		g.addPlain(Field(bits.TrailingZeros32(shiftDR(1<<to))), to)
+		to := Square(bits.TrailingZeros32(b))
+		g.addPlain(Square(bits.TrailingZeros32(shiftDR(1<<to))), to)
 	}
 	for b := shiftUR(men) & g.empty; b != 0; b &= b - 1 {
-		to := Field(bits.TrailingZeros32(b))
-		g.addPlain(Field(bits.TrailingZeros32(shiftDL(1<<to))), to)
+		to := Square(bits.TrailingZeros32(b))
+		g.addPlain(Square(bits.TrailingZeros32(shiftDL(1<<to))), to)
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		for d := 0; d < 4; d++ {
 			r := &rays[f][d]
 			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
@@ -232,7 +218,7 @@ func (g *gen) plain() {
 	}
 }
 
-func (g *gen) addPlain(from, to Field) {
+func (g *gen) addPlain(from, to Square) {
 	if g.flip {
 		from, to = 31-from, 31-to
 	}

@@ -17,10 +17,10 @@ func (v Variant) MoveText(m Move) string {
 		sep = "x"
 	}
 	var b strings.Builder
-	b.WriteString(v.Square(m.From).String())
+	b.WriteString(v.Rules(m.From).String())
 	for _, f := range m.Path[:m.N] {
 		b.WriteString(sep)
-		b.WriteString(v.Square(f).String())
+		b.WriteString(v.Rules(f).String())
 	}
 	return b.String()
 }
@@ -60,22 +60,61 @@ func (v Variant) NumericText(p Position, m Move) string {
 // values of kind ErrSyntax, ErrIllegal or ErrAmbiguous with a code (what
 // is wrong) and its arguments.
 func (v Variant) ParseMove(p Position, text string) (Move, error) {
-	s := strings.ToLower(strings.Join(strings.Fields(text), ""))
+	s, fs, err := v.moveSquares(text)
+	if err != nil {
+		return Move{}, err
+	}
+	legal := v.Moves(p)
+	found := v.named(p, s, fs)
+	// The errors echo the move as typed, spaces removed and lower-cased:
+	// it has passed the syntax check, so it is squares and separators only
+	// and always one line.
+	name := s
+	switch {
+	case len(found) == 1:
+		for _, m := range legal {
+			if Same(m, found[0]) {
+				return m, nil
+			}
+		}
+		return found[0], nil
+	case len(found) > 1:
+		var texts []string
+		for _, m := range found {
+			texts = append(texts, v.MoveText(m))
+		}
+		sort.Strings(texts)
+		return Move{}, rules.Errorc(rules.ErrAmbiguous, rules.CodeAmbiguous, []string{"Move", name, "Moves", strings.Join(texts, ", ")}, "%s is ambiguous: give the full path (%s)", name, strings.Join(texts, " or "))
+	}
+	return Move{}, v.whyNot(p, legal, name, fs)
+}
+
+// moveSquares checks the syntax of a move's text and reads its squares;
+// s is the text lower-cased with its spaces removed.
+func (v Variant) moveSquares(text string) (s string, fs []Square, err error) {
+	s = strings.ToLower(strings.Join(strings.Fields(text), ""))
 	toks := strings.FieldsFunc(s, func(r rune) bool { return r == '-' || r == 'x' || r == ':' })
 	if len(toks) < 2 || len(s) > 80 || strings.Count(s, "-")+strings.Count(s, "x")+strings.Count(s, ":") != len(toks)-1 ||
 		strings.ContainsAny(s[:1]+s[len(s)-1:], "-x:") {
-		return Move{}, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", clip(text), "Examples", "c3-d4, c3xe5xg7, 11-15"}, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
+		return "", nil, rules.Errorc(rules.ErrSyntax, rules.CodeNotMove, []string{"Text", clip(text), "Examples", "c3-d4, c3xe5xg7, 11-15"}, "%q is not a move (write it like c3-d4, c3xe5xg7 or 11-15)", clip(text))
 	}
-	fs := make([]Field, len(toks))
+	fs = make([]Square, len(toks))
 	for i, t := range toks {
 		f, err := v.parseSquare(t)
 		if err != nil {
-			return Move{}, err
+			return "", nil, err
 		}
 		fs[i] = f
 	}
+	return s, fs, nil
+}
+
+// named returns the series of p that the squares fs name, written as s:
+// those with fs's ends and, when fs has more squares, their path; of
+// several, those whose separator ("-" or "x") or full path fits, when
+// that leaves one.
+func (v Variant) named(p Position, s string, fs []Square) []Move {
 	from, to := fs[0], fs[len(fs)-1]
-	legal := v.Moves(p)
 	var found []Move
 	for _, s := range v.series(p) {
 		if s.From != from || s.To != to || (len(fs) > 2 && !samePath(s, fs[1:])) {
@@ -115,39 +154,26 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 			found = exact
 		}
 	}
-	// The errors echo the move as typed, spaces removed and lower-cased:
-	// it has passed the syntax check, so it is squares and separators only
-	// and always one line.
-	name := s
+	return found
+}
+
+// whyNot explains why the move named (with squares fs) is not one of
+// legal, the legal moves of p: the error ParseMove returns.
+func (v Variant) whyNot(p Position, legal []Move, name string, fs []Square) error {
+	from, to := fs[0], fs[len(fs)-1]
 	landings := fs[1:]
-	switch {
-	case len(found) == 1:
-		for _, m := range legal {
-			if Same(m, found[0]) {
-				return m, nil
-			}
-		}
-		return found[0], nil
-	case len(found) > 1:
-		var texts []string
-		for _, m := range found {
-			texts = append(texts, v.MoveText(m))
-		}
-		sort.Strings(texts)
-		return Move{}, rules.Errorc(rules.ErrAmbiguous, rules.CodeAmbiguous, []string{"Move", name, "Moves", strings.Join(texts, ", ")}, "%s is ambiguous: give the full path (%s)", name, strings.Join(texts, " or "))
-	}
 	mine := p.Pieces(p.ToMove)
 	if mine&(1<<from) == 0 {
 		if p.Pieces(p.ToMove.Other())&(1<<from) != 0 {
-			return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: the piece on %s is not yours (%s to move)", name, v.Square(from), p.ToMove)
+			return rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", name, "Square", v.Rules(from).String()}, "%s: the piece on %s is not yours (%s to move)", name, v.Rules(from), p.ToMove)
 		}
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", name, "Square", v.Square(from).String()}, "%s: there is no piece on %s", name, v.Square(from))
+		return rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", name, "Square", v.Rules(from).String()}, "%s: there is no piece on %s", name, v.Rules(from))
 	}
 	if len(legal) == 0 {
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoLegalMove, []string{"Move", name}, "%s: %s has no legal move", name, p.ToMove)
+		return rules.Errorc(rules.ErrIllegal, rules.CodeNoLegalMove, []string{"Move", name}, "%s: %s has no legal move", name, p.ToMove)
 	}
 	if early := goesOn(v.series(p), from, landings); len(early) > 0 {
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeStopsTooEarly, []string{"Move", name, "Moves", v.movesArg(early, 4)}, "%s stops too early: the series must go on (%s)", name, v.movesList(early, 4))
+		return rules.Errorc(rules.ErrIllegal, rules.CodeStopsTooEarly, []string{"Move", name, "Moves", v.movesArg(early, 4)}, "%s stops too early: the series must go on (%s)", name, v.movesList(early, 4))
 	}
 	if legal[0].Captured != 0 && !v.Huff {
 		for _, s := range v.allCaptures(p) {
@@ -156,14 +182,14 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 				if s.Count() == legal[0].Count() {
 					what, code = "kings", rules.CodeMostKings
 				}
-				return Move{}, rules.Errorc(rules.ErrIllegal, code, []string{"Move", name, "Moves", v.movesArg(legal, 4)}, "%s: the most %s must be taken (%s)", name, what, v.movesList(legal, 4))
+				return rules.Errorc(rules.ErrIllegal, code, []string{"Move", name, "Moves", v.movesArg(legal, 4)}, "%s: the most %s must be taken (%s)", name, what, v.movesList(legal, 4))
 			}
 		}
 		var capturers []string
-		for _, f := range v.sortedFields(fromSet(legal)) {
-			capturers = append(capturers, v.Square(f).String())
+		for _, f := range v.sortedSquares(fromSet(legal)) {
+			capturers = append(capturers, v.Rules(f).String())
 		}
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeMustCapture, []string{"Move", name, "Squares", strings.Join(capturers, ", ")}, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
+		return rules.Errorc(rules.ErrIllegal, rules.CodeMustCapture, []string{"Move", name, "Squares", strings.Join(capturers, ", ")}, "%s: a capture is obligatory: %s can capture", name, strings.Join(capturers, ", "))
 	}
 	var own []Move
 	for _, m := range legal {
@@ -172,15 +198,15 @@ func (v Variant) ParseMove(p Position, text string) (Move, error) {
 		}
 	}
 	if len(own) == 0 {
-		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", name, "Square", v.Square(from).String()}, "%s is not legal: the piece on %s cannot move", name, v.Square(from))
+		return rules.Errorc(rules.ErrIllegal, rules.CodePieceCannotMove, []string{"Move", name, "Square", v.Rules(from).String()}, "%s is not legal: the piece on %s cannot move", name, v.Rules(from))
 	}
-	return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", name, "Square", v.Square(from).String(), "Moves", v.movesArg(own, 6)}, "%s is not legal (legal from %s: %s)", name, v.Square(from), v.movesList(own, 6))
+	return rules.Errorc(rules.ErrIllegal, rules.CodeNotLegalFrom, []string{"Move", name, "Square", v.Rules(from).String(), "Moves", v.movesArg(own, 6)}, "%s is not legal (legal from %s: %s)", name, v.Rules(from), v.movesList(own, 6))
 }
 
 // goesOn returns the series of ms that start on from and pass through the
 // given landings, in order, before going on: the series that a player who
 // typed from and those landings stopped too early.
-func goesOn(ms []Move, from Field, landings []Field) []Move {
+func goesOn(ms []Move, from Square, landings []Square) []Move {
 	var out []Move
 	for _, m := range ms {
 		if m.From == from && m.Captured != 0 && int(m.N) > len(landings) && samePath(Move{N: uint8(len(landings)), Path: m.Path}, landings) {
@@ -190,7 +216,7 @@ func goesOn(ms []Move, from Field, landings []Field) []Move {
 	return out
 }
 
-func samePath(m Move, landings []Field) bool {
+func samePath(m Move, landings []Square) bool {
 	if int(m.N) != len(landings) {
 		return false
 	}

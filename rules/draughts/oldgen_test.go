@@ -40,7 +40,7 @@ type oldGen struct {
 	start                     int
 	best                      int // score of the best series found
 	maxN                      int // most pieces captured by any series found
-	path                      [MaxLandings]Field
+	path                      [MaxLandings]Square
 }
 
 func (v Variant) oldNewGen(buf []Move) oldGen {
@@ -60,12 +60,12 @@ func (g *oldGen) captures() bool {
 	jumpers := men & (shiftDR(g.them&shiftDR(e)) | shiftDL(g.them&shiftDL(e)))
 	n0 := len(g.buf)
 	for b := jumpers; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		g.empty = e | 1<<f
 		g.manJump(f, f, 0, 0)
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		g.empty = e | 1<<f
 		g.kingJump(f, f, 0, 0)
 	}
@@ -74,14 +74,14 @@ func (g *oldGen) captures() bool {
 }
 
 // oldManJumps[f][d] is a man's jump from f up-left (d=0) or up-right (d=1):
-// the square jumped over and the landing, NoField when off the board.
+// the square jumped over and the landing, NoSquare when off the board.
 var oldManJumps = func() (t [32][2]struct {
 	over uint32
-	land Field
+	land Square
 }) {
 	for f := range t {
 		for d := range t[f] {
-			t[f][d].land = NoField
+			t[f][d].land = NoSquare
 			if r := rays[f][d]; r.n >= 2 {
 				t[f][d].over, t[f][d].land = 1<<r.f[0], r.f[1]
 			}
@@ -90,11 +90,11 @@ var oldManJumps = func() (t [32][2]struct {
 	return t
 }()
 
-func (g *oldGen) manJump(from, at Field, capt uint32, n int) {
+func (g *oldGen) manJump(from, at Square, capt uint32, n int) {
 	found := false
 	for d := 0; d < 2; d++ {
 		j := &oldManJumps[at][d]
-		if j.land == NoField || g.them&^capt&j.over == 0 || g.empty&(1<<j.land) == 0 {
+		if j.land == NoSquare || g.them&^capt&j.over == 0 || g.empty&(1<<j.land) == 0 {
 			continue
 		}
 		found = true
@@ -108,7 +108,7 @@ func (g *oldGen) manJump(from, at Field, capt uint32, n int) {
 	}
 }
 
-func (g *oldGen) kingJump(from, at Field, capt uint32, n int) {
+func (g *oldGen) kingJump(from, at Square, capt uint32, n int) {
 	found := false
 	for d := 0; d < 4; d++ {
 		r := &rays[at][d]
@@ -139,7 +139,7 @@ func (g *oldGen) kingJump(from, at Field, capt uint32, n int) {
 	}
 }
 
-func (g *oldGen) add(from, to Field, capt uint32, n int, dedupe bool) {
+func (g *oldGen) add(from, to Square, capt uint32, n int, dedupe bool) {
 	c := bits.OnesCount32(capt)
 	if c > g.maxN {
 		g.maxN = c
@@ -172,15 +172,15 @@ func (g *oldGen) add(from, to Field, capt uint32, n int, dedupe bool) {
 func (g *oldGen) plain() {
 	men := g.us &^ g.kings
 	for b := shiftUL(men) & g.empty; b != 0; b &= b - 1 {
-		to := Field(bits.TrailingZeros32(b))
-		g.addPlain(Field(bits.TrailingZeros32(shiftDR(1<<to))), to)
+		to := Square(bits.TrailingZeros32(b))
+		g.addPlain(Square(bits.TrailingZeros32(shiftDR(1<<to))), to)
 	}
 	for b := shiftUR(men) & g.empty; b != 0; b &= b - 1 {
-		to := Field(bits.TrailingZeros32(b))
-		g.addPlain(Field(bits.TrailingZeros32(shiftDL(1<<to))), to)
+		to := Square(bits.TrailingZeros32(b))
+		g.addPlain(Square(bits.TrailingZeros32(shiftDL(1<<to))), to)
 	}
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		for d := 0; d < 4; d++ {
 			r := &rays[f][d]
 			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {
@@ -193,7 +193,7 @@ func (g *oldGen) plain() {
 	}
 }
 
-func (g *oldGen) addPlain(from, to Field) {
+func (g *oldGen) addPlain(from, to Square) {
 	m := Move{From: from, To: to, N: 1}
 	m.Path[0] = to
 	g.buf = append(g.buf, m)
@@ -204,7 +204,7 @@ func (g *oldGen) countPlain() int {
 	men := g.us &^ g.kings
 	n := bits.OnesCount32(shiftUL(men)&g.empty) + bits.OnesCount32(shiftUR(men)&g.empty)
 	for b := g.us & g.kings; b != 0; b &= b - 1 {
-		f := Field(bits.TrailingZeros32(b))
+		f := Square(bits.TrailingZeros32(b))
 		for d := 0; d < 4; d++ {
 			r := &rays[f][d]
 			for j := 0; j < r.n && g.empty&(1<<r.f[j]) != 0; j++ {

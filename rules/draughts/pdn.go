@@ -78,7 +78,7 @@ func (g Game) PDN(meta rules.Meta) string {
 		} else if i == 0 {
 			toks = append(toks, strconv.Itoa(num)+"...")
 		}
-		if ply.Huffed != NoField {
+		if ply.Huffed != NoSquare {
 			toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(ply.Huffed)))
 		}
 		toks = append(toks, g.v.NumericText(p, ply.Move))
@@ -86,7 +86,7 @@ func (g Game) PDN(meta rules.Meta) string {
 			num++
 		}
 	}
-	if g.huffed != NoField { // a huff not yet followed by its move
+	if g.huffed != NoSquare { // a huff not yet followed by its move
 		toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(g.huffed)))
 	}
 	toks = append(toks, result)
@@ -129,48 +129,14 @@ func (g Game) Result() string {
 // reach is recorded as a resignation or an agreed draw. Errors are
 // *rules.Error values naming the move that failed.
 func ParsePDN(text string) (Game, rules.Meta, error) {
-	tags := map[string]string{}
 	var meta rules.Meta
-	rest := text
-	for {
-		rest = strings.TrimLeft(rest, " \t\r\n")
-		if !strings.HasPrefix(rest, "[") {
-			break
-		}
-		end := strings.Index(rest, "]")
-		if end < 0 {
-			return Game{}, meta, rules.Errorf(rules.ErrSyntax, "PDN: unterminated tag")
-		}
-		line := rest[1:end]
-		rest = rest[end+1:]
-		key, val, ok := strings.Cut(strings.TrimSpace(line), " ")
-		if !ok {
-			return Game{}, meta, rules.Errorf(rules.ErrSyntax, "PDN: bad tag %q", clip(line))
-		}
-		val = strings.TrimSpace(val)
-		if uq, err := strconv.Unquote(val); err == nil {
-			val = uq
-		} else {
-			val = strings.Trim(val, `"`)
-		}
-		tags[key] = val
+	tags, rest, err := pdnTags(text)
+	if err != nil {
+		return Game{}, meta, err
 	}
-	v := Spanish
-	gt, _, _ := strings.Cut(tags["GameType"], ",")
-	fs := strings.Fields(tags["Variant"])
-	switch {
-	case len(fs) > 0:
-		opts := map[string]string{}
-		for _, o := range fs[1:] {
-			k, val, _ := strings.Cut(o, "=")
-			opts[k] = val
-		}
-		var err error
-		if v, err = VariantFor(fs[0], opts); err != nil {
-			return Game{}, meta, err
-		}
-	case gt != "" && gt != "24":
-		return Game{}, meta, rules.Errorf(rules.ErrBadOption, "PDN: GameType %q is not Spanish draughts and there is no Variant tag", clip(tags["GameType"]))
+	v, err := pdnVariant(tags)
+	if err != nil {
+		return Game{}, meta, err
 	}
 	start := Initial
 	if f := tags["FEN"]; f != "" {
@@ -183,7 +149,81 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 	meta.Event, meta.Date = tags["Event"], tags["Date"]
 	meta.Names = []string{tags["White"], tags["Black"]}
 	meta.Result = tags["Result"]
-	g := NewGame(v, start)
+	g, result, err := pdnMoves(NewGame(v, start), rest)
+	if err != nil {
+		return Game{}, meta, err
+	}
+	if meta.Result == "" {
+		meta.Result = result
+	}
+	if !g.Outcome().Over {
+		switch normResult(meta.Result) {
+		case "1-0":
+			g = g.Resign(Black)
+		case "0-1":
+			g = g.Resign(White)
+		case "1/2-1/2":
+			g = g.AgreeDraw()
+		}
+	}
+	return g, meta, nil
+}
+
+// pdnTags reads the tags at the start of a PDN game ([Key "value"]) and
+// returns them with the text after them.
+func pdnTags(text string) (map[string]string, string, error) {
+	tags := map[string]string{}
+	rest := text
+	for {
+		rest = strings.TrimLeft(rest, " \t\r\n")
+		if !strings.HasPrefix(rest, "[") {
+			return tags, rest, nil
+		}
+		end := strings.Index(rest, "]")
+		if end < 0 {
+			return nil, "", rules.Errorf(rules.ErrSyntax, "PDN: unterminated tag")
+		}
+		line := rest[1:end]
+		rest = rest[end+1:]
+		key, val, ok := strings.Cut(strings.TrimSpace(line), " ")
+		if !ok {
+			return nil, "", rules.Errorf(rules.ErrSyntax, "PDN: bad tag %q", clip(line))
+		}
+		val = strings.TrimSpace(val)
+		if uq, err := strconv.Unquote(val); err == nil {
+			val = uq
+		} else {
+			val = strings.Trim(val, `"`)
+		}
+		tags[key] = val
+	}
+}
+
+// pdnVariant is the variant that the GameType and Variant tags name:
+// Spanish draughts when they name none.
+func pdnVariant(tags map[string]string) (Variant, error) {
+	v := Spanish
+	gt, _, _ := strings.Cut(tags["GameType"], ",")
+	fs := strings.Fields(tags["Variant"])
+	switch {
+	case len(fs) > 0:
+		opts := map[string]string{}
+		for _, o := range fs[1:] {
+			k, val, _ := strings.Cut(o, "=")
+			opts[k] = val
+		}
+		return VariantFor(fs[0], opts)
+	case gt != "" && gt != "24":
+		return v, rules.Errorf(rules.ErrBadOption, "PDN: GameType %q is not Spanish draughts and there is no Variant tag", clip(tags["GameType"]))
+	}
+	return v, nil
+}
+
+// pdnMoves plays the moves (and huffs, written as comments "{huff c3}")
+// of a PDN game's move text on g, up to its result, and returns the game
+// and the result written ("" when none is).
+func pdnMoves(g Game, rest string) (Game, string, error) {
+	v := g.v
 	result := ""
 	for rest != "" && result == "" {
 		rest = strings.TrimLeft(rest, " \t\r\n")
@@ -193,7 +233,7 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 		if rest[0] == '{' {
 			end := strings.Index(rest, "}")
 			if end < 0 {
-				return Game{}, meta, rules.Errorf(rules.ErrSyntax, "PDN: unterminated comment")
+				return Game{}, "", rules.Errorf(rules.ErrSyntax, "PDN: unterminated comment")
 			}
 			c := strings.Fields(rest[1:end])
 			rest = rest[end+1:]
@@ -203,7 +243,7 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 					g, err = g.Huff(f)
 				}
 				if err != nil {
-					return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d: bad huff %q", len(g.plies)+1, clip(c[1]))
+					return Game{}, "", rules.Errorf(rules.ErrIllegal, "PDN: move %d: bad huff %q", len(g.plies)+1, clip(c[1]))
 				}
 			}
 			continue
@@ -235,23 +275,10 @@ func ParsePDN(text string) (Game, rules.Meta, error) {
 			g, err = g.Play(m)
 		}
 		if err != nil {
-			return Game{}, meta, rules.Errorf(rules.ErrIllegal, "PDN: move %d (%q): %s", len(g.plies)+1, clip(tok), strings.TrimPrefix(err.Error(), "rules: "))
+			return Game{}, "", rules.Errorf(rules.ErrIllegal, "PDN: move %d (%q): %s", len(g.plies)+1, clip(tok), strings.TrimPrefix(err.Error(), "rules: "))
 		}
 	}
-	if meta.Result == "" {
-		meta.Result = result
-	}
-	if !g.Outcome().Over {
-		switch normResult(meta.Result) {
-		case "1-0":
-			g = g.Resign(Black)
-		case "0-1":
-			g = g.Resign(White)
-		case "1/2-1/2":
-			g = g.AgreeDraw()
-		}
-	}
-	return g, meta, nil
+	return g, result, nil
 }
 
 func normResult(r string) string {

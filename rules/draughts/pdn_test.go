@@ -50,7 +50,7 @@ func TestPDNRoundTrip(t *testing.T) {
 			g := NewGame(v, start)
 			for ply := 0; ply < 400 && !g.Outcome().Over && !(n%4 == 3 && ply == 20); ply++ {
 				if h := g.Huffable(); h != 0 && (rng.IntN(2) == 0 || len(g.Moves()) == 0) {
-					g, _ = g.Huff(Field(bits.TrailingZeros32(h)))
+					g, _ = g.Huff(Square(bits.TrailingZeros32(h)))
 					continue
 				}
 				ms := g.Moves()

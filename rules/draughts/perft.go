@@ -14,7 +14,7 @@ import (
 // without listing them) unless a king of the opponent can capture.
 
 // rayMask[f][d] is the ray from f in direction d as a bitboard; step[f][d]
-// is its first field.
+// is its first square.
 var rayMask, stepMask = func() (r, s [32][4]uint32) {
 	for f := range rays {
 		for d := range rays[f] {
@@ -44,7 +44,7 @@ func shiftDir(b uint32, d int) uint32 {
 }
 
 // nearest returns the blocker nearest to the start of a ray in direction
-// d among blockers (not 0): rays up the board run to higher fields.
+// d among blockers (not 0): rays up the board run to higher squares.
 func nearest(blockers uint32, d int) uint32 {
 	if d < downLeft {
 		return blockers & -blockers
@@ -52,8 +52,8 @@ func nearest(blockers uint32, d int) uint32 {
 	return 1 << (31 - bits.LeadingZeros32(blockers))
 }
 
-// kingTargets returns the empty fields a king on f reaches by plain moves.
-func kingTargets(f Field, empty uint32, flying bool) uint32 {
+// kingTargets returns the empty squares a king on f reaches by plain moves.
+func kingTargets(f Square, empty uint32, flying bool) uint32 {
 	if !flying {
 		s := &stepMask[f]
 		return (s[0] | s[1] | s[2] | s[3]) & empty
@@ -74,7 +74,7 @@ func kingTargets(f Field, empty uint32, flying bool) uint32 {
 }
 
 // kingCanTake reports whether a king on f can capture a piece of prey.
-func kingCanTake(f Field, prey, empty uint32, flying bool) bool {
+func kingCanTake(f Square, prey, empty uint32, flying bool) bool {
 	for d := 0; d < 4; d++ {
 		var victim uint32
 		if flying {
@@ -236,7 +236,7 @@ func (w *walker) plain(p rel, ply, left int) {
 	if left == 1 && w.bulk {
 		n := bits.OnesCount32(ul) + bits.OnesCount32(ur)
 		for b := p.us & p.kings; b != 0; b &= b - 1 {
-			n += bits.OnesCount32(kingTargets(Field(bits.TrailingZeros32(b)), empty, flying))
+			n += bits.OnesCount32(kingTargets(Square(bits.TrailingZeros32(b)), empty, flying))
 		}
 		w.n[ply+1] += uint64(n)
 		return
@@ -256,7 +256,7 @@ func (w *walker) plain(p rel, ply, left int) {
 	}
 	for b := p.us & p.kings; b != 0; b &= b - 1 {
 		from := b & -b
-		t := kingTargets(Field(bits.TrailingZeros32(b)), empty, flying)
+		t := kingTargets(Square(bits.TrailingZeros32(b)), empty, flying)
 		n += bits.OnesCount32(t)
 		for ; t != 0; t &= t - 1 {
 			w.child(p, from, t&-t, 0, ply+1, left-1)
@@ -290,7 +290,7 @@ func (w *walker) child(p rel, from, to, capt uint32, ply, left int) {
 			n := bits.OnesCount32(shiftDL(om)&empty) + bits.OnesCount32(shiftDR(om)&empty)
 			ok := true
 			for b := them & kings; b != 0; b &= b - 1 {
-				f := Field(bits.TrailingZeros32(b))
+				f := Square(bits.TrailingZeros32(b))
 				if kingCanTake(f, us, empty, w.g.flying) {
 					ok = false
 					break
@@ -435,7 +435,7 @@ func (w *walker) score(capt uint32) {
 }
 
 // menReplies counts the replies to the plain moves of men of p (mover's
-// view) to the fields of targets, up-right ones when right and up-left
+// view) to the squares of targets, up-right ones when right and up-left
 // ones otherwise, when the opponent has men only: the last two plies of a
 // walk, counted without making the positions.
 func (w *walker) menReplies(p rel, empty, targets uint32, right bool) uint64 {
@@ -466,7 +466,7 @@ func (w *walker) canCapture(p rel) bool {
 		return true
 	}
 	for b := p.us & p.kings; b != 0; b &= b - 1 {
-		if kingCanTake(Field(bits.TrailingZeros32(b)), p.them, empty, w.g.flying) {
+		if kingCanTake(Square(bits.TrailingZeros32(b)), p.them, empty, w.g.flying) {
 			return true
 		}
 	}

@@ -79,13 +79,13 @@ func TestRandomPlayouts(t *testing.T) {
 				p := g.Position()
 				checkPosition(t, v, p)
 				if h := g.Huffable(); h != 0 && (rng.IntN(2) == 0 || len(g.Moves()) == 0) {
-					f := Field(bits.TrailingZeros32(h))
+					f := Square(bits.TrailingZeros32(h))
 					var err error
 					if g, err = g.Huff(f); err != nil {
 						t.Fatal(err)
 					}
 					if g.Position().Pieces(p.ToMove.Other()) != p.Pieces(p.ToMove.Other())&^(1<<f) {
-						t.Fatalf("huff of %s did not remove just that piece", v.Square(f))
+						t.Fatalf("huff of %s did not remove just that piece", v.Rules(f))
 					}
 					continue
 				}

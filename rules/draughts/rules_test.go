@@ -519,41 +519,40 @@ func TestHuffing(t *testing.T) {
 		t.Fatalf("moves %v", got)
 	}
 	g = play(t, g, "a3-b4")
-	if got := g.Huffable(); got != 1<<mustField(t, v, "c3") {
+	if got := g.Huffable(); got != 1<<mustSquare(t, v, "c3") {
 		t.Fatalf("huffable %b, want c3", got)
 	}
-	h, err := g.Huff(mustField(t, v, "b4"))
-	if !errors.Is(err, rules.ErrNotNow) {
+	if _, err := g.Huff(mustSquare(t, v, "b4")); !errors.Is(err, rules.ErrNotNow) {
 		t.Fatalf("huffing b4: %v", err)
 	}
-	h, err = g.Huff(mustField(t, v, "c3"))
+	h, err := g.Huff(mustSquare(t, v, "c3"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := v.FEN(h.Position()); got != "B:Wb4:Bd4,h8" {
 		t.Fatalf("after the huff: %s", got)
 	}
-	if _, err := h.Huff(mustField(t, v, "b4")); !errors.Is(err, rules.ErrNotNow) {
+	if _, err := h.Huff(mustSquare(t, v, "b4")); !errors.Is(err, rules.ErrNotNow) {
 		t.Fatalf("second huff: %v", err)
 	}
 	h = play(t, h, "h8-g7")
-	if len(h.plies) != 2 || h.plies[1].Huffed != mustField(t, v, "c3") {
+	if len(h.plies) != 2 || h.plies[1].Huffed != mustSquare(t, v, "c3") {
 		t.Fatalf("the huff is not recorded: %+v", h.plies)
 	}
 	// The right lapses when Black moves without huffing; Black's d4 could
 	// have taken c3, so now White may huff d4.
 	g = play(t, g, "h8-g7")
-	if got := g.Huffable(); got != 1<<mustField(t, v, "d4") {
+	if got := g.Huffable(); got != 1<<mustSquare(t, v, "d4") {
 		t.Fatalf("huffable %b after Black's move, want d4", got)
 	}
 	// The piece that could have captured moved away: huff it where it stands.
 	g = play(t, NewGame(v, mustFEN(t, v, "W:Wa3,c3:Bd4,h8")), "c3-b4")
-	if got := g.Huffable(); got != 1<<mustField(t, v, "b4") {
+	if got := g.Huffable(); got != 1<<mustSquare(t, v, "b4") {
 		t.Fatalf("huffable %b, want b4", got)
 	}
 	// A capture of fewer pieces than the most available gives the right too.
 	g = play(t, NewGame(v, mustFEN(t, v, "W:Wc1,g3:Bd2,f4,h8")), "g3xe5")
-	if got := g.Huffable(); got != 1<<mustField(t, v, "c1") {
+	if got := g.Huffable(); got != 1<<mustSquare(t, v, "c1") {
 		t.Fatalf("huffable %b, want c1", got)
 	}
 	// The maximal capture gives no right.
@@ -567,7 +566,7 @@ func TestHuffing(t *testing.T) {
 	}
 }
 
-func mustField(t *testing.T, v Variant, s string) Field {
+func mustSquare(t *testing.T, v Variant, s string) Square {
 	t.Helper()
 	f, err := v.parseSquare(s)
 	if err != nil {

@@ -27,11 +27,11 @@ var (
 //	side to move, flags (bit 0: three-kings count running, bit 1: its
 //	strong side is Black, bits 2-3: 1 Black resigned, 2 White resigned,
 //	3 draw agreed), king-move run and three-kings moves (uvarints), the
-//	huffable fields (uvarint), then the
+//	huffable squares (uvarint), then the
 //	count (uvarint) and the positions before this one since the last man
 //	move, capture or huff, newest first, each as its difference from the
-//	position after it: a byte (the number of fields that differ, plus 128
-//	when Black is to move) and a byte per such field, in order: the field
+//	position after it: a byte (the number of squares that differ, plus 128
+//	when Black is to move) and a byte per such square, in order: the square
 //	(bits 0-4) and what stands on it (bits 5-7: 0 nothing, 1 a White man,
 //	2 a Black man, 3 a White king, 4 a Black king). Only Spanish draughts
 //	has the repetition rule and these positions; its 40-move rule bounds
@@ -71,7 +71,7 @@ func (s State) Save() []byte {
 	for i := len(past) - 1; i >= 0; i-- {
 		p := past[i]
 		var fs []byte
-		for f := Field(0); f < 32; f++ {
+		for f := Square(0); f < 32; f++ {
 			if c := content(p, f); c != content(next, f) {
 				fs = append(fs, byte(f)|c<<5)
 			}
@@ -85,7 +85,7 @@ func (s State) Save() []byte {
 
 // content is what stands on f: 0 nothing, 1 a White man, 2 a Black man,
 // 3 a White king, 4 a Black king.
-func content(p Position, f Field) byte {
+func content(p Position, f Square) byte {
 	bit := uint32(1) << f
 	c := byte(0)
 	switch {
@@ -103,7 +103,7 @@ func content(p Position, f Field) byte {
 }
 
 // setContent puts c (see content) on f.
-func setContent(p *Position, f Field, c byte) {
+func setContent(p *Position, f Square, c byte) {
 	*p = removePiece(*p, f)
 	bit := uint32(1) << f
 	switch c {
@@ -217,7 +217,7 @@ func (v Variant) restore(snapshot []byte) (Game, error) {
 		last := -1
 		for range h & 127 {
 			c := r.Byte()
-			f, what := Field(c&31), c>>5
+			f, what := Square(c&31), c>>5
 			if r.Bad() || int(f) <= last || what > 4 || what == content(next, f) {
 				return Game{}, badSnapshot("impossible earlier position")
 			}

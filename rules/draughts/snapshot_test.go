@@ -233,7 +233,7 @@ func TestRestoreRejects(t *testing.T) {
 		"trailing":      append(slices.Clone(good), 0),
 		"both sides on a square": func() []byte {
 			b := slices.Clone(good)
-			b[6] = 1 // Black on field 0, where White stands
+			b[6] = 1 // Black on square 0, where White stands
 			return b
 		}(),
 	} {

@@ -162,8 +162,8 @@ func (s State) Record(meta rules.Meta) string { return s.g.PDN(meta) }
 func (s State) View() rules.View {
 	v, p := s.g.v, s.g.cur
 	view := rules.View{Size: 8, Numbers: map[rules.Square]int{}, Turn: s.Turn()}
-	for f := Field(0); f < 32; f++ {
-		sq := v.Square(f)
+	for f := Square(0); f < 32; f++ {
+		sq := v.Rules(f)
 		view.Playable = append(view.Playable, sq)
 		view.Numbers[sq] = v.Number(f)
 		bit := uint32(1) << f
@@ -180,8 +180,8 @@ func (s State) View() rules.View {
 		view.Pieces = append(view.Pieces, pc)
 	}
 	if view.Turn >= 0 {
-		for _, f := range v.sortedFields(fromSet(s.g.Moves())) {
-			view.Movable = append(view.Movable, v.Square(f))
+		for _, f := range v.sortedSquares(fromSet(s.g.Moves())) {
+			view.Movable = append(view.Movable, v.Rules(f))
 		}
 	}
 	return view
@@ -190,8 +190,8 @@ func (s State) View() rules.View {
 // Huffable lists the squares of the pieces the player to move may huff.
 func (s HuffState) Huffable() []rules.Square {
 	var out []rules.Square
-	for _, f := range s.g.v.sortedFields(s.g.Huffable()) {
-		out = append(out, s.g.v.Square(f))
+	for _, f := range s.g.v.sortedSquares(s.g.Huffable()) {
+		out = append(out, s.g.v.Rules(f))
 	}
 	return out
 }
@@ -211,13 +211,13 @@ func (s HuffState) Huff(square string) (rules.State, error) {
 
 // RulesMove returns the platform-neutral description of m.
 func (v Variant) RulesMove(m Move) rules.Move {
-	rm := rules.Move{Text: v.MoveText(m), From: v.Square(m.From), To: v.Square(m.To)}
+	rm := rules.Move{Text: v.MoveText(m), From: v.Rules(m.From), To: v.Rules(m.To)}
 	rm.Path = append(rm.Path, rm.From)
 	for _, f := range m.Path[:m.N] {
-		rm.Path = append(rm.Path, v.Square(f))
+		rm.Path = append(rm.Path, v.Rules(f))
 	}
-	for _, f := range v.sortedFields(m.Captured) {
-		rm.Captured = append(rm.Captured, v.Square(f))
+	for _, f := range v.sortedSquares(m.Captured) {
+		rm.Captured = append(rm.Captured, v.Rules(f))
 	}
 	return rm
 }

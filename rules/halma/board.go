@@ -6,39 +6,39 @@ import (
 	"github.com/boardgamebot/bot/rules"
 )
 
-// Sq is a square of the board: rank*16 + file, whatever the board size
+// Square is a square of the board: rank*16 + file, whatever the board size
 // (a1 = 0, b1 = 1, a2 = 16, p16 = 255).
-type Sq uint8
+type Square uint8
 
-// SqAt returns the square on the given file and rank (0-based).
-func SqAt(file, rank int) Sq { return Sq(rank<<4 | file) }
+// SquareAt returns the square on the given file (0 = a) and rank (0 = rank 1).
+func SquareAt(file, rank int) Square { return Square(rank<<4 | file) }
 
 // File is the file of s, 0 for file a.
-func (s Sq) File() int { return int(s & 15) }
+func (s Square) File() int { return int(s & 15) }
 
 // Rank is the rank of s, 0 for rank 1.
-func (s Sq) Rank() int { return int(s >> 4) }
+func (s Square) Rank() int { return int(s >> 4) }
 
-// Square converts s to a rules.Square.
-func (s Sq) Square() rules.Square { return rules.Square{File: int8(s.File()), Rank: int8(s.Rank())} }
+// Rules returns s as a rules.Square.
+func (s Square) Rules() rules.Square { return rules.Square{File: int8(s.File()), Rank: int8(s.Rank())} }
 
 // String returns the algebraic name of s ("a1", "p16").
-func (s Sq) String() string { return s.Square().String() }
+func (s Square) String() string { return s.Rules().String() }
 
-// SqOf converts a rules.Square (assumed on a 16x16 board) to a Sq.
-func SqOf(q rules.Square) Sq { return SqAt(int(q.File), int(q.Rank)) }
+// SquareOf returns the engine's square for q (assumed on a 16x16 board).
+func SquareOf(q rules.Square) Square { return SquareAt(int(q.File), int(q.Rank)) }
 
 // Board is a set of squares: bit s%64 of word s/64 is square s.
 type Board [4]uint64
 
 // Has reports whether s is in b.
-func (b Board) Has(s Sq) bool { return b[s>>6]>>(s&63)&1 != 0 }
+func (b Board) Has(s Square) bool { return b[s>>6]>>(s&63)&1 != 0 }
 
 // With returns b with s added.
-func (b Board) With(s Sq) Board { b[s>>6] |= 1 << (s & 63); return b }
+func (b Board) With(s Square) Board { b[s>>6] |= 1 << (s & 63); return b }
 
 // Without returns b with s removed.
-func (b Board) Without(s Sq) Board { b[s>>6] &^= 1 << (s & 63); return b }
+func (b Board) Without(s Square) Board { b[s>>6] &^= 1 << (s & 63); return b }
 
 // Or returns the union of b and c.
 func (b Board) Or(c Board) Board { return Board{b[0] | c[0], b[1] | c[1], b[2] | c[2], b[3] | c[3]} }
@@ -60,11 +60,11 @@ func (b Board) Count() int {
 }
 
 // Squares returns the squares of b in increasing order.
-func (b Board) Squares() []Sq {
-	out := make([]Sq, 0, b.Count())
+func (b Board) Squares() []Square {
+	out := make([]Square, 0, b.Count())
 	for w, x := range b {
 		for x != 0 {
-			out = append(out, Sq(w<<6|bits.TrailingZeros64(x)))
+			out = append(out, Square(w<<6|bits.TrailingZeros64(x)))
 			x &= x - 1
 		}
 	}
@@ -76,7 +76,7 @@ type corner struct{ right, top bool }
 
 // square returns the square in row i (counted from the corner's edge rank)
 // and column j (counted from its edge file).
-func (c corner) square(size, i, j int) Sq {
+func (c corner) square(size, i, j int) Square {
 	f, r := j, i
 	if c.right {
 		f = size - 1 - j
@@ -84,18 +84,18 @@ func (c corner) square(size, i, j int) Sq {
 	if c.top {
 		r = size - 1 - i
 	}
-	return SqAt(f, r)
+	return SquareAt(f, r)
 }
 
 // jump is one jump from a square: over the piece on over to land.
-type jump struct{ over, land Sq }
+type jump struct{ over, land Square }
 
 // geometry holds the neighbour tables of one board size.
 type geometry struct {
 	size   int
 	board  Board
 	nsteps [256]uint8
-	steps  [256][8]Sq
+	steps  [256][8]Square
 	njumps [256]uint8
 	jumps  [256][8]jump
 	walls  [mbSize]uint8 // the empty mailbox (movegen.go)
@@ -108,15 +108,15 @@ func newGeometry(size int) *geometry {
 	on := func(f, r int) bool { return f >= 0 && f < size && r >= 0 && r < size }
 	for r := 0; r < size; r++ {
 		for f := 0; f < size; f++ {
-			s := SqAt(f, r)
+			s := SquareAt(f, r)
 			g.board = g.board.With(s)
 			for _, d := range directions {
 				if on(f+d[0], r+d[1]) {
-					g.steps[s][g.nsteps[s]] = SqAt(f+d[0], r+d[1])
+					g.steps[s][g.nsteps[s]] = SquareAt(f+d[0], r+d[1])
 					g.nsteps[s]++
 				}
 				if on(f+2*d[0], r+2*d[1]) {
-					g.jumps[s][g.njumps[s]] = jump{SqAt(f+d[0], r+d[1]), SqAt(f+2*d[0], r+2*d[1])}
+					g.jumps[s][g.njumps[s]] = jump{SquareAt(f+d[0], r+d[1]), SquareAt(f+2*d[0], r+2*d[1])}
 					g.njumps[s]++
 				}
 			}

@@ -56,7 +56,7 @@ func TestCamps(t *testing.T) {
 				}
 				var fromView Board
 				for _, q := range view.Camps[seat] {
-					fromView = fromView.With(SqOf(q))
+					fromView = fromView.With(SquareOf(q))
 				}
 				if fromView != want {
 					t.Errorf("seat %d: View.Camps gives %s", seat+1, names(fromView))

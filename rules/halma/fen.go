@@ -82,7 +82,7 @@ func ParseFEN(fen string) (Position, error) {
 			if err != nil {
 				return bad("player %d: %q is not a square of the %dx%d board", seat+1, short(name), size, size)
 			}
-			s := SqOf(q)
+			s := SquareOf(q)
 			if all.Has(s) {
 				return bad("%s is listed twice", s)
 			}

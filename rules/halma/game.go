@@ -256,13 +256,13 @@ func (s *State) Moves() []rules.Move {
 }
 
 // ruleMove converts m to the common view, with its path.
-func ruleMove(m Move, path []Sq) rules.Move {
+func ruleMove(m Move, path []Square) rules.Move {
 	if m.IsPass() {
 		return rules.Move{Text: "pass", Pass: true}
 	}
-	rm := rules.Move{Text: m.String(), From: m.From.Square(), To: m.To.Square()}
+	rm := rules.Move{Text: m.String(), From: m.From.Rules(), To: m.To.Rules()}
 	for _, q := range path {
-		rm.Path = append(rm.Path, q.Square())
+		rm.Path = append(rm.Path, q.Rules())
 	}
 	return rm
 }
@@ -320,11 +320,11 @@ func (s *State) View() rules.View {
 	for seat := 0; seat < p.Players(); seat++ {
 		var camp []rules.Square
 		for _, q := range p.Home(seat).Squares() {
-			camp = append(camp, q.Square())
+			camp = append(camp, q.Rules())
 		}
 		v.Camps = append(v.Camps, camp)
 		for _, q := range p.pieces[seat].Squares() {
-			v.Pieces = append(v.Pieces, rules.Piece{Square: q.Square(), Seat: seat, Level: 1})
+			v.Pieces = append(v.Pieces, rules.Piece{Square: q.Rules(), Seat: seat, Level: 1})
 		}
 	}
 	if !s.out.Over {
@@ -335,7 +335,7 @@ func (s *State) View() rules.View {
 			}
 		}
 		for _, q := range movable.Squares() {
-			v.Movable = append(v.Movable, q.Square())
+			v.Movable = append(v.Movable, q.Rules())
 		}
 	}
 	return v

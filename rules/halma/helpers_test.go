@@ -37,7 +37,7 @@ func diagram(t *testing.T, players, toMove int, text string) Position {
 			if seat < 0 || seat >= players {
 				t.Fatalf("diagram: bad token %q", c)
 			}
-			lists[seat] = append(lists[seat], SqAt(f, size-1-i).String())
+			lists[seat] = append(lists[seat], SquareAt(f, size-1-i).String())
 		}
 	}
 	fen := fmt.Sprintf("%d:%d:%d", size, players, toMove)
@@ -76,7 +76,7 @@ func slowMoves(p Position) []string {
 	var own []xy
 	for f := 0; f < size; f++ {
 		for r := 0; r < size; r++ {
-			if seat := p.At(SqAt(f, r)); seat >= 0 {
+			if seat := p.At(SquareAt(f, r)); seat >= 0 {
 				board[xy{f, r}] = true
 				if seat == turn {
 					own = append(own, xy{f, r})
@@ -85,9 +85,9 @@ func slowMoves(p Position) []string {
 		}
 	}
 	targetSet := p.Target(turn)
-	inTarget := func(q xy) bool { return targetSet.Has(SqAt(q.f, q.r)) }
+	inTarget := func(q xy) bool { return targetSet.Has(SquareAt(q.f, q.r)) }
 	on := func(q xy) bool { return q.f >= 0 && q.f < size && q.r >= 0 && q.r < size }
-	name := func(q xy) string { return SqAt(q.f, q.r).String() }
+	name := func(q xy) string { return SquareAt(q.f, q.r).String() }
 	ends := map[string]bool{}
 	dirs := []xy{{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}}
 	for _, s := range own {
@@ -151,7 +151,7 @@ func squares(t *testing.T, list string) Board {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b = b.With(SqOf(q))
+		b = b.With(SquareOf(q))
 	}
 	return b
 }

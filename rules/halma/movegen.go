@@ -30,24 +30,24 @@ const (
 var mbOff = [8]int{1, mbStride + 1, mbStride, mbStride - 1, -1, -mbStride - 1, -mbStride, -mbStride + 1}
 
 // mbIndex returns the mailbox index of s.
-func mbIndex(s Sq) int { return mbIndices[s] }
+func mbIndex(s Square) int { return mbIndices[s] }
 
 // mbIndices is the mailbox index of each square.
 var mbIndices = func() (t [256]int) {
 	for s := range t {
-		t[s] = (Sq(s).Rank()+2)*mbStride + Sq(s).File() + 2
+		t[s] = (Square(s).Rank()+2)*mbStride + Square(s).File() + 2
 	}
 	return t
 }()
 
-// mbSq returns the square of mailbox index i (on the board).
-func mbSq(i int) Sq { return mbSquares[i&mbMask] }
+// mbSquare returns the square of mailbox index i (on the board).
+func mbSquare(i int) Square { return mbSquares[i&mbMask] }
 
 // mbSquares is the square of each mailbox index (0 off the board).
-var mbSquares = func() (t [mbSize]Sq) {
+var mbSquares = func() (t [mbSize]Square) {
 	for i := range t {
 		if f, r := i%mbStride-2, i/mbStride-2; f >= 0 && f < 16 && r >= 0 && r < 16 {
-			t[i] = SqAt(f, r)
+			t[i] = SquareAt(f, r)
 		}
 	}
 	return t
@@ -75,7 +75,7 @@ func campBox(b Board) [mbSize]bool {
 }
 
 // add puts s in b, in place.
-func (b *Board) add(s Sq) { b[s>>6] |= 1 << (s & 63) }
+func (b *Board) add(s Square) { b[s>>6] |= 1 << (s & 63) }
 
 // mover generates the moves of one position.
 type mover struct {
@@ -92,7 +92,7 @@ func (m *mover) setup(p *Position) {
 	for seat := 0; seat < l.players; seat++ {
 		for w, x := range p.pieces[seat] {
 			for x != 0 {
-				m.box[mbIndex(Sq(w<<6|bits.TrailingZeros64(x)))] = mbPiece
+				m.box[mbIndex(Square(w<<6|bits.TrailingZeros64(x)))] = mbPiece
 				x &= x - 1
 			}
 		}
@@ -137,7 +137,7 @@ func (m *mover) unsee(n int) {
 // reach returns the squares the piece on s can end its move on: the empty
 // neighbours and the jump closure, where s counts as empty and a piece
 // that stands in the target camp may not land outside it.
-func (m *mover) reach(s Sq) Board {
+func (m *mover) reach(s Square) Board {
 	var reach Board
 	i := mbIndex(s)
 	box, tgt := &m.box, m.target
@@ -145,20 +145,20 @@ func (m *mover) reach(s Sq) Board {
 	in := tgt[i]
 	for _, o := range mbOff {
 		if j := (i + o) & mbMask; box[j] == mbEmpty && (!in || tgt[j]) {
-			reach.add(mbSq(j))
+			reach.add(mbSquare(j))
 		}
 	}
 	tail := m.flood(i)
 	m.unsee(tail)
 	for k := 1; k < tail; k++ {
-		reach.add(mbSq(int(m.queue[k&255])))
+		reach.add(mbSquare(int(m.queue[k&255])))
 	}
 	box[i] = mbPiece
 	return reach
 }
 
 // count returns the number of squares reach(s) returns.
-func (m *mover) count(s Sq) int {
+func (m *mover) count(s Square) int {
 	i := mbIndex(s)
 	box, tgt := &m.box, m.target
 	box[i] = mbEmpty

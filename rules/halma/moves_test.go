@@ -11,19 +11,20 @@ import (
 // seat 0 (a1's corner), 2 seat 1, and so on; '.' is an empty square. On
 // 8x8 player 1's target camp is e8 f8 g8 h8 f7 g7 h7 g6 h6 h5.
 
-func TestMoveLists(t *testing.T) {
-	tests := []struct {
-		name    string
-		players int
-		board   string
-		want    string // every move, space-separated
-	}{
-		{
-			// b2 jumps round the ring c2, d3, c4, b3: b2-d2-d4-b4 would come
-			// back to b2, which a series never lands on; d4 is reached both ways.
-			name:    "loop of jumps",
-			players: 2,
-			board: `
+// moveListCases are hand-made positions with every move of the player
+// to move, for TestMoveLists.
+var moveListCases = []struct {
+	name    string
+	players int
+	board   string
+	want    string // every move, space-separated
+}{
+	{
+		// b2 jumps round the ring c2, d3, c4, b3: b2-d2-d4-b4 would come
+		// back to b2, which a series never lands on; d4 is reached both ways.
+		name:    "loop of jumps",
+		players: 2,
+		board: `
 				8 . . . . . . . .
 				7 . . . . . . . .
 				6 . . . . . . . .
@@ -33,13 +34,13 @@ func TestMoveLists(t *testing.T) {
 				2 . 1 2 . . . . .
 				1 . . . . . . . .
 				  a b c d e f g h`,
-			want: "b2-a1 b2-a2 b2-a3 b2-b1 b2-c1 b2-c3 b2-b4 b2-d2 b2-d4",
-		},
-		{
-			// A step out of the target camp: f7 may step only to camp squares.
-			name:    "target camp: no step out",
-			players: 2,
-			board: `
+		want: "b2-a1 b2-a2 b2-a3 b2-b1 b2-c1 b2-c3 b2-b4 b2-d2 b2-d4",
+	},
+	{
+		// A step out of the target camp: f7 may step only to camp squares.
+		name:    "target camp: no step out",
+		players: 2,
+		board: `
 				8 . . . . . . . .
 				7 . . . . . 1 . .
 				6 . . . . . . . .
@@ -49,14 +50,14 @@ func TestMoveLists(t *testing.T) {
 				2 . . . . . . . .
 				1 2 . . . . . . .
 				  a b c d e f g h`,
-			want: "f7-e8 f7-f8 f7-g8 f7-g7 f7-g6",
-		},
-		{
-			// A jump out of the target camp: g6 over f5 to e4 is not allowed,
-			// g6 over g7 to g8 stays inside and is.
-			name:    "target camp: no jump out",
-			players: 2,
-			board: `
+		want: "f7-e8 f7-f8 f7-g8 f7-g7 f7-g6",
+	},
+	{
+		// A jump out of the target camp: g6 over f5 to e4 is not allowed,
+		// g6 over g7 to g8 stays inside and is.
+		name:    "target camp: no jump out",
+		players: 2,
+		board: `
 				8 . . . . . . . .
 				7 . . . . . . 2 .
 				6 . . . . . . 1 .
@@ -66,14 +67,14 @@ func TestMoveLists(t *testing.T) {
 				2 . . . . . . . .
 				1 . . . . . . . .
 				  a b c d e f g h`,
-			want: "g6-f7 g6-g8 g6-h5 g6-h6 g6-h7",
-		},
-		{
-			// A series that enters the target camp may not leave it: d6 over e7
-			// lands on f8 (camp); over e8 on to d8 would leave it.
-			name:    "target camp: a series enters and would leave",
-			players: 2,
-			board: `
+		want: "g6-f7 g6-g8 g6-h5 g6-h6 g6-h7",
+	},
+	{
+		// A series that enters the target camp may not leave it: d6 over e7
+		// lands on f8 (camp); over e8 on to d8 would leave it.
+		name:    "target camp: a series enters and would leave",
+		players: 2,
+		board: `
 				8 . . . . 2 . . .
 				7 . . . . 2 . . .
 				6 . . . 1 . . . .
@@ -83,14 +84,14 @@ func TestMoveLists(t *testing.T) {
 				2 . . . . . . . .
 				1 . . . . . . . .
 				  a b c d e f g h`,
-			want: "d6-c5 d6-c6 d6-c7 d6-d5 d6-d7 d6-e5 d6-e6 d6-f8",
-		},
-		{
-			// h5 is in its target camp: g4, h4 and g5 are outside; g6 and h6
-			// are taken, and the jumps over them land on f7 and h7, taken too.
-			name:    "no move: a pass",
-			players: 2,
-			board: `
+		want: "d6-c5 d6-c6 d6-c7 d6-d5 d6-d7 d6-e5 d6-e6 d6-f8",
+	},
+	{
+		// h5 is in its target camp: g4, h4 and g5 are outside; g6 and h6
+		// are taken, and the jumps over them land on f7 and h7, taken too.
+		name:    "no move: a pass",
+		players: 2,
+		board: `
 				8 . . . . . . . .
 				7 . . . . . 2 . 2
 				6 . . . . . . 2 2
@@ -100,14 +101,14 @@ func TestMoveLists(t *testing.T) {
 				2 . . . . . . . .
 				1 . . . . . . . .
 				  a b c d e f g h`,
-			want: "pass",
-		},
-		{
-			// A long chain up the c file (c1-c3-c5-c7-c9-c11-c13) with two
-			// branches over d10 to e11 and e9.
-			name:    "long chain",
-			players: 2,
-			board: `
+		want: "pass",
+	},
+	{
+		// A long chain up the c file (c1-c3-c5-c7-c9-c11-c13) with two
+		// branches over d10 to e11 and e9.
+		name:    "long chain",
+		players: 2,
+		board: `
 				16 . . . . . . . . . . . . . . . .
 				15 . . . . . . . . . . . . . . . .
 				14 . . . . . . . . . . . . . . . .
@@ -125,10 +126,12 @@ func TestMoveLists(t *testing.T) {
 				 2 . . 2 . . . . . . . . . . . . .
 				 1 . . 1 . . . . . . . . . . . . .
 				   a b c d e f g h i j k l m n o p`,
-			want: "c1-b1 c1-b2 c1-d1 c1-d2 c1-c3 c1-c5 c1-c7 c1-c9 c1-c11 c1-c13 c1-e9 c1-e11",
-		},
-	}
-	for _, tt := range tests {
+		want: "c1-b1 c1-b2 c1-d1 c1-d2 c1-c3 c1-c5 c1-c7 c1-c9 c1-c11 c1-c13 c1-e9 c1-e11",
+	},
+}
+
+func TestMoveLists(t *testing.T) {
+	for _, tt := range moveListCases {
 		t.Run(tt.name, func(t *testing.T) {
 			p := diagram(t, tt.players, 1, tt.board)
 			want := strings.Fields(tt.want)
@@ -213,7 +216,7 @@ func TestPaths(t *testing.T) {
 			if m.Text != m.Path[0].String()+"-"+m.Path[len(m.Path)-1].String() {
 				t.Errorf("text %q does not name the path's ends", m.Text)
 			}
-			if st.Position().At(SqOf(m.From)) != 0 || next.Position().At(SqOf(m.To)) != 0 {
+			if st.Position().At(SquareOf(m.From)) != 0 || next.Position().At(SquareOf(m.To)) != 0 {
 				t.Errorf("the piece did not go from %s to %s", m.From, m.To)
 			}
 		})

@@ -69,8 +69,8 @@ func (p Position) ParseMove(text string) (Move, error) {
 }
 
 // parsePath reads squares separated by '-', 'x' or ':'.
-func parsePath(text string, size int) ([]Sq, error) {
-	syntax := func(why string) ([]Sq, error) {
+func parsePath(text string, size int) ([]Square, error) {
+	syntax := func(why string) ([]Square, error) {
 		return nil, rules.Errorc(rules.ErrSyntax, rules.CodeNotHalmaMove, []string{"Text", short(text), "Examples", "a1-b2, a1-c3-e5"}, "%q is not a halma move: %s (write from-to, like a1-b2, or a jump series, like a1-c3-e5)", short(text), why)
 	}
 	t := strings.ToLower(strings.TrimSpace(text))
@@ -84,13 +84,13 @@ func parsePath(text string, size int) ([]Sq, error) {
 	if len(fields) > 257 {
 		return syntax("it has too many squares")
 	}
-	path := make([]Sq, len(fields))
+	path := make([]Square, len(fields))
 	for i, f := range fields {
 		q, err := rules.ParseSquare(f, size)
 		if err != nil {
 			return syntax(fmt.Sprintf("%q is not a square of the %dx%d board", short(f), size, size))
 		}
-		path[i] = SqOf(q)
+		path[i] = SquareOf(q)
 	}
 	return path, nil
 }
@@ -98,7 +98,7 @@ func parsePath(text string, size int) ([]Sq, error) {
 // checkSeries says why path (three squares or more) is not a jump series
 // of the seat to move (its code and arguments, Msg in English), or returns
 // nil.
-func (p Position) checkSeries(path []Sq) *rules.Error {
+func (p Position) checkSeries(path []Square) *rules.Error {
 	why := func(code rules.Code, kv []string, format string, args ...any) *rules.Error {
 		return &rules.Error{Kind: rules.ErrIllegal, Code: code, Args: kv, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -112,7 +112,7 @@ func (p Position) checkSeries(path []Sq) *rules.Error {
 		if (df != 0 && df != 2 && df != -2) || (dr != 0 && dr != 2 && dr != -2) || (df == 0 && dr == 0) {
 			return why(rules.CodeNotJump, []string{"From", a.String(), "To", b.String()}, "%s to %s is not a jump (a step cannot be part of a series)", a, b)
 		}
-		over := SqAt(a.File()+df/2, a.Rank()+dr/2)
+		over := SquareAt(a.File()+df/2, a.Rank()+dr/2)
 		switch {
 		case !occ.Has(over):
 			return why(rules.CodeJumpOverEmpty, []string{"From", a.String(), "To", b.String(), "Over", over.String()}, "%s to %s jumps over the empty square %s", a, b, over)

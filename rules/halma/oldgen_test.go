@@ -23,16 +23,16 @@ func (p Position) oldAppendMoves(dst []Move) []Move {
 	l := p.l()
 	occ := p.Occupied()
 	target := l.home[l.target[p.turn]]
-	var queue [256]Sq
+	var queue [256]Square
 	mine := p.pieces[p.turn]
 	for w, x := range mine {
 		for x != 0 {
-			s := Sq(w<<6 | bits.TrailingZeros64(x))
+			s := Square(w<<6 | bits.TrailingZeros64(x))
 			x &= x - 1
 			reach := l.g.oldReach(occ.Without(s), target, s, &queue)
 			for w2, y := range reach {
 				for y != 0 {
-					dst = append(dst, Move{s, Sq(w2<<6 | bits.TrailingZeros64(y))})
+					dst = append(dst, Move{s, Square(w2<<6 | bits.TrailingZeros64(y))})
 					y &= y - 1
 				}
 			}
@@ -45,7 +45,7 @@ func (p Position) oldAppendMoves(dst []Move) []Move {
 }
 
 // oldReach is the old geometry.reach.
-func (g *geometry) oldReach(occ, target Board, s Sq, queue *[256]Sq) Board {
+func (g *geometry) oldReach(occ, target Board, s Square, queue *[256]Square) Board {
 	var reach Board
 	in := target.Has(s)
 	for k := 0; k < int(g.nsteps[s]); k++ {
@@ -134,13 +134,13 @@ func randomPosition(v Variant, r *rand.Rand) Position {
 		}
 		n := 1 + r.IntN(l.pieces)
 		for i := 0; i < n; i++ {
-			var s Sq
+			var s Square
 			for {
 				if r.IntN(3) == 0 {
 					camp := l.home[r.IntN(l.players)].Squares()
 					s = camp[r.IntN(len(camp))]
 				} else {
-					s = SqAt(r.IntN(l.size), r.IntN(l.size))
+					s = SquareAt(r.IntN(l.size), r.IntN(l.size))
 				}
 				if !occ.Has(s) {
 					break
@@ -151,7 +151,7 @@ func randomPosition(v Variant, r *rand.Rand) Position {
 		}
 	}
 	if p.pieces[p.turn].Empty() {
-		p.pieces[p.turn] = p.pieces[p.turn].With(SqAt(l.size/2, l.size/2))
+		p.pieces[p.turn] = p.pieces[p.turn].With(SquareAt(l.size/2, l.size/2))
 	}
 	return p
 }

@@ -62,7 +62,7 @@ func (w *walker) walk(p Position, ply, left int) {
 		var n int
 		for wd, x := range mine {
 			for x != 0 {
-				n += w.m.count(Sq(wd<<6 | bits.TrailingZeros64(x)))
+				n += w.m.count(Square(wd<<6 | bits.TrailingZeros64(x)))
 				x &= x - 1
 			}
 		}
@@ -73,13 +73,13 @@ func (w *walker) walk(p Position, ply, left int) {
 	box := &w.m.box
 	for wd, x := range mine {
 		for x != 0 {
-			s := Sq(wd<<6 | bits.TrailingZeros64(x))
+			s := Square(wd<<6 | bits.TrailingZeros64(x))
 			x &= x - 1
 			w.m.target = &l.boxes[l.target[p.turn]]
 			reach := w.m.reach(s)
 			for w2, y := range reach {
 				for y != 0 {
-					to := Sq(w2<<6 | bits.TrailingZeros64(y))
+					to := Square(w2<<6 | bits.TrailingZeros64(y))
 					y &= y - 1
 					moved = true
 					w.n[ply+1]++

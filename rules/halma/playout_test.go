@@ -42,7 +42,7 @@ func bestProgress(p Position, moves []Move, r *rand.Rand) Move {
 	l := p.l()
 	c := l.corners[l.target[p.Turn()]]
 	corner := c.square(l.size, 0, 0)
-	dist := func(s Sq) int {
+	dist := func(s Square) int {
 		return abs(s.File()-corner.File()) + abs(s.Rank()-corner.Rank())
 	}
 	best, n := Move{}, 0
@@ -151,7 +151,7 @@ func checkPath(t *testing.T, p Position, m Move) {
 		t.Fatalf("%s: path %v of %v", p.FEN(), path, m)
 	}
 	occ := p.Occupied().Without(m.From)
-	seen := map[Sq]bool{m.From: true}
+	seen := map[Square]bool{m.From: true}
 	for i := 1; i < len(path); i++ {
 		a, b := path[i-1], path[i]
 		df, dr := b.File()-a.File(), b.Rank()-a.Rank()
@@ -159,7 +159,7 @@ func checkPath(t *testing.T, p Position, m Move) {
 		if step && len(path) == 2 {
 			continue
 		}
-		mid := SqAt(a.File()+df/2, a.Rank()+dr/2)
+		mid := SquareAt(a.File()+df/2, a.Rank()+dr/2)
 		if (abs(df) != 2 && df != 0) || (abs(dr) != 2 && dr != 0) || !occ.Has(mid) || occ.Has(b) || seen[b] {
 			t.Fatalf("%s: path %v of %v: %v to %v is no jump", p.FEN(), path, m, a, b)
 		}
@@ -214,11 +214,11 @@ func checkRuleMoves(t *testing.T, s *State, moves []Move) {
 			t.Fatal(err)
 		}
 		want := p.Path(tm)
-		if len(want) != len(m.Path) || tm.From.Square() != m.From || tm.To.Square() != m.To || tm.IsPass() != m.Pass {
+		if len(want) != len(m.Path) || tm.From.Rules() != m.From || tm.To.Rules() != m.To || tm.IsPass() != m.Pass {
 			t.Fatalf("%s: %+v, typed %v path %v", p.FEN(), m, tm, want)
 		}
 		for k, q := range want {
-			if m.Path[k] != q.Square() {
+			if m.Path[k] != q.Rules() {
 				t.Fatalf("%s: %+v, typed path %v", p.FEN(), m, want)
 			}
 		}

@@ -203,7 +203,7 @@ func (p Position) Occupied() Board {
 }
 
 // At returns the seat of the piece on s, or -1 for an empty square.
-func (p Position) At(s Sq) int {
+func (p Position) At(s Square) int {
 	for seat := 0; seat < 4; seat++ {
 		if p.pieces[seat].Has(s) {
 			return seat
@@ -219,11 +219,11 @@ func (p Position) Home(seat int) Board { return p.l().home[seat&3] }
 func (p Position) Target(seat int) Board { return p.l().home[p.l().target[seat&3]] }
 
 // OnBoard reports whether s is a square of this board.
-func (p Position) OnBoard(s Sq) bool { return p.l().g.board.Has(s) }
+func (p Position) OnBoard(s Square) bool { return p.l().g.board.Has(s) }
 
 // Move is a move: its start and end square. All jump series from one
 // square to another are the same move. A pass has From == To.
-type Move struct{ From, To Sq }
+type Move struct{ From, To Square }
 
 // Pass is the move of a player that has no other.
 var Pass = Move{}
@@ -255,12 +255,12 @@ func (p Position) AppendMoves(dst []Move) []Move {
 	mine := p.pieces[p.turn]
 	for w, x := range mine {
 		for x != 0 {
-			s := Sq(w<<6 | bits.TrailingZeros64(x))
+			s := Square(w<<6 | bits.TrailingZeros64(x))
 			x &= x - 1
 			reach := m.reach(s)
 			for w2, y := range reach {
 				for y != 0 {
-					dst = append(dst, Move{s, Sq(w2<<6 | bits.TrailingZeros64(y))})
+					dst = append(dst, Move{s, Square(w2<<6 | bits.TrailingZeros64(y))})
 					y &= y - 1
 				}
 			}
@@ -303,7 +303,7 @@ func (p *Position) hasWon(seat int) bool {
 // Path returns a shortest way to play m: the squares the piece stands on,
 // From first and To last (a step, or a jump series landing on each square
 // once). It returns nil if m is not a move of the seat to move.
-func (p Position) Path(m Move) []Sq {
+func (p Position) Path(m Move) []Square {
 	if m.IsPass() || !p.pieces[p.turn].Has(m.From) || p.won != 0 {
 		return nil
 	}
@@ -314,14 +314,14 @@ func (p Position) Path(m Move) []Sq {
 // jumpTree is a breadth-first tree of the jump series of one piece, with
 // the steps it can make.
 type jumpTree struct {
-	from   Sq
-	steps  Board   // the squares a step reaches
-	jumps  Board   // the squares a series reaches
-	parent [256]Sq // the square a series comes from, for each of jumps
+	from   Square
+	steps  Board       // the squares a step reaches
+	jumps  Board       // the squares a series reaches
+	parent [256]Square // the square a series comes from, for each of jumps
 }
 
 // tree builds the jump tree of the piece on from.
-func (p Position) tree(from Sq) *jumpTree {
+func (p Position) tree(from Square) *jumpTree {
 	l := p.l()
 	g := l.g
 	occ := p.Occupied().Without(from)
@@ -334,7 +334,7 @@ func (p Position) tree(from Sq) *jumpTree {
 			t.steps = t.steps.With(n)
 		}
 	}
-	var queue [256]Sq
+	var queue [256]Square
 	seen := Board{}.With(from)
 	queue[0] = from
 	head, tail := 0, 1
@@ -357,9 +357,9 @@ func (p Position) tree(from Sq) *jumpTree {
 }
 
 // path returns a shortest path to to, or nil.
-func (t *jumpTree) path(to Sq) []Sq {
+func (t *jumpTree) path(to Square) []Square {
 	if t.steps.Has(to) {
-		return []Sq{t.from, to}
+		return []Square{t.from, to}
 	}
 	if !t.jumps.Has(to) {
 		return nil
@@ -368,7 +368,7 @@ func (t *jumpTree) path(to Sq) []Sq {
 	for s := to; s != t.from; s = t.parent[s] {
 		n++
 	}
-	path := make([]Sq, n)
+	path := make([]Square, n)
 	for s, i := to, n-1; i >= 0; s, i = t.parent[s], i-1 {
 		path[i] = s
 	}
@@ -383,7 +383,7 @@ func (p Position) String() string {
 	for r := size - 1; r >= 0; r-- {
 		for f := 0; f < size; f++ {
 			c := byte('.')
-			if seat := p.At(SqAt(f, r)); seat >= 0 {
+			if seat := p.At(SquareAt(f, r)); seat >= 0 {
 				c = byte('1' + seat)
 			}
 			if f > 0 {

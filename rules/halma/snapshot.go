@@ -87,7 +87,7 @@ func (g Game) RestoreState(snapshot []byte) (*State, error) {
 			return bad("too short")
 		}
 		for range n {
-			q := Sq(r.Byte())
+			q := Square(r.Byte())
 			if all.Has(q) || !p.OnBoard(q) {
 				return bad("a square off the board or taken twice")
 			}

@@ -52,7 +52,7 @@ func randomAction(rng *rand.Rand, s rules.State) string {
 	return ms[rng.IntN(len(ms))].Text
 }
 
-func dist(a rules.Square, b Sq) int {
+func dist(a rules.Square, b Square) int {
 	return abs(int(a.File)-b.File()) + abs(int(a.Rank)-b.Rank())
 }
 
@@ -127,7 +127,7 @@ func TestSnapshotLeaveHome(t *testing.T) {
 		x := ms[0].Text
 		if s.Turn() == 0 {
 			for _, m := range ms {
-				if !home.Has(SqOf(m.From)) && !m.Pass {
+				if !home.Has(SquareOf(m.From)) && !m.Pass {
 					x = m.Text
 					break
 				}

@@ -12,8 +12,8 @@ type Square int8
 // NoSquare is the Square value of "no square" (off the board).
 const NoSquare Square = -1
 
-// Sq returns the square on the given file (0 = a) and rank (0 = rank 1).
-func Sq(file, rank int) Square { return Square(rank*8 + file) }
+// SquareAt returns the square on the given file (0 = a) and rank (0 = rank 1).
+func SquareAt(file, rank int) Square { return Square(rank*8 + file) }
 
 // File is the square's file, 0 (a) to 7 (h).
 func (s Square) File() int { return int(s) & 7 }
@@ -32,6 +32,14 @@ func (s Square) String() string {
 // Rules returns s as a rules.Square.
 func (s Square) Rules() rules.Square { return rules.Square{File: int8(s.File()), Rank: int8(s.Rank())} }
 
+// SquareOf returns the engine's square for q, or NoSquare when q is off the board.
+func SquareOf(q rules.Square) Square {
+	if q.File < 0 || q.File > 7 || q.Rank < 0 || q.Rank > 7 {
+		return NoSquare
+	}
+	return SquareAt(int(q.File), int(q.Rank))
+}
+
 // parseSquare reads "a1".."h8" (case-insensitive); ok is false otherwise.
 func parseSquare(t string) (Square, bool) {
 	if len(t) != 2 {
@@ -41,7 +49,7 @@ func parseSquare(t string) (Square, bool) {
 	if f < 'a' || f > 'h' || r < '1' || r > '8' {
 		return NoSquare, false
 	}
-	return Sq(int(f-'a'), int(r-'1')), true
+	return SquareAt(int(f-'a'), int(r-'1')), true
 }
 
 // The eight directions, clockwise from north (toward rank 8).
@@ -75,9 +83,9 @@ func tables() (ray [64][8][3]Square, around [64]uint64) {
 					ray[s][d][k] = NoSquare
 					continue
 				}
-				ray[s][d][k] = Sq(nf, nr)
+				ray[s][d][k] = SquareAt(nf, nr)
 				if k == 0 {
-					around[s] |= 1 << uint(Sq(nf, nr))
+					around[s] |= 1 << uint(SquareAt(nf, nr))
 				}
 			}
 		}

@@ -137,14 +137,14 @@ func (p Position) ParseMove(text string) (Move, error) {
 	if len(legal) == 0 {
 		return Move{}, rules.Errorc(rules.ErrGameOver, rules.CodeNoLegalMove, []string{"Move", clip(text)}, "%v has no legal move", p.turn)
 	}
-	side, level, _, ok := p.Piece(a.squares[0])
+	side, _, _, ok := p.Piece(a.squares[0])
 	switch {
 	case !ok:
 		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNoPiece, []string{"Move", clip(text), "Square", fmt.Sprint(a.squares[0])}, "there is no piece on %v", a.squares[0])
 	case side != p.turn:
 		return Move{}, rules.Errorc(rules.ErrIllegal, rules.CodeNotYourPiece, []string{"Move", clip(text), "Square", fmt.Sprint(a.squares[0])}, "the piece on %v is %v's; %v is to move", a.squares[0], side, p.turn)
 	}
-	_, level, _, _ = p.Piece(mover)
+	_, level, _, _ := p.Piece(mover)
 	var match []Move
 	for _, m := range legal {
 		if p.names(m, acts) {

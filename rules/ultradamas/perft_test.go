@@ -108,118 +108,149 @@ func abs8(v int8) int8 {
 
 // refChildren returns the position after each legal move.
 func refChildren(t *testing.T, b refBoard) []refBoard {
-	me, fwd := int8(1), 1
+	g := refGen{b: b, me: 1, fwd: 1, moves: map[refKey]refBoard{}}
 	if !b.red {
-		me, fwd = -1, -1
+		g.me, g.fwd = -1, -1
 	}
-	on := func(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
-	at := func(x, y int) int { return y*8 + x }
-	// crown: the level a piece of level lv has after ending a move on rank y.
-	crown := func(lv int8, y int) int8 {
-		far := (me == 1 && y == 7) || (me == -1 && y == 0)
-		own := (me == 1 && y == 0) || (me == -1 && y == 7)
-		if ((lv == 1 || lv == 3) && far) || ((lv == 2 || lv == 4) && own) {
-			return lv + 1
-		}
-		return lv
+	g.captures()
+	if len(g.moves) == 0 {
+		g.plain()
 	}
-	put := func(c *refBoard, i int, lv, carried int8) { c.sq[i], c.cr[i] = lv*me, carried }
-	// act applies one ultra-king action (kinds: 1 teleport, 3 consume,
-	// 4 load from->to, 5 drop from->to) and returns the board.
-	act := func(c refBoard, kind, from, to int8) refBoard {
-		switch kind {
-		case 1, 3:
-			lv, cr := abs8(c.sq[from]), c.cr[from]
-			c.sq[from], c.cr[from] = 0, 0
-			put(&c, int(to), lv, cr)
-		case 4:
-			lv := abs8(c.sq[from])
-			c.sq[from] = 0
-			if lv == 5 {
-				c.sq[to] = 6 * me
-			} else {
-				c.cr[to] = lv
-			}
-		case 5:
-			lv := c.cr[from]
-			c.cr[from] = 0
-			put(&c, int(to), crown(lv, int(to)/8), 0)
-		}
-		return c
+	var out []refBoard
+	for _, c := range g.moves {
+		out = append(out, c)
 	}
-	// ultra lists the actions of the ultra king on u other than consumes.
-	ultra := func(c refBoard, u int) [][3]int8 {
-		var out [][3]int8
-		if c.cr[u] != 0 {
-			for e := 0; e < 64; e++ {
-				if c.sq[e] == 0 {
-					out = append(out, [3]int8{5, int8(u), int8(e)})
-				}
-			}
-			return out
+	return out
+}
+
+// refGen gathers the reference's moves of board b, whose mover is me (+1
+// Red, -1 Black) moving forward by fwd ranks.
+type refGen struct {
+	b     refBoard
+	me    int8
+	fwd   int
+	moves map[refKey]refBoard
+}
+
+func refOn(x, y int) bool { return x >= 0 && x < 8 && y >= 0 && y < 8 }
+func refAt(x, y int) int  { return y*8 + x }
+
+// crown: the level a piece of level lv has after ending a move on rank y.
+func (g *refGen) crown(lv int8, y int) int8 {
+	me := g.me
+	far := (me == 1 && y == 7) || (me == -1 && y == 0)
+	own := (me == 1 && y == 0) || (me == -1 && y == 7)
+	if ((lv == 1 || lv == 3) && far) || ((lv == 2 || lv == 4) && own) {
+		return lv + 1
+	}
+	return lv
+}
+
+func (g *refGen) put(c *refBoard, i int, lv, carried int8) { c.sq[i], c.cr[i] = lv*g.me, carried }
+
+// act applies one ultra-king action (kinds: 1 teleport, 3 consume,
+// 4 load from->to, 5 drop from->to) and returns the board.
+func (g *refGen) act(c refBoard, kind, from, to int8) refBoard {
+	switch kind {
+	case 1, 3:
+		lv, cr := abs8(c.sq[from]), c.cr[from]
+		c.sq[from], c.cr[from] = 0, 0
+		g.put(&c, int(to), lv, cr)
+	case 4:
+		lv := abs8(c.sq[from])
+		c.sq[from] = 0
+		if lv == 5 {
+			c.sq[to] = 6 * g.me
+		} else {
+			c.cr[to] = lv
 		}
+	case 5:
+		lv := c.cr[from]
+		c.cr[from] = 0
+		g.put(&c, int(to), g.crown(lv, int(to)/8), 0)
+	}
+	return c
+}
+
+// ultra lists the actions of the ultra king on u other than consumes.
+func (g *refGen) ultra(c refBoard, u int) [][3]int8 {
+	var out [][3]int8
+	if c.cr[u] != 0 {
 		for e := 0; e < 64; e++ {
 			if c.sq[e] == 0 {
-				out = append(out, [3]int8{1, int8(u), int8(e)})
-			}
-		}
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				x, y := u%8+dx, u/8+dy
-				if (dx == 0 && dy == 0) || !on(x, y) {
-					continue
-				}
-				f := at(x, y)
-				lv := c.sq[f] * me
-				if lv >= 1 && lv <= 4 || (lv == 5 && c.cr[f] == 0 && abs8(c.sq[u]) == 5) {
-					out = append(out, [3]int8{4, int8(f), int8(u)})
-				}
+				out = append(out, [3]int8{5, int8(u), int8(e)})
 			}
 		}
 		return out
 	}
-	consumes := func(c refBoard, u int) []int {
-		var out []int
-		if c.cr[u] != 0 {
-			return nil
-		}
-		for dx := -1; dx <= 1; dx++ {
-			for dy := -1; dy <= 1; dy++ {
-				x, y := u%8+dx, u/8+dy
-				if (dx != 0 || dy != 0) && on(x, y) && c.sq[at(x, y)]*me < 0 {
-					out = append(out, at(x, y))
-				}
-			}
-		}
-		return out
-	}
-	moves := map[refKey]refBoard{}
-	add := func(k refKey, c refBoard) {
-		c.red = !b.red
-		moves[k] = c
-	}
-	// second adds a double ultra king's moves after its first action.
-	second := func(a [3]int8, captured uint64) {
-		c := act(b, a[0], a[1], a[2])
-		d := int(a[2])
-		if a[0] == 5 {
-			d = int(a[1])
-		}
-		if cs := consumes(c, d); len(cs) > 0 {
-			for _, e := range cs {
-				add(refKey{a[0], a[1], a[2], 3, int8(d), int8(e), captured | 1<<uint(e)}, act(c, 3, int8(d), int8(e)))
-			}
-			return
-		}
-		add(refKey{a[0], a[1], a[2], 0, 0, 0, captured}, c)
-		for _, a2 := range ultra(c, d) {
-			if a2[0] == 4 && abs8(c.sq[a2[1]]) == 5 {
-				continue // an ultra king never climbs onto a double one
-			}
-			add(refKey{a[0], a[1], a[2], a2[0], a2[1], a2[2], captured}, act(c, a2[0], a2[1], a2[2]))
+	for e := 0; e < 64; e++ {
+		if c.sq[e] == 0 {
+			out = append(out, [3]int8{1, int8(u), int8(e)})
 		}
 	}
-	// Captures.
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			x, y := u%8+dx, u/8+dy
+			if (dx == 0 && dy == 0) || !refOn(x, y) {
+				continue
+			}
+			f := refAt(x, y)
+			lv := c.sq[f] * g.me
+			if lv >= 1 && lv <= 4 || (lv == 5 && c.cr[f] == 0 && abs8(c.sq[u]) == 5) {
+				out = append(out, [3]int8{4, int8(f), int8(u)})
+			}
+		}
+	}
+	return out
+}
+
+// consumes lists the squares of the pieces the ultra king on u can consume.
+func (g *refGen) consumes(c refBoard, u int) []int {
+	var out []int
+	if c.cr[u] != 0 {
+		return nil
+	}
+	for dx := -1; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			x, y := u%8+dx, u/8+dy
+			if (dx != 0 || dy != 0) && refOn(x, y) && c.sq[refAt(x, y)]*g.me < 0 {
+				out = append(out, refAt(x, y))
+			}
+		}
+	}
+	return out
+}
+
+func (g *refGen) add(k refKey, c refBoard) {
+	c.red = !g.b.red
+	g.moves[k] = c
+}
+
+// second adds a double ultra king's moves after its first action.
+func (g *refGen) second(a [3]int8, captured uint64) {
+	c := g.act(g.b, a[0], a[1], a[2])
+	d := int(a[2])
+	if a[0] == 5 {
+		d = int(a[1])
+	}
+	if cs := g.consumes(c, d); len(cs) > 0 {
+		for _, e := range cs {
+			g.add(refKey{a[0], a[1], a[2], 3, int8(d), int8(e), captured | 1<<uint(e)}, g.act(c, 3, int8(d), int8(e)))
+		}
+		return
+	}
+	g.add(refKey{a[0], a[1], a[2], 0, 0, 0, captured}, c)
+	for _, a2 := range g.ultra(c, d) {
+		if a2[0] == 4 && abs8(c.sq[a2[1]]) == 5 {
+			continue // an ultra king never climbs onto a double one
+		}
+		g.add(refKey{a[0], a[1], a[2], a2[0], a2[1], a2[2], captured}, g.act(c, a2[0], a2[1], a2[2]))
+	}
+}
+
+// captures adds the captures.
+func (g *refGen) captures() {
+	b, me, fwd := g.b, g.me, g.fwd
 	for s := 0; s < 64; s++ {
 		lv := b.sq[s] * me
 		switch {
@@ -235,69 +266,67 @@ func refChildren(t *testing.T, b refBoard) []refBoard {
 					}
 				}
 				c.sq[s] = 0
-				put(&c, to, crown(lv, to/8), 0)
-				add(refKey{kind1: 2, from1: int8(s), to1: int8(to), captured: captured}, c)
+				g.put(&c, to, g.crown(lv, to/8), 0)
+				g.add(refKey{kind1: 2, from1: int8(s), to1: int8(to), captured: captured}, c)
 			})
 		case lv == 5 || lv == 6:
-			for _, e := range consumes(b, s) {
+			for _, e := range g.consumes(b, s) {
 				a := [3]int8{3, int8(s), int8(e)}
 				if lv == 6 {
-					second(a, 1<<uint(e))
+					g.second(a, 1<<uint(e))
 				} else {
-					add(refKey{kind1: 3, from1: int8(s), to1: int8(e), captured: 1 << uint(e)}, act(b, 3, int8(s), int8(e)))
+					g.add(refKey{kind1: 3, from1: int8(s), to1: int8(e), captured: 1 << uint(e)}, g.act(b, 3, int8(s), int8(e)))
 				}
 			}
 		}
 	}
-	if len(moves) == 0 {
-		for s := 0; s < 64; s++ {
-			lv := b.sq[s] * me
-			switch {
-			case lv >= 1 && lv <= 4:
-				for dx := -1; dx <= 1; dx++ {
-					for dy := -1; dy <= 1; dy++ {
-						if (dx == 0 && dy == 0) || (lv == 1 && dy != fwd) {
-							continue
-						}
-						x, y := s%8+dx, s/8+dy
-						if on(x, y) && b.sq[at(x, y)] == 0 {
-							c := b
-							c.sq[s] = 0
-							put(&c, at(x, y), crown(lv, y), 0)
-							add(refKey{kind1: 1, from1: int8(s), to1: int8(at(x, y))}, c)
-						}
+}
+
+// plain adds the moves that capture nothing.
+func (g *refGen) plain() {
+	b, me, fwd := g.b, g.me, g.fwd
+	for s := 0; s < 64; s++ {
+		lv := b.sq[s] * me
+		switch {
+		case lv >= 1 && lv <= 4:
+			for dx := -1; dx <= 1; dx++ {
+				for dy := -1; dy <= 1; dy++ {
+					if (dx == 0 && dy == 0) || (lv == 1 && dy != fwd) {
+						continue
 					}
-				}
-				if lv == 3 {
-					refSeries(b, s, lv, me, fwd, false, func(to int, taken, captured uint64) {
-						if to == s {
-							return
-						}
+					x, y := s%8+dx, s/8+dy
+					if refOn(x, y) && b.sq[refAt(x, y)] == 0 {
 						c := b
 						c.sq[s] = 0
-						put(&c, to, crown(lv, to/8), 0)
-						add(refKey{kind1: 2, from1: int8(s), to1: int8(to)}, c)
-					})
-				}
-			case lv == 5 || lv == 6:
-				for _, a := range ultra(b, s) {
-					if lv == 6 {
-						if a[0] == 4 && abs8(b.sq[a[1]]) == 5 {
-							continue
-						}
-						second(a, 0)
-					} else {
-						add(refKey{kind1: a[0], from1: a[1], to1: a[2]}, act(b, a[0], a[1], a[2]))
+						g.put(&c, refAt(x, y), g.crown(lv, y), 0)
+						g.add(refKey{kind1: 1, from1: int8(s), to1: int8(refAt(x, y))}, c)
 					}
+				}
+			}
+			if lv == 3 {
+				refSeries(b, s, lv, me, fwd, false, func(to int, taken, captured uint64) {
+					if to == s {
+						return
+					}
+					c := b
+					c.sq[s] = 0
+					g.put(&c, to, g.crown(lv, to/8), 0)
+					g.add(refKey{kind1: 2, from1: int8(s), to1: int8(to)}, c)
+				})
+			}
+		case lv == 5 || lv == 6:
+			for _, a := range g.ultra(b, s) {
+				if lv == 6 {
+					if a[0] == 4 && abs8(b.sq[a[1]]) == 5 {
+						continue
+					}
+					g.second(a, 0)
+				} else {
+					g.add(refKey{kind1: a[0], from1: a[1], to1: a[2]}, g.act(b, a[0], a[1], a[2]))
 				}
 			}
 		}
 	}
-	var out []refBoard
-	for _, c := range moves {
-		out = append(out, c)
-	}
-	return out
 }
 
 // refSeries calls stop for every place where the piece of level lv on s
