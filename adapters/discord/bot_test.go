@@ -22,7 +22,6 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 	"github.com/bwmarrin/discordgo"
 )
 

@@ -12,7 +12,6 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // Example_wiring shows how a program runs the Discord adapter: the

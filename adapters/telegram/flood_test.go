@@ -15,7 +15,6 @@ import (
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/storage/bolt"
-	"github.com/boardgamebot/bot/storage/dump"
 )
 
 // epoch is where the tests' clocks start.
