@@ -6,6 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/boardgamebot/bot/internal/tokenbucket"
 )
 
 // rank is where a message stands in its chat's queue.
@@ -39,9 +41,14 @@ type limits struct {
 // chatLimit is the state of the limits of one chat. Only the chat's queue
 // uses it: it needs no lock of its own.
 type chatLimit struct {
-	tokens float64   // the burst left at at
-	at     time.Time // zero: never sent (a full burst)
-	sent   []time.Time
+	burst tokenbucket.Bucket // the burst left
+	sent  []time.Time
+}
+
+// burstRate is the filling of the burst: Burst messages, one more every
+// Every.
+func (c limits) burstRate() tokenbucket.Rate {
+	return tokenbucket.Rate{Size: float64(c.Burst), Gain: 1, Per: c.Every}
 }
 
 // wait returns how long a message of rank r must wait before it may go
@@ -53,9 +60,7 @@ func (l *chatLimit) wait(c limits, group bool, now time.Time, r rank) time.Durat
 		if r == lookup && c.Burst > 1 {
 			need++ // the last message of the burst is news's
 		}
-		if have := l.burst(c, now); have < need {
-			d = time.Duration((need - have) * float64(c.Every))
-		}
+		d = l.burst.Wait(c.burstRate(), now, need)
 	}
 	if group && c.Group > 0 && c.Window > 0 {
 		n := c.Group
@@ -70,14 +75,6 @@ func (l *chatLimit) wait(c limits, group bool, now time.Time, r rank) time.Durat
 	return max(d, 0)
 }
 
-// burst is the burst left at now.
-func (l *chatLimit) burst(c limits, now time.Time) float64 {
-	if l.at.IsZero() {
-		return float64(c.Burst)
-	}
-	return min(float64(c.Burst), l.tokens+float64(now.Sub(l.at))/float64(c.Every))
-}
-
 // prune forgets the sends out of the group's window.
 func (l *chatLimit) prune(c limits, now time.Time) {
 	i := 0
@@ -90,7 +87,7 @@ func (l *chatLimit) prune(c limits, now time.Time) {
 // count records a message sent into the chat at now.
 func (l *chatLimit) count(c limits, group bool, now time.Time) {
 	if c.Burst > 0 && c.Every > 0 {
-		l.tokens, l.at = l.burst(c, now)-1, now
+		l.burst.Take(c.burstRate(), now, 1)
 	}
 	if group && c.Group > 0 && c.Window > 0 {
 		l.prune(c, now)
@@ -101,7 +98,7 @@ func (l *chatLimit) count(c limits, group bool, now time.Time) {
 // idle reports whether the chat's limits have forgotten every message:
 // the state may go.
 func (l *chatLimit) idle(c limits, now time.Time) bool {
-	if c.Burst > 0 && c.Every > 0 && l.burst(c, now) < float64(c.Burst) {
+	if c.Burst > 0 && c.Every > 0 && l.burst.Level(c.burstRate(), now) < float64(c.Burst) {
 		return false
 	}
 	l.prune(c, now)

@@ -23,7 +23,7 @@ var allowed = map[string][]string{
 	"storage/bolt":      {"storage/dump", "sessions", "rules"},
 	"storage/etcdstore": {"storage/dump", "sessions", "rules", "internal"},
 	"ops":               {"sessions", "rules"},
-	"chat":              {"sessions", "render", "rules"},
+	"chat":              {"sessions", "render", "rules", "internal"},
 	"adapters/identity": {"sessions", "rules"},
 	"adapters":          {"adapters/identity", "chat", "sessions", "render", "rules", "internal"},
 	"cmd":               {"adapters", "chat", "ops", "storage", "sessions", "render", "rules", "internal"},
