@@ -55,9 +55,8 @@ type fakeMsg struct {
 }
 
 type fakeChannel struct {
-	typ            int
-	parent, name   string
-	hideFromEvents bool
+	typ          int
+	parent, name string
 	// perms, when set, are the bot's permissions in the channel (its
 	// interactions' app_permissions, and what Discord checks when the bot
 	// opens threads or posts there); a thread without its own has its

@@ -63,13 +63,6 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Method, e.Msg)
 }
 
-// temporary reports whether err is a failure that may pass: the call is
-// worth making again later.
-func temporary(err error) bool {
-	var ae *apiError
-	return errors.As(err, &ae) && ae.Temporary
-}
-
 // notModified reports whether err is Telegram's refusal to edit a message
 // into what it already is: nothing to worry about.
 func notModified(err error) bool {

@@ -238,7 +238,7 @@ func TestOldKeyboard(t *testing.T) {
 	if kb := keyboard(t, edit); len(kb) != 0 {
 		t.Errorf("the old keyboard was replaced by %v, not removed", kb)
 	}
-	a, m := h.tap(group, bob, photo1.MsgID, find(t, keyboard(t, photo1), "Move"))
+	a, _ := h.tap(group, bob, photo1.MsgID, find(t, keyboard(t, photo1), "Move"))
 	if !isAlert(a) || !strings.Contains(a.Params["text"], "out of date") {
 		t.Errorf("a press on the first board answered %v", a.Params)
 	}
@@ -246,7 +246,7 @@ func TestOldKeyboard(t *testing.T) {
 	// bob opens his targets, then plays by text; the open keyboard is old.
 	s = h.look(group)
 	mv = s.State.Moves()[0]
-	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, photo2), "Move"))
+	_, m := h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, photo2), "Move"))
 	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
 	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, edit), mv.From.String()))
 	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
@@ -274,14 +274,14 @@ func TestOldKeyboard(t *testing.T) {
 func TestDuplicateUpdate(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
-	photo := h.challenge(group, "spanish")
+	h.challenge(group, "spanish")
 	s := h.look(group)
 	up := text(group, alice, "/move "+s.State.Moves()[0].Text)
 	up["update_id"] = 4242
 	again := map[string]any{"update_id": 4242, "message": up["message"]}
 	m := f.mark()
 	f.push(up, again)
-	photo, _ = f.waitCall(m, sent(group, "sendPhoto"))
+	photo, _ := f.waitCall(m, sent(group, "sendPhoto"))
 	for _, c := range f.callsSince(m, 200*time.Millisecond) {
 		if c.Method == "sendMessage" || (c.Method == "sendPhoto" && c != photo) {
 			t.Errorf("the second delivery sent %s %v", c.Method, c.Params)
