@@ -18,6 +18,7 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/internal/testwait"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
@@ -707,16 +708,11 @@ func TestShutdown(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", func(c *telegram.Config) { c.PollTimeout = 30 * time.Second })
 	f.waitCall(0, func(c *call) bool { return c.Method == "getMe" })
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testwait.Until(5*time.Second, func() bool {
 		f.mu.Lock()
-		polling := len(f.polls) > 0
-		f.mu.Unlock()
-		if polling || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer f.mu.Unlock()
+		return len(f.polls) > 0
+	})
 	start := time.Now()
 	h.stop()
 	if d := time.Since(start); d > 3*time.Second {
