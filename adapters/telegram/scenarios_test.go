@@ -799,9 +799,7 @@ func TestComputerAndClock(t *testing.T) {
 		if !strings.Contains(reply.Params["caption"], "Computer (Black) played") {
 			t.Fatalf("ply %d: the computer's photo says %q", ply, reply.Params["caption"])
 		}
-		for waited := 0; h.look(group).Turn() != 0 && waited < 100; waited++ {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(time.Second, func() bool { return h.look(group).Turn() == 0 })
 		checkCaption(t, reply, h.look(group))
 		find(t, keyboard(t, reply), "Move")
 	}
