@@ -1,9 +1,10 @@
 package chat
 
 import (
-	"math"
 	"sync"
 	"time"
+
+	"github.com/boardgamebot/bot/internal/tokenbucket"
 )
 
 // Rate is the per-user rate limit of commands: at most PerChat commands
@@ -56,8 +57,7 @@ type limiter struct {
 
 // bucket is one user's bucket of commands, overall or in one chat.
 type bucket struct {
-	tokens float64
-	at     time.Time // when tokens was counted
+	tb tokenbucket.Bucket
 	// muted is when the commands are answered again, after the notice.
 	muted time.Time
 	// free is the turn of the last move let through free ("session key
@@ -72,25 +72,31 @@ func newLimiter(r Rate) *limiter {
 // on reports whether a limit of n commands in window w applies.
 func on(n int, w time.Duration) bool { return n > 0 && w > 0 }
 
+// rate is the filling of a bucket of n commands in w.
+func rate(n int, w time.Duration) tokenbucket.Rate {
+	return tokenbucket.Rate{Size: float64(n), Gain: float64(n), Per: w}
+}
+
 // get returns the bucket of key, filled up to now (n commands in w).
 func (l *limiter) get(now time.Time, key string, n int, w time.Duration) *bucket {
 	b := l.buckets[key]
 	if b == nil {
-		b = &bucket{tokens: float64(n), at: now}
+		b = &bucket{}
 		l.buckets[key] = b
-		return b
 	}
-	if now.After(b.at) {
-		b.tokens = math.Min(float64(n), b.tokens+float64(n)*float64(now.Sub(b.at))/float64(w))
-		b.at = now
-	}
+	b.tb.Fill(rate(n, w), now)
 	return b
+}
+
+// empty reports whether b, filled up to now, holds less than a command.
+func (b *bucket) empty(now time.Time, n int, w time.Duration) bool {
+	return b.tb.Level(rate(n, w), now) < 1
 }
 
 // mute refuses the commands of b until it is full again (n in w); it
 // returns when that is.
 func (b *bucket) mute(now time.Time, n int, w time.Duration) time.Time {
-	b.muted = now.Add(time.Duration((float64(n) - b.tokens) / float64(n) * float64(w)))
+	b.muted = now.Add(b.tb.Wait(rate(n, w), now, float64(n)))
 	return b.muted
 }
 
@@ -117,10 +123,10 @@ func (l *limiter) take(now time.Time, user, chat string) (verdict, time.Duration
 		return drop, 0
 	}
 	var until time.Time
-	if u != nil && u.tokens < 1 {
+	if u != nil && u.empty(now, r.Overall, r.OverallWindow) {
 		until = u.mute(now, r.Overall, r.OverallWindow)
 	}
-	if c != nil && c.tokens < 1 {
+	if c != nil && c.empty(now, r.PerChat, r.PerChatWindow) {
 		if t := c.mute(now, r.PerChat, r.PerChatWindow); t.After(until) {
 			until = t
 		}
@@ -129,10 +135,10 @@ func (l *limiter) take(now time.Time, user, chat string) (verdict, time.Duration
 		return notify, until.Sub(now)
 	}
 	if u != nil {
-		u.tokens--
+		u.tb.Take(rate(r.Overall, r.OverallWindow), now, 1)
 	}
 	if c != nil {
-		c.tokens--
+		c.tb.Take(rate(r.PerChat, r.PerChatWindow), now, 1)
 	}
 	return admit, 0
 }
@@ -173,7 +179,7 @@ func (l *limiter) sweep(now time.Time) {
 		if k[0] == 'c' {
 			n, w = r.PerChat, r.PerChatWindow
 		}
-		full := !on(n, w) || b.tokens+float64(n)*float64(now.Sub(b.at))/float64(w) >= float64(n)
+		full := !on(n, w) || b.tb.Level(rate(n, w), now) >= float64(n)
 		if full && !now.Before(b.muted) {
 			delete(l.buckets, k)
 		}

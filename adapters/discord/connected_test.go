@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/testwait"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
@@ -22,21 +23,14 @@ func TestConnected(t *testing.T) {
 	// sent (discordgo marks the session ready then).
 	eventually := func(what string) {
 		t.Helper()
-		for deadline := time.Now().Add(30 * time.Second); !b.Connected(); time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("not connected %s", what)
-			}
+		if !testwait.Until(30*time.Second, b.Connected) {
+			t.Fatalf("not connected %s", what)
 		}
 	}
 	eventually("after Run connected")
 	f.drop()
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if _, resumes := f.counts(); resumes == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the dropped connection never resumed")
-		}
+	if !testwait.Until(30*time.Second, func() bool { _, resumes := f.counts(); return resumes == 1 }) {
+		t.Fatal("the dropped connection never resumed")
 	}
 	eventually("after the connection resumed")
 	e.stop()

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/testwait"
 	"github.com/gorilla/websocket"
 )
 
@@ -55,9 +56,8 @@ type fakeMsg struct {
 }
 
 type fakeChannel struct {
-	typ            int
-	parent, name   string
-	hideFromEvents bool
+	typ          int
+	parent, name string
 	// perms, when set, are the bot's permissions in the channel (its
 	// interactions' app_permissions, and what Discord checks when the bot
 	// opens threads or posts there); a thread without its own has its
@@ -251,18 +251,13 @@ func (f *fakeDiscord) gateway(w http.ResponseWriter, r *http.Request) {
 // dispatch sends an event to the connected bot.
 func (f *fakeDiscord) dispatch(t *testing.T, typ string, d map[string]any) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	connected := func() bool {
 		f.mu.Lock()
-		c := f.conn
-		f.mu.Unlock()
-		if c != nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fake gateway: no bot connected to dispatch %s", typ)
-		}
-		time.Sleep(5 * time.Millisecond)
+		defer f.mu.Unlock()
+		return f.conn != nil
+	}
+	if !testwait.Until(5*time.Second, connected) {
+		t.Fatalf("fake gateway: no bot connected to dispatch %s", typ)
 	}
 	b, err := json.Marshal(d)
 	if err != nil {

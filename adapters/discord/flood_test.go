@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/testwait"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
@@ -64,12 +65,8 @@ func TestGamePostsThroughAFlood(t *testing.T) {
 		}
 		return n
 	}
-	deadline := time.Now().Add(60 * time.Second)
-	for answered() < len(flood) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of carol's %d answers on their way after 60s", answered(), len(flood))
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testwait.Until(60*time.Second, func() bool { return answered() >= len(flood) }) {
+		t.Fatalf("%d of carol's %d answers on their way after 60s", answered(), len(flood))
 	}
 
 	// Every answer to carol is on its way (held at Discord): alice moves.

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/internal/textsplit"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -709,35 +709,9 @@ func fenced(parts []string) []string {
 }
 
 // split cuts s into pieces of at most max characters (Unicode code points,
-// what Discord counts): at the last line break that keeps a piece within
-// max, else (a longer line) between two characters, never inside one. The
-// line breaks it cuts at are dropped; it returns no empty pieces.
-func split(s string, max int) []string {
-	var out []string
-	for utf8.RuneCountInString(s) > max {
-		cut := 0 // the byte offset after max characters
-		for n := 0; n < max; n++ {
-			_, size := utf8.DecodeRuneInString(s[cut:])
-			cut += size
-		}
-		head := s[:cut]
-		switch i := strings.LastIndexByte(head, '\n'); {
-		case s[cut] == '\n':
-			s = s[cut+1:]
-		case i >= 0:
-			head, s = head[:i], s[i+1:]
-		default:
-			s = s[cut:]
-		}
-		if head != "" {
-			out = append(out, head)
-		}
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
-}
+// what Discord counts): textsplit.Split, at line ends when it can; no
+// empty pieces.
+func split(s string, max int) []string { return textsplit.Split(s, max, textsplit.Runes) }
 
 func (o outgoing) send() *discordgo.MessageSend {
 	first, _ := o.parts()

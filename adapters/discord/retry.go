@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/backoff"
 	"github.com/bwmarrin/discordgo"
 )
 
@@ -30,8 +31,8 @@ type patient struct {
 // retry makes call until it succeeds, fails for good, or the bot stops;
 // files are read again at each attempt.
 func (p patient) retry(what string, files []*discordgo.File, call func() error) error {
-	pause := p.b.cfg.RetryPause
-	for attempt := 1; ; attempt++ {
+	bo := backoff.Backoff{First: p.b.cfg.RetryPause, Max: maxPause}
+	for {
 		for _, f := range files {
 			if s, ok := f.Reader.(io.Seeker); ok {
 				_, _ = s.Seek(0, io.SeekStart)
@@ -41,7 +42,8 @@ func (p patient) retry(what string, files []*discordgo.File, call func() error) 
 		if err == nil || !temporary(err) {
 			return err
 		}
-		p.b.log.Warn("discord: call failed; retrying", "what", what, "attempt", attempt, "retry_in", pause, "err", err)
+		pause := bo.Next()
+		p.b.log.Warn("discord: call failed; retrying", "what", what, "attempt", bo.Attempt(), "retry_in", pause, "err", err)
 		if m := p.b.cfg.Metrics; m != nil {
 			m.Retried()
 		}
@@ -50,7 +52,6 @@ func (p patient) retry(what string, files []*discordgo.File, call func() error) 
 		case <-p.b.halted():
 			return err
 		}
-		pause = min(2*pause, maxPause)
 	}
 }
 

@@ -85,8 +85,7 @@ func (f *fakeDiscord) tour(t *testing.T, ch string, u person, sub string, opts .
 	return i
 }
 
-func integer(name string, v int) opt  { return opt{name, 4, float64(v)} }
-func boolean(name string, v bool) opt { return opt{name, 5, v} }
+func integer(name string, v int) opt { return opt{name, 4, float64(v)} }
 
 // answer waits for the answer to a slash command: the deferred answer
 // edited, or (a refusal) an ephemeral follow-up.

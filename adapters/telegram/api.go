@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/backoff"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
@@ -62,13 +63,6 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Method, e.Msg)
 }
 
-// temporary reports whether err is a failure that may pass: the call is
-// worth making again later.
-func temporary(err error) bool {
-	var ae *apiError
-	return errors.As(err, &ae) && ae.Temporary
-}
-
 // notModified reports whether err is Telegram's refusal to edit a message
 // into what it already is: nothing to worry about.
 func notModified(err error) bool {
@@ -83,7 +77,7 @@ func notModified(err error) bool {
 // lasts; a refusal (400, 403, ...) is returned at once: that call can
 // never succeed. Every wait is logged, one line each.
 func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, files []tgbotapi.RequestFile) (json.RawMessage, error) {
-	bo := backoff{first: c.pause}
+	bo := backoff.Backoff{First: c.pause, Max: maxPause}
 	for {
 		res, err := c.once(ctx, method, p, files)
 		var ae *apiError
@@ -98,8 +92,8 @@ func (c *client) call(ctx context.Context, method string, p tgbotapi.Params, fil
 			c.m.RateLimited(wait)
 			c.log.Warn("telegram flood control: waiting", "method", method, "retry_after", wait)
 		} else {
-			wait = bo.next()
-			c.log.Warn("telegram: call failed; retrying", "method", method, "attempt", bo.attempt, "retry_in", wait, "err", ae.Msg)
+			wait = bo.Next()
+			c.log.Warn("telegram: call failed; retrying", "method", method, "attempt", bo.Attempt(), "retry_in", wait, "err", ae.Msg)
 		}
 		if c.sleep(ctx, wait) != nil {
 			return nil, err

@@ -33,9 +33,7 @@ func Pending(b *Bot) int {
 
 // InLine returns how many chats wait in line for the overall pace.
 func InLine(b *Bot) int {
-	b.out.pace.mu.Lock()
-	defer b.out.pace.mu.Unlock()
-	return len(b.out.pace.line)
+	return b.out.pace.InLine()
 }
 
 // Working returns how many sends are being made, not counting those

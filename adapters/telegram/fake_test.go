@@ -19,6 +19,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/boardgamebot/bot/internal/tokenbucket"
 )
 
 // fakeAPI is a Bot API server for the tests: it answers getMe, long-polls
@@ -827,13 +829,12 @@ func markupOf(s string) string {
 type fakeLimits struct {
 	all    []time.Time
 	groups map[string][]time.Time
-	chats  map[string]*fakeBucket
+	chats  map[string]*tokenbucket.Bucket
 }
 
-type fakeBucket struct {
-	tokens float64
-	at     time.Time
-}
+// fakeChatRate is the bucket of a private chat: a burst of fakeChatBurst,
+// then one a second.
+var fakeChatRate = tokenbucket.Rate{Size: fakeChatBurst, Gain: 1, Per: time.Second}
 
 const (
 	fakeGroupLimit  = 20
@@ -854,7 +855,7 @@ func (f *fakeAPI) enforce(now func() time.Time) {
 	f.useClock(now)
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.limits = &fakeLimits{groups: map[string][]time.Time{}, chats: map[string]*fakeBucket{}}
+	f.limits = &fakeLimits{groups: map[string][]time.Time{}, chats: map[string]*tokenbucket.Bucket{}}
 }
 
 // admit counts a send that the limits let through, and returns 0; or
@@ -883,17 +884,13 @@ func (l *fakeLimits) admit(method string, c *call) int {
 	}
 	id := c.Params["chat_id"]
 	private := !strings.HasPrefix(id, "-")
-	var b *fakeBucket
+	var b *tokenbucket.Bucket
 	if private {
 		if b = l.chats[id]; b == nil {
-			b = &fakeBucket{tokens: fakeChatBurst, at: now}
+			b = &tokenbucket.Bucket{}
 			l.chats[id] = b
 		}
-		b.tokens = min(fakeChatBurst, b.tokens+now.Sub(b.at).Seconds())
-		b.at = now
-		if b.tokens < 1 {
-			wait = max(wait, time.Duration((1-b.tokens)*float64(time.Second)))
-		}
+		wait = max(wait, b.Wait(fakeChatRate, now, 1))
 	} else {
 		l.groups[id] = within(l.groups[id], time.Minute)
 		if g := l.groups[id]; len(g) >= fakeGroupLimit {
@@ -905,7 +902,7 @@ func (l *fakeLimits) admit(method string, c *call) int {
 	}
 	l.all = append(l.all, now)
 	if private {
-		b.tokens--
+		b.Take(fakeChatRate, now, 1)
 	} else {
 		l.groups[id] = append(l.groups[id], now)
 	}

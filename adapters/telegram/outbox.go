@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/boardgamebot/bot/adapters/telegram/pace"
 )
 
 // parcel is one reply in its chat's queue: the messages it takes, sent in
@@ -45,8 +47,8 @@ type send struct {
 // chats at the same time. A queue has no bound and pushing never blocks:
 // news is never dropped, lookups only when a newer message replaces them.
 type outbox struct {
-	lim   limits
-	pace  *pacer
+	lim   pace.Limits
+	pace  *pace.Pacer
 	clock Clock
 	log   *slog.Logger
 	ctx   func() context.Context // the context of the sends
@@ -59,7 +61,7 @@ type outbox struct {
 
 	mu     sync.Mutex
 	queues map[int64]*queue
-	state  map[int64]*chatLimit // kept while the chat's limits remember a message
+	state  map[int64]*pace.ChatLimit // kept while the chat's limits remember a message
 	// sweepAt is the number of chat limits kept past which sweep runs.
 	sweepAt int
 	wg      sync.WaitGroup
@@ -105,7 +107,7 @@ func (o *outbox) push(chatID int64, p *parcel) {
 	q := o.queues[chatID]
 	if q == nil {
 		if o.queues == nil {
-			o.queues, o.state = map[int64]*queue{}, map[int64]*chatLimit{}
+			o.queues, o.state = map[int64]*queue{}, map[int64]*pace.ChatLimit{}
 		}
 		q = &queue{}
 		o.queues[chatID] = q
@@ -197,10 +199,10 @@ func (o *outbox) run(chatID int64, q *queue) {
 		}
 		st := o.state[chatID]
 		if st == nil {
-			st = &chatLimit{}
+			st = &pace.ChatLimit{}
 			o.state[chatID] = st
 		}
-		if d := st.wait(o.lim, group, o.clock.Now(), p.rank); d > 0 {
+		if d := st.Wait(o.lim, group, o.clock.Now(), p.rank); d > 0 {
 			wctx, wake := context.WithCancel(ctx)
 			q.wake = wake
 			o.mu.Unlock()
@@ -213,7 +215,7 @@ func (o *outbox) run(chatID int64, q *queue) {
 		}
 		o.mu.Unlock()
 		o.working.Add(1)
-		if o.pace.take(ctx, o.clock, &o.working) != nil {
+		if o.pace.Take(ctx, o.clock, &o.working) != nil {
 			o.working.Add(-1)
 			continue
 		}
@@ -224,7 +226,7 @@ func (o *outbox) run(chatID int64, q *queue) {
 		s := p.sends[0]
 		o.pop(q, p)
 		if !s.quiet {
-			st.count(o.lim, group, o.clock.Now())
+			st.Count(o.lim, group, o.clock.Now())
 		}
 		o.mu.Unlock()
 		o.do(ctx, chatID, q, s)
@@ -294,7 +296,7 @@ func (o *outbox) close(chatID int64, q *queue, ctx context.Context) {
 		o.log.Warn("telegram: messages still queued at shutdown are not sent", "chat", chatID, "count", left, "err", ctx.Err())
 	}
 	delete(o.queues, chatID)
-	if st := o.state[chatID]; st != nil && st.idle(o.lim, o.clock.Now()) {
+	if st := o.state[chatID]; st != nil && st.Idle(o.lim, o.clock.Now()) {
 		delete(o.state, chatID)
 	}
 }
@@ -307,7 +309,7 @@ func (o *outbox) sweep() {
 	}
 	now := o.clock.Now()
 	for id, st := range o.state {
-		if o.queues[id] == nil && st.idle(o.lim, now) {
+		if o.queues[id] == nil && st.Idle(o.lim, now) {
 			delete(o.state, id)
 		}
 	}

@@ -7,35 +7,13 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/backoff"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
 // maxPause is the longest pause between two attempts of a call that keeps
 // failing.
 const maxPause = time.Minute
-
-// backoff is the pause before the next attempt of a call that fails for a
-// while (the network is down, Telegram answers 5xx): the first pause,
-// doubled at each attempt up to maxPause.
-type backoff struct {
-	first   time.Duration
-	pause   time.Duration
-	attempt int
-}
-
-// next counts a failed attempt and returns the pause before the next one.
-func (bo *backoff) next() time.Duration {
-	bo.attempt++
-	if bo.pause == 0 {
-		bo.pause = bo.first
-	} else {
-		bo.pause = min(2*bo.pause, maxPause)
-	}
-	return bo.pause
-}
-
-// reset starts again from the first pause, after a success.
-func (bo *backoff) reset() { bo.pause, bo.attempt = 0, 0 }
 
 // allowedUpdates are the update kinds the bot asks for.
 const allowedUpdates = `["message","callback_query"]`
@@ -70,24 +48,24 @@ func (b *Bot) pollNow(ctx context.Context) {
 	// offset is the first update not handled yet; asked the offset of
 	// the last getUpdates that Telegram answered (what it has confirmed).
 	offset, asked := 0, 0
-	bo := backoff{first: b.cfg.RetryPause}
+	bo := backoff.Backoff{First: b.cfg.RetryPause, Max: maxPause}
 	for ctx.Err() == nil {
 		ups, err := b.getUpdates(ctx, offset, b.cfg.PollTimeout, 0)
 		if ctx.Err() != nil {
 			break
 		}
 		if err != nil {
-			pause := bo.next()
+			pause := bo.Next()
 			if ae := (*apiError)(nil); errors.As(err, &ae) && ae.RetryAfter > 0 {
 				pause = ae.RetryAfter
 			}
-			b.log.Warn("telegram: getUpdates failed; retrying", "attempt", bo.attempt, "retry_in", pause, "err", err)
+			b.log.Warn("telegram: getUpdates failed; retrying", "attempt", bo.Attempt(), "retry_in", pause, "err", err)
 			if b.c.sleep(ctx, pause) != nil {
 				break
 			}
 			continue
 		}
-		bo.reset()
+		bo.Reset()
 		asked = offset
 		offset = b.handleBatch(ups, offset)
 	}

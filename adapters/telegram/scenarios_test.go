@@ -18,6 +18,7 @@ import (
 
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/internal/testwait"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
@@ -238,7 +239,7 @@ func TestOldKeyboard(t *testing.T) {
 	if kb := keyboard(t, edit); len(kb) != 0 {
 		t.Errorf("the old keyboard was replaced by %v, not removed", kb)
 	}
-	a, m := h.tap(group, bob, photo1.MsgID, find(t, keyboard(t, photo1), "Move"))
+	a, _ := h.tap(group, bob, photo1.MsgID, find(t, keyboard(t, photo1), "Move"))
 	if !isAlert(a) || !strings.Contains(a.Params["text"], "out of date") {
 		t.Errorf("a press on the first board answered %v", a.Params)
 	}
@@ -246,7 +247,7 @@ func TestOldKeyboard(t *testing.T) {
 	// bob opens his targets, then plays by text; the open keyboard is old.
 	s = h.look(group)
 	mv = s.State.Moves()[0]
-	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, photo2), "Move"))
+	_, m := h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, photo2), "Move"))
 	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
 	_, m = h.tap(group, bob, photo2.MsgID, find(t, keyboard(t, edit), mv.From.String()))
 	edit, _ = f.waitCall(m, editOf(photo2.MsgID))
@@ -274,14 +275,14 @@ func TestOldKeyboard(t *testing.T) {
 func TestDuplicateUpdate(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
-	photo := h.challenge(group, "spanish")
+	h.challenge(group, "spanish")
 	s := h.look(group)
 	up := text(group, alice, "/move "+s.State.Moves()[0].Text)
 	up["update_id"] = 4242
 	again := map[string]any{"update_id": 4242, "message": up["message"]}
 	m := f.mark()
 	f.push(up, again)
-	photo, _ = f.waitCall(m, sent(group, "sendPhoto"))
+	photo, _ := f.waitCall(m, sent(group, "sendPhoto"))
 	for _, c := range f.callsSince(m, 200*time.Millisecond) {
 		if c.Method == "sendMessage" || (c.Method == "sendPhoto" && c != photo) {
 			t.Errorf("the second delivery sent %s %v", c.Method, c.Params)
@@ -707,16 +708,11 @@ func TestShutdown(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", func(c *telegram.Config) { c.PollTimeout = 30 * time.Second })
 	f.waitCall(0, func(c *call) bool { return c.Method == "getMe" })
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	testwait.Until(5*time.Second, func() bool {
 		f.mu.Lock()
-		polling := len(f.polls) > 0
-		f.mu.Unlock()
-		if polling || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		defer f.mu.Unlock()
+		return len(f.polls) > 0
+	})
 	start := time.Now()
 	h.stop()
 	if d := time.Since(start); d > 3*time.Second {
@@ -803,9 +799,7 @@ func TestComputerAndClock(t *testing.T) {
 		if !strings.Contains(reply.Params["caption"], "Computer (Black) played") {
 			t.Fatalf("ply %d: the computer's photo says %q", ply, reply.Params["caption"])
 		}
-		for waited := 0; h.look(group).Turn() != 0 && waited < 100; waited++ {
-			time.Sleep(10 * time.Millisecond)
-		}
+		testwait.Until(time.Second, func() bool { return h.look(group).Turn() == 0 })
 		checkCaption(t, reply, h.look(group))
 		find(t, keyboard(t, reply), "Move")
 	}

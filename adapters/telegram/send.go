@@ -13,6 +13,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/internal/textsplit"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
@@ -166,36 +167,13 @@ func (b *Bot) addText(pc *parcel, w where, htmlText string, kb *tgbotapi.InlineK
 	}
 }
 
-// split cuts s at line ends into pieces of at most n runes (a line longer
-// than n is cut where it must).
+// split cuts s into pieces of at most n runes (textsplit.Split: at line
+// ends when it can); an empty s is one empty piece.
 func split(s string, n int) []string {
-	var out []string
-	for utf8.RuneCountInString(s) > n {
-		end, nl, count := len(s), -1, 0
-		for i := range s {
-			if count == n {
-				end = i
-				if s[i] == '\n' {
-					nl = i
-				}
-				break
-			}
-			if s[i] == '\n' {
-				nl = i
-			}
-			count++
-		}
-		cut := end
-		if nl > 0 {
-			cut = nl
-		}
-		out = append(out, s[:cut])
-		s = strings.TrimPrefix(s[cut:], "\n")
+	if s == "" {
+		return []string{""}
 	}
-	if s != "" || len(out) == 0 {
-		out = append(out, s)
-	}
-	return out
+	return textsplit.Split(s, n, textsplit.Runes)
 }
 
 // photoKey names a picture: the same key, the same picture.

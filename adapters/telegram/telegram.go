@@ -21,6 +21,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/boardgamebot/bot/adapters/identity"
+	"github.com/boardgamebot/bot/adapters/telegram/pace"
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/sessions"
@@ -264,8 +265,8 @@ func New(cfg Config, h *chat.Handler, svc *sessions.Service, r *render.Renderer,
 		names:   map[string]int64{},
 		closed:  map[where]string{},
 	}
-	b.out = outbox{lim: limits{Burst: cfg.ChatBurst, Every: cfg.ChatEvery, Group: cfg.GroupLimit, Window: cfg.GroupWindow},
-		pace: &pacer{n: cfg.GlobalLimit, per: time.Second}, clock: clock, log: log, ctx: b.sending, m: cfg.Metrics}
+	b.out = outbox{lim: pace.Limits{Burst: cfg.ChatBurst, Every: cfg.ChatEvery, Group: cfg.GroupLimit, Window: cfg.GroupWindow},
+		pace: &pace.Pacer{N: cfg.GlobalLimit, Per: time.Second}, clock: clock, log: log, ctx: b.sending, m: cfg.Metrics}
 	if err := b.loadPings(); err != nil {
 		return nil, err
 	}

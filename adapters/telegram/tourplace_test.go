@@ -54,10 +54,10 @@ func TestTournamentTopicClosed(t *testing.T) {
 	f.setForum(forum, true)
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
 	f.setMember(forum, bob.id, "administrator", "can_manage_chat", "can_manage_topics")
-	tour := h.startForumTour(forum, 2, alice, bob, carol, erin)
+	h.startForumTour(forum, 2, alice, bob, carol, erin)
 	m := f.mark()
 	h.sayIn(forum, 0, alice, "/tournament start")
-	tour = h.tournamentAt(forum)
+	tour := h.tournamentAt(forum)
 	g := tour.Played[0].Games[0]
 	thread := topicOf(t, g.Key)
 	board, _ := f.waitCall(m, sentIn(forum, thread, "sendPhoto"))
@@ -121,7 +121,7 @@ func TestTournamentTopicClosed(t *testing.T) {
 
 	// After a restart the bot still knows the topic is closed.
 	h.stop()
-	h = startMemoryBotOn(t, f, store, nil)
+	startMemoryBotOn(t, f, store, nil)
 	m = f.mark()
 	f.push(inTopic(forum, thread, bob, "/board"))
 	if c, _ := f.waitCall(m, sentIn(forum, 0, "sendMessage")); !strings.Contains(c.Params["text"], refusal) {
@@ -218,7 +218,7 @@ func TestTournamentTopicRightsLost(t *testing.T) {
 	const forum int64 = -1006103
 	f.setForum(forum, true)
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
-	tour := h.startForumTour(forum, 2, alice, bob, carol, erin)
+	h.startForumTour(forum, 2, alice, bob, carol, erin)
 	f.setMember(forum, botID, "administrator", "can_manage_chat") // the right taken away
 	m := f.mark()
 	start, _ := h.sayIn(forum, 0, alice, "/tournament start")
@@ -226,7 +226,7 @@ func TestTournamentTopicRightsLost(t *testing.T) {
 	if want := html.EscapeString(en.T("TourPairingWaiting", "Board", 1, "Players", "\x00", "Right", right)); !strings.Contains(start.Params["text"], strings.Split(want, "\x00")[1]) {
 		t.Errorf("the pairings %q do not say the games wait for their place", start.Params["text"])
 	}
-	tour = h.tournamentAt(forum)
+	tour := h.tournamentAt(forum)
 	header := html.EscapeString(en.T("TourPlaceMissing", "ID", tour.ID, "Round", 1, "Count", 2, "Right", right, "Organiser", "alice"))
 	told, _ := f.waitCall(m, func(c *call) bool {
 		return sentIn(forum, 0, "sendMessage")(c) && strings.Contains(c.Params["text"], header)

@@ -16,6 +16,7 @@ import (
 	"github.com/boardgamebot/bot/adapters/discord"
 	"github.com/boardgamebot/bot/adapters/telegram"
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/internal/backoff"
 	"github.com/boardgamebot/bot/ops"
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules/ai"
@@ -146,23 +147,16 @@ func (r restartPause) wait(ctx context.Context, d time.Duration) bool {
 	if r.sleep != nil {
 		return r.sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-t.C:
-		return true
-	}
+	return backoff.Wait(ctx, d) == nil
 }
 
 // keepRunning runs p until ctx is done, starting it again each time it
 // stops before (an error, a return or a panic), after a pause that grows
 // with the failures in a row; it logs one line per restart.
 func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.Logger) {
-	d := pause.first
+	bo := backoff.Backoff{First: pause.first, Max: pause.most}
 	defer p.state.Set(ops.Stopped)
-	for attempt := 1; ; attempt++ {
+	for {
 		began := time.Now()
 		err := runOnce(ctx, p)
 		if ctx.Err() != nil {
@@ -172,17 +166,17 @@ func keepRunning(ctx context.Context, p platform, pause restartPause, log *slog.
 			return
 		}
 		if time.Since(began) >= pause.most {
-			d, attempt = pause.first, 1
+			bo.Reset()
 		}
 		if err == nil {
 			err = errors.New("stopped by itself")
 		}
 		p.state.Set(ops.Retrying)
-		log.Error("platform down; starting it again", "platform", p.name, "attempt", attempt, "in", d, "err", err)
+		d := bo.Next()
+		log.Error("platform down; starting it again", "platform", p.name, "attempt", bo.Attempt(), "in", d, "err", err)
 		if !pause.wait(ctx, d) {
 			return
 		}
-		d = min(2*d, pause.most)
 	}
 }
 

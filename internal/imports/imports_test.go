@@ -21,12 +21,12 @@ var allowed = map[string][]string{
 	"storage":           {"sessions", "rules"},
 	"storage/dump":      {"sessions", "rules"},
 	"storage/bolt":      {"storage/dump", "sessions", "rules"},
-	"storage/etcdstore": {"storage/dump", "sessions", "rules"},
+	"storage/etcdstore": {"storage/dump", "sessions", "rules", "internal"},
 	"ops":               {"sessions", "rules"},
-	"chat":              {"sessions", "render", "rules"},
+	"chat":              {"sessions", "render", "rules", "internal"},
 	"adapters/identity": {"sessions", "rules"},
-	"adapters":          {"adapters/identity", "chat", "sessions", "render", "rules"},
-	"cmd":               {"adapters", "chat", "ops", "storage", "sessions", "render", "rules"},
+	"adapters":          {"adapters/identity", "chat", "sessions", "render", "rules", "internal"},
+	"cmd":               {"adapters", "chat", "ops", "storage", "sessions", "render", "rules", "internal"},
 	"internal":          {},
 }
 

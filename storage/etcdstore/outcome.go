@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/boardgamebot/bot/internal/backoff"
 	"github.com/boardgamebot/bot/sessions"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
@@ -138,7 +139,8 @@ func (s *Store) lost(ctx context.Context, what string, err error, mk string, lea
 func (s *Store) settle(ctx context.Context, mk string, lease clientv3.LeaseID) (applied bool, rev int64, err error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.wait)
 	defer cancel()
-	for pause := 50 * time.Millisecond; ; pause = min(2*pause, time.Second) {
+	bo := backoff.Backoff{First: 50 * time.Millisecond, Max: time.Second}
+	for {
 		tctx, tcancel := context.WithTimeout(clientv3.WithRequireLeader(ctx), fenceTry)
 		resp, err := s.cli.Txn(tctx).If(clientv3.Compare(clientv3.CreateRevision(mk), "=", 0)).
 			Then(clientv3.OpPut(mk, markerVoid, clientv3.WithLease(lease))).
@@ -159,7 +161,7 @@ func (s *Store) settle(ctx context.Context, mk string, lease clientv3.LeaseID) (
 		select {
 		case <-ctx.Done():
 			return false, 0, fmt.Errorf("no answer within %v (last: %w)", s.wait, err)
-		case <-time.After(pause):
+		case <-time.After(bo.Next()):
 		}
 	}
 }
