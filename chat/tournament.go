@@ -220,7 +220,7 @@ func (h *Handler) tourReply(p Speaker, ev sessions.TourEvent) Reply {
 	case sessions.TourCancelled:
 		add("TourCancelled", "By", by, "ID", t.ID)
 	case sessions.TourPlaceMissing:
-		add("TourPlaceMissing", "ID", t.ID, "Round", ev.Round, "Count", len(ev.Boards), "Right", p.venueRight(ev.Missing),
+		add("TourPlaceMissing", "ID", t.ID, "Round", ev.Round, "Count", len(ev.Boards), "Right", p.placeRight(ev.Missing),
 			"Organiser", t.Organiser.Name)
 		r.Lines = append(r.Lines, p.pairingsOf(t, ev.Round, ev.Boards)...)
 	case sessions.TourPlaceOpened:
@@ -450,7 +450,7 @@ func (p Speaker) pairingsOf(t *sessions.Tournament, round int, boards []int) []s
 			case where != "":
 				out = append(out, p.T("TourPairingAt", "Board", i+1, "Players", players, "Where", where))
 			case g.Wait != nil && g.Waiting():
-				out = append(out, p.T("TourPairingWaiting", "Board", i+1, "Players", players, "Right", p.venueRight(g.Wait)))
+				out = append(out, p.T("TourPairingWaiting", "Board", i+1, "Players", players, "Right", p.placeRight(g.Wait)))
 			default:
 				out = append(out, p.T("TourPairing", "Board", i+1, "Players", players))
 			}
@@ -487,7 +487,7 @@ func (p Speaker) resultsLinked(t *sessions.Tournament, round int, linked bool) [
 			case where != "":
 				out = append(out, p.T("TourResultPendingAt", "Board", i+1, "White", white, "Black", black, "Where", where))
 			case g.Waiting() && g.Wait != nil:
-				out = append(out, p.T("TourResultWaitingFor", "Board", i+1, "White", white, "Black", black, "Right", p.venueRight(g.Wait)))
+				out = append(out, p.T("TourResultWaitingFor", "Board", i+1, "White", white, "Black", black, "Right", p.placeRight(g.Wait)))
 			case g.Waiting():
 				out = append(out, p.T("TourResultWaiting", "Board", i+1, "White", white, "Black", black))
 			default:
@@ -702,20 +702,20 @@ func (p Speaker) tourError(cmd string, err error, kind error, t *sessions.Tourna
 			return p.T("RefusedSignupClosedJoin"), true
 		}
 		return p.T("RefusedSignupClosed"), true
-	case sessions.ErrNoVenues:
-		var nv *sessions.NoVenues
-		problem := sessions.VenueNone
+	case sessions.ErrNoPlaces:
+		var nv *sessions.NoPlaces
+		problem := sessions.PlaceNone
 		if errors.As(err, &nv) {
 			problem = nv.Problem
 		}
 		switch problem {
-		case sessions.VenueNotForum:
+		case sessions.PlaceNotForum:
 			return p.T("RefusedVenuesNotForum"), true
-		case sessions.VenueNoRights:
-			return p.T("RefusedVenuesMissing", "Right", p.venueRight(nv)), true
-		case sessions.VenueUnreachable:
+		case sessions.PlaceNoRights:
+			return p.T("RefusedVenuesMissing", "Right", p.placeRight(nv)), true
+		case sessions.PlaceUnreachable:
 			return p.T("RefusedVenuesUnreachable"), true
-		case sessions.VenueAnnouncements:
+		case sessions.PlaceAnnouncements:
 			return p.T("RefusedVenuesAnnouncements"), true
 		}
 		return p.T("RefusedVenuesNone"), true
@@ -733,20 +733,20 @@ func (p Speaker) tourError(cmd string, err error, kind error, t *sessions.Tourna
 	return "", false
 }
 
-// venueRights are the catalogue's words for the rights the bot may lack to
-// open the games' places (sessions.VenueRight).
-var venueRights = map[sessions.VenueRight]string{
+// placeRights are the catalogue's words for the rights the bot may lack to
+// open the games' places (sessions.PlaceRight).
+var placeRights = map[sessions.PlaceRight]string{
 	sessions.RightManageTopics:  "VenueRightManageTopics",
 	sessions.RightCreateThreads: "VenueRightCreateThreads",
 	sessions.RightThreadsSend:   "VenueRightThreadsSend",
 	sessions.RightCreatePosts:   "VenueRightCreatePosts",
 }
 
-// venueRight words the right a refusal names (one platform's: the
+// placeRight words the right a refusal names (one platform's: the
 // adapter said which), or the rights in general when it names none.
-func (p Speaker) venueRight(nv *sessions.NoVenues) string {
+func (p Speaker) placeRight(nv *sessions.NoPlaces) string {
 	if nv != nil {
-		if id, ok := venueRights[nv.Right]; ok {
+		if id, ok := placeRights[nv.Right]; ok {
 			return p.T(id)
 		}
 	}

@@ -273,7 +273,7 @@ func TestTournamentCommandRefusals(t *testing.T) {
 
 // TestTournamentErrorsWorded: each refusal of the tournament commands
 // says why with its values: the players counted, the problem with the
-// venues, the four-player Halma.
+// places, the four-player Halma.
 func TestTournamentErrorsWorded(t *testing.T) {
 	h := chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})})
 	for _, tc := range []struct {
@@ -284,22 +284,22 @@ func TestTournamentErrorsWorded(t *testing.T) {
 		{"tournament start", &sessions.Error{Kind: sessions.ErrPlayerCount, Err: &sessions.BadCount{Players: 2, Min: 3}}, "Only 2 players have joined; a Swiss needs at least 3"},
 		{"tournament start", &sessions.Error{Kind: sessions.ErrPlayerCount, Err: &sessions.BadCount{Players: 1, Min: 3}}, "Only 1 player has joined"},
 		{"tournament start", &sessions.Error{Kind: sessions.ErrPlayerCount, Err: &sessions.BadCount{Players: 13, Min: 3, Max: 12}}, "13 players have joined; a round-robin takes 3 to 12"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNotForum}}, "need a group with topics"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNotForum}}, "need a group with topics"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightManageTopics}},
 			"give me the administrator right to manage topics, then"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightCreateThreads}},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightCreateThreads}},
 			"give me the permission Create Public Threads, then"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightCreatePosts}},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightCreatePosts}},
 			"give me the permission Create Posts, then"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueAnnouncements}}, "not run in announcement channels"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceAnnouncements}}, "not run in announcement channels"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrBadOption, Err: &sessions.BadValue{Key: "format", Value: "knockout", Choices: []string{"swiss", "roundrobin"}}},
 			"format=knockout is not allowed (choose swiss or roundrobin). /help tournament lists the options."},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrAlreadyJoined}, "You have joined this tournament already"},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrWithdrawn}, "a player who leaves cannot come back"},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrNoRoundLeft}, "no round is left to pair you in"},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrNotPlayer}, "Only people can play in a tournament"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNone}}, "Tournaments are not played here"},
-		{"tournament new", &sessions.Error{Kind: sessions.ErrNoVenues, Err: fmt.Errorf("%w: %w", &sessions.NoVenues{Problem: sessions.VenueUnreachable}, errors.New("timeout"))}, "could not ask the platform"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNone}}, "Tournaments are not played here"},
+		{"tournament new", &sessions.Error{Kind: sessions.ErrNoPlaces, Err: fmt.Errorf("%w: %w", &sessions.NoPlaces{Problem: sessions.PlaceUnreachable}, errors.New("timeout"))}, "could not ask the platform"},
 		{"tournament new", &sessions.Error{Kind: sessions.ErrBadOption, Err: &sessions.BadValue{Key: "players", Value: "4", Choices: []string{"2"}}}, "players=4 is not offered in tournaments"},
 		{"tournament show", &sessions.Error{Kind: sessions.ErrNoTournament}, "no tournament with that number"},
 		{"tournament join", &sessions.Error{Kind: sessions.ErrNoTournament}, "No tournament is open here"},
@@ -347,13 +347,13 @@ func TestTournamentGameNotice(t *testing.T) {
 	wantLines(t, "ping", ping, []string{"bob, your game of round 2 of tournament #7 has begun in /go t7-r2-bob-carol: alice (White) vs bob (Black)."})
 }
 
-// testVenues opens the test platform's tournament games in threads named
+// testPlaces opens the test platform's tournament games in threads named
 // after the pairing.
-type testVenues struct{}
+type testPlaces struct{}
 
-func (testVenues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
+func (testPlaces) CheckPlaces(ctx context.Context, key sessions.Key) error { return nil }
 
-func (testVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (testPlaces) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	t := g.Tournament
 	return sessions.Key{Platform: t.Key.Platform, Channel: t.Key.Channel, Thread: fmt.Sprintf("r%d-%s-%s", g.Round, g.White.Name, g.Black.Name)}, nil
 }
@@ -385,11 +385,11 @@ func TestTournamentInChat(t *testing.T) {
 	}
 	// The real games: four-player Halma is refused.
 	f := &fixture{t: t, h: chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(),
-		Venues: sessions.VenueSet{"test": testVenues{}}})})}
+		Places: sessions.PlaceSet{"test": testPlaces{}}})})}
 	f.expect("alice", "/tournament new halma players=4", "players=4 is not offered in tournaments", true)
 	for _, pseudo := range []bool{false, true} {
 		cfg := chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
-			Rand: func(int) int { return 0 }, Venues: sessions.VenueSet{"test": testVenues{}}})}
+			Rand: func(int) int { return 0 }, Places: sessions.PlaceSet{"test": testPlaces{}}})}
 		if pseudo {
 			cfg.Words = chat.PseudoWords("en")
 		}
@@ -414,7 +414,7 @@ func TestTournamentInChat(t *testing.T) {
 // while an ordinary game's end does.
 func TestTournamentGameEndOffersNoRematch(t *testing.T) {
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
-		Rand: func(int) int { return 0 }, Venues: sessions.VenueSet{"test": testVenues{}}})
+		Rand: func(int) int { return 0 }, Places: sessions.PlaceSet{"test": testPlaces{}}})
 	f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc})}
 	f.expect("alice", "/tournament new count target=4", "opens tournament #1", false)
 	for _, p := range []string{"alice", "bob", "carol", "dave"} {

@@ -28,7 +28,7 @@ func capsService(store sessions.Store) *sessions.Service {
 		return t
 	}
 	return sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }, Now: now,
-		Computer: &firstMove{}, Caps: sessions.DefaultCaps(), Venues: sessions.VenueSet{"test": &fakeVenues{}}})
+		Computer: &firstMove{}, Caps: sessions.DefaultCaps(), Places: sessions.PlaceSet{"test": &fakePlaces{}}})
 }
 
 func at(ch string) sessions.Key { return sessions.Key{Platform: "test", Channel: ch} }

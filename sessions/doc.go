@@ -59,7 +59,7 @@
 // tournament): a Tournament is stored whole, compare-and-set on its Rev, and
 // changed under a lock per tournament id taken after a session's lock, never
 // before one. Start stores round 1, then opens each game's place through
-// Config.Venues and commits the game there, already started, with its key
+// Config.Places and commits the game there, already started, with its key
 // written in the tournament in the same transaction. A tournament game's end
 // writes its result in the tournament in the transaction that stores the
 // finished game (a conflict with another process loads the tournament again,

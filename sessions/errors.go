@@ -81,7 +81,7 @@ var (
 var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, ErrNotInvited, ErrAlreadyJoined,
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
 	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrUnknownOutcome, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
-	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoVenues,
+	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoPlaces,
 	ErrWithdrawn, ErrNoRoundLeft, ErrCapped}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,

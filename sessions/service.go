@@ -44,9 +44,9 @@ type Config struct {
 	// load again from the store on their next use, or when their clock is
 	// due.
 	Resident int
-	// Venues opens tournament games' places, per platform; nil: no
+	// Places opens tournament games' places, per platform; nil: no
 	// platform runs tournaments.
-	Venues VenueSet
+	Places PlaceSet
 	// Metrics is told of commits, loads and clocks; nil counts nothing.
 	Metrics Metrics
 	// Changed, when set, is called after every change of a session this
@@ -158,7 +158,7 @@ func New(c Config) *Service {
 	if s.metrics == nil {
 		s.metrics = noMetrics{}
 	}
-	s.tournaments = &Tournaments{svc: s, store: s.store, now: s.now, log: s.log, games: s.games, venues: c.Venues}
+	s.tournaments = &Tournaments{svc: s, store: s.store, now: s.now, log: s.log, games: s.games, places: c.Places}
 	return s
 }
 

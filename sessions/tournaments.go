@@ -113,7 +113,7 @@ type TourGame struct {
 	// open its place (the bot lacks a right): the players and the
 	// organiser were told, and the bot tries again every TourRetryEvery.
 	// Nil once the place opened, and before any refusal.
-	Wait *NoVenues `json:"wait,omitempty"`
+	Wait *NoPlaces `json:"wait,omitempty"`
 }
 
 // Waiting reports whether the game waits for its place: it is paired
@@ -185,7 +185,7 @@ type TourEvent struct {
 	// TourPlaceMissing or TourPlaceOpened.
 	Boards []int
 	// Missing says why the places of a TourPlaceMissing did not open.
-	Missing *NoVenues
+	Missing *NoPlaces
 }
 
 // Told returns who a TourPlaceMissing is for: the organiser and the
@@ -214,22 +214,22 @@ func (ev TourEvent) Told() []User {
 	return out
 }
 
-// Venues opens the places where tournament games are played, one per
+// Places opens the places where tournament games are played, one per
 // platform: a thread (Discord), a forum topic (Telegram), a channel (the
 // console). Each adapter that runs tournaments implements it.
-type Venues interface {
-	// CheckVenues returns nil when games can be opened under key, or an
-	// error of kind ErrNoVenues saying why not (Telegram: not a forum, or
+type Places interface {
+	// CheckPlaces returns nil when games can be opened under key, or an
+	// error of kind ErrNoPlaces saying why not (Telegram: not a forum, or
 	// no right to manage topics).
-	CheckVenues(ctx context.Context, key Key) error
-	// OpenVenue opens the place of one game under g.Tournament.Key and
+	CheckPlaces(ctx context.Context, key Key) error
+	// OpenPlace opens the place of one game under g.Tournament.Key and
 	// returns its session key. When the platform refuses for want of a
-	// right, the error is of kind ErrNoVenues with a *NoVenues naming it.
-	OpenVenue(ctx context.Context, g VenueGame) (Key, error)
+	// right, the error is of kind ErrNoPlaces with a *NoPlaces naming it.
+	OpenPlace(ctx context.Context, g PlaceGame) (Key, error)
 }
 
-// VenueGame is a tournament game whose place a Venues opens.
-type VenueGame struct {
+// PlaceGame is a tournament game whose place a Places opens.
+type PlaceGame struct {
 	Tournament   *Tournament
 	Round, Board int // Board is the index in the round's Games
 	White, Black User
@@ -239,9 +239,9 @@ type VenueGame struct {
 	Start *Snapshot
 }
 
-// VenueSet holds each platform's Venues (by Key.Platform). Fill it before
+// PlaceSet holds each platform's Places (by Key.Platform). Fill it before
 // the Service resumes its games (it has no lock), like Notifiers.
-type VenueSet map[string]Venues
+type PlaceSet map[string]Places
 
 // The kinds of errors of tournament commands (also in Kinds).
 var (
@@ -261,9 +261,9 @@ var (
 	// ErrSignupClosed: join, start or cancel after the tournament started
 	// (join is open during a Swiss), or when it ended.
 	ErrSignupClosed = errors.New("sessions: sign-up closed")
-	// ErrNoVenues: the platform cannot open game places here; Err is a
-	// *NoVenues saying why.
-	ErrNoVenues = errors.New("sessions: games cannot be opened here")
+	// ErrNoPlaces: the platform cannot open game places here; Err is a
+	// *NoPlaces saying why.
+	ErrNoPlaces = errors.New("sessions: games cannot be opened here")
 	// ErrWithdrawn: join by a player who left the tournament while it ran
 	// (they forfeit its later games and cannot come back).
 	ErrWithdrawn = errors.New("sessions: withdrew from the tournament")
@@ -280,43 +280,43 @@ type BadCount struct {
 
 func (e *BadCount) Error() string { return "wrong number of players" }
 
-// VenueProblem says why a platform cannot open game places.
-type VenueProblem string
+// PlaceProblem says why a platform cannot open game places.
+type PlaceProblem string
 
-// The venue problems.
+// The place problems.
 const (
-	VenueNotForum VenueProblem = "not-forum" // Telegram: a plain group or private chat
-	VenueNoRights VenueProblem = "no-rights" // Telegram: the bot may not manage topics; Discord: may not create threads
-	VenueNone     VenueProblem = "none"      // the platform runs no tournaments
-	// VenueUnreachable: the platform could not be asked (a network error,
+	PlaceNotForum PlaceProblem = "not-forum" // Telegram: a plain group or private chat
+	PlaceNoRights PlaceProblem = "no-rights" // Telegram: the bot may not manage topics; Discord: may not create threads
+	PlaceNone     PlaceProblem = "none"      // the platform runs no tournaments
+	// PlaceUnreachable: the platform could not be asked (a network error,
 	// the platform down): nothing changed, try again later.
-	VenueUnreachable VenueProblem = "unreachable"
-	// VenueAnnouncements: a Discord announcement channel, whose threads
+	PlaceUnreachable PlaceProblem = "unreachable"
+	// PlaceAnnouncements: a Discord announcement channel, whose threads
 	// are for its news, not for games.
-	VenueAnnouncements VenueProblem = "announcements"
+	PlaceAnnouncements PlaceProblem = "announcements"
 )
 
-// VenueRight is a right a platform's bot needs to open the games' places,
+// PlaceRight is a right a platform's bot needs to open the games' places,
 // named by the adapter that found it missing (its catalogue words it:
-// VenueRight_<name>).
-type VenueRight string
+// PlaceRight_<name>).
+type PlaceRight string
 
 // The rights the adapters name.
 const (
-	RightManageTopics  VenueRight = "manage_topics"  // Telegram: an administrator who may manage topics
-	RightCreateThreads VenueRight = "create_threads" // Discord: Create Public Threads
-	RightThreadsSend   VenueRight = "send_threads"   // Discord: Send Messages in Threads
-	RightCreatePosts   VenueRight = "create_posts"   // Discord, a forum channel: Create Posts (Send Messages)
+	RightManageTopics  PlaceRight = "manage_topics"  // Telegram: an administrator who may manage topics
+	RightCreateThreads PlaceRight = "create_threads" // Discord: Create Public Threads
+	RightThreadsSend   PlaceRight = "send_threads"   // Discord: Send Messages in Threads
+	RightCreatePosts   PlaceRight = "create_posts"   // Discord, a forum channel: Create Posts (Send Messages)
 )
 
-// NoVenues is the detail of ErrNoVenues: the problem and, for
-// VenueNoRights, the right missing ("" when the platform did not say).
-type NoVenues struct {
-	Problem VenueProblem `json:"problem"`
-	Right   VenueRight   `json:"right,omitempty"`
+// NoPlaces is the detail of ErrNoPlaces: the problem and, for
+// PlaceNoRights, the right missing ("" when the platform did not say).
+type NoPlaces struct {
+	Problem PlaceProblem `json:"problem"`
+	Right   PlaceRight   `json:"right,omitempty"`
 }
 
-func (e *NoVenues) Error() string {
+func (e *NoPlaces) Error() string {
 	if e.Right != "" {
 		return "no venues: " + string(e.Problem) + " (" + string(e.Right) + ")"
 	}

@@ -123,15 +123,15 @@ func pointsOf(st []tournament.Standing) float64 {
 // is missing; Tick tries again every TourRetryEvery, and the place that
 // opens later is posted with the game (TourPlaceOpened), its wait over.
 func TestTournamentPlaceRefused(t *testing.T) {
-	f := &tourFixture{store: sessionstest.NewMemoryStore(), venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f := &tourFixture{store: sessionstest.NewMemoryStore(), places: &fakePlaces{}, notes: &tourNotices{}, clk: newClock()}
 	f.svc = f.service()
 	ps := entrants(5)
 	org := sessions.User{ID: "org", Name: "Org"}
 	f.open(t, org, sessions.TournamentSpec{Rounds: 2}, ps[:4])
-	right := &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}
-	f.venues.fail = func(round int, white, black sessions.User) error {
+	right := &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightManageTopics}
+	f.places.fail = func(round int, white, black sessions.User) error {
 		if white.ID == "p1" || black.ID == "p1" {
-			return &sessions.Error{Kind: sessions.ErrNoVenues, Err: right}
+			return &sessions.Error{Kind: sessions.ErrNoPlaces, Err: right}
 		}
 		return nil
 	}
@@ -174,9 +174,9 @@ func TestTournamentPlaceRefused(t *testing.T) {
 		t.Errorf("after a second refusal: %d posts, want still 1", n)
 	}
 	// The right given back: the next try opens it and posts its place.
-	f.venues.mu.Lock()
-	f.venues.fail = nil
-	f.venues.mu.Unlock()
+	f.places.mu.Lock()
+	f.places.fail = nil
+	f.places.mu.Unlock()
 	f.clk.Add(sessions.TourRetryEvery)
 	f.svc.Tick(ctx)
 	g = f.tour(t).Played[0].Games[board]
@@ -198,17 +198,17 @@ func TestTournamentPlaceRefused(t *testing.T) {
 	}
 }
 
-// TestTournamentVenueStart: OpenVenue gets the game as it starts there
+// TestTournamentPlaceStart: OpenPlace gets the game as it starts there
 // (its players in their seats, the first position, no key yet), for a
 // platform whose places open with the board.
-func TestTournamentVenueStart(t *testing.T) {
+func TestTournamentPlaceStart(t *testing.T) {
 	f := newTourFixture(t, sessionstest.NewMemoryStore())
 	ps := entrants(3)
-	var got []sessions.VenueGame
-	f.venues.fail = func(round int, white, black sessions.User) error { return nil }
-	rec := &recordingVenues{fakeVenues: f.venues, got: &got}
+	var got []sessions.PlaceGame
+	f.places.fail = func(round int, white, black sessions.User) error { return nil }
+	rec := &recordingPlaces{fakePlaces: f.places, got: &got}
 	f.svc = sessions.New(sessions.Config{Store: f.store, Games: sessionstest.Games, Notifier: f.notes,
-		Rand: func(n int) int { return 0 }, Venues: sessions.VenueSet{"console": rec}})
+		Rand: func(n int) int { return 0 }, Places: sessions.PlaceSet{"console": rec}})
 	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 1}, ps)
 	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
 	if len(got) != 1 {
@@ -222,15 +222,15 @@ func TestTournamentVenueStart(t *testing.T) {
 	}
 }
 
-// recordingVenues records the games whose places it opens.
-type recordingVenues struct {
-	*fakeVenues
-	got *[]sessions.VenueGame
+// recordingPlaces records the games whose places it opens.
+type recordingPlaces struct {
+	*fakePlaces
+	got *[]sessions.PlaceGame
 }
 
-func (v *recordingVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (v *recordingPlaces) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	*v.got = append(*v.got, g)
-	return v.fakeVenues.OpenVenue(ctx, g)
+	return v.fakePlaces.OpenPlace(ctx, g)
 }
 
 // TestTournamentPlaceDone: the end of a tournament game is followed, after

@@ -42,7 +42,7 @@ const (
 
 // Tournaments runs the tournaments of a Service: their signup, their
 // rounds, the games it opens for them in places of the platforms
-// (Config.Venues) as sessions of the Service, and the results of those
+// (Config.Places) as sessions of the Service, and the results of those
 // games, which the Service commits with the games' ends (commitTour).
 // The Service's tournament methods are its facade.
 type Tournaments struct {
@@ -52,7 +52,7 @@ type Tournaments struct {
 	now    func() time.Time
 	log    *slog.Logger
 	games  func(id string, opts map[string]string) (rules.Game, error)
-	venues VenueSet
+	places PlaceSet
 	tours  tourLocks
 }
 
@@ -110,7 +110,7 @@ func (tr *Tournaments) lockTour(ctx context.Context, name string) (func(), error
 // NewTournament opens sign-up for a tournament in req.Key's channel, with
 // req.User as its organiser. Refused with ErrTournamentOpen when one is
 // active in the channel, ErrBadOption for a bad game, option or format (the
-// four-player Halma is not offered), ErrNoVenues when the platform cannot
+// four-player Halma is not offered), ErrNoPlaces when the platform cannot
 // open game places here.
 func (tr *Tournaments) NewTournament(ctx context.Context, req Request, spec TournamentSpec) (TourEvent, error) {
 	if req.User.ID == "" {
@@ -141,7 +141,7 @@ func (tr *Tournaments) NewTournament(ctx context.Context, req Request, spec Tour
 			return TourEvent{}, badValue("rounds", strconv.Itoa(rounds), []string{"1-" + strconv.Itoa(MaxSwissRounds)})
 		}
 	}
-	if err := tr.checkVenues(ctx, req.Key); err != nil {
+	if err := tr.checkPlaces(ctx, req.Key); err != nil {
 		return TourEvent{}, err
 	}
 	play := spec.Play
@@ -184,27 +184,27 @@ func (tr *Tournaments) NewTournament(ctx context.Context, req Request, spec Tour
 	return tr.tourEvent(TourOpened, req.User, 0, t), nil
 }
 
-// checkVenues asks the platform's Venues whether games can be opened under key.
-func (tr *Tournaments) checkVenues(ctx context.Context, key Key) error {
-	v := tr.venues[key.Platform]
+// checkPlaces asks the platform's Places whether games can be opened under key.
+func (tr *Tournaments) checkPlaces(ctx context.Context, key Key) error {
+	v := tr.places[key.Platform]
 	if v == nil {
-		return &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
+		return &Error{Kind: ErrNoPlaces, Err: &NoPlaces{Problem: PlaceNone}}
 	}
-	err := v.CheckVenues(ctx, key)
+	err := v.CheckPlaces(ctx, key)
 	if err == nil {
 		return nil
 	}
 	var se *Error
-	if errors.As(err, &se) && se.Kind == ErrNoVenues {
+	if errors.As(err, &se) && se.Kind == ErrNoPlaces {
 		return se
 	}
-	var nv *NoVenues
+	var nv *NoPlaces
 	if errors.As(err, &nv) {
-		return &Error{Kind: ErrNoVenues, Err: nv}
+		return &Error{Kind: ErrNoPlaces, Err: nv}
 	}
 	// Not a reason of the platform's: it could not be asked.
 	tr.log.Warn("checking a platform's tournament venues failed", key.LogAttr(), "err", err)
-	return &Error{Kind: ErrNoVenues, Err: fmt.Errorf("%w: %w", &NoVenues{Problem: VenueUnreachable}, err)}
+	return &Error{Kind: ErrNoPlaces, Err: fmt.Errorf("%w: %w", &NoPlaces{Problem: PlaceUnreachable}, err)}
 }
 
 // tourAt returns the newest tournament of key's channel, nil when none.
@@ -428,8 +428,8 @@ func (tr *Tournaments) StartTournament(ctx context.Context, req Request) (TourEv
 		if n < MinTourPlayers || limit > 0 && n > limit {
 			return false, &Error{Kind: ErrPlayerCount, Err: &BadCount{Players: n, Min: MinTourPlayers, Max: limit}}
 		}
-		if tr.venues[t.Key.Platform] == nil {
-			return false, &Error{Kind: ErrNoVenues, Err: &NoVenues{Problem: VenueNone}}
+		if tr.places[t.Key.Platform] == nil {
+			return false, &Error{Kind: ErrNoPlaces, Err: &NoPlaces{Problem: PlaceNone}}
 		}
 		if t.Format == FormatRoundRobin {
 			rounds, err := tournament.RoundRobin(t.ids(), t.Double)

@@ -18,23 +18,23 @@ import (
 // types in its thread "lobby", the games open in threads g1, g2, ...
 var tourKey = sessions.Key{Platform: "console", Channel: "t", Thread: "lobby"}
 
-// fakeVenues opens game places g1, g2, ... in the channel t.
-type fakeVenues struct {
+// fakePlaces opens game places g1, g2, ... in the channel t.
+type fakePlaces struct {
 	mu     sync.Mutex
 	n      int
 	refuse error
-	// fail, when set, makes OpenVenue fail when it returns an error.
+	// fail, when set, makes OpenPlace fail when it returns an error.
 	fail   func(round int, white, black sessions.User) error
 	opened []sessions.Key
 }
 
-func (v *fakeVenues) CheckVenues(ctx context.Context, key sessions.Key) error {
+func (v *fakePlaces) CheckPlaces(ctx context.Context, key sessions.Key) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.refuse
 }
 
-func (v *fakeVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (v *fakePlaces) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.fail != nil {
@@ -48,7 +48,7 @@ func (v *fakeVenues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessi
 	return k, nil
 }
 
-func (v *fakeVenues) count() int {
+func (v *fakePlaces) count() int {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return len(v.opened)
@@ -96,7 +96,7 @@ func (n *tourNotices) of(kind sessions.NoticeKind) []sessions.Notice {
 
 type tourFixture struct {
 	store  sessions.Store
-	venues *fakeVenues
+	places *fakePlaces
 	notes  *tourNotices
 	svc    *sessions.Service
 	// clk and comp, when set, are the clock and the computer of the
@@ -107,7 +107,7 @@ type tourFixture struct {
 
 func newTourFixture(t *testing.T, store sessions.Store) *tourFixture {
 	t.Helper()
-	f := &tourFixture{store: store, venues: &fakeVenues{}, notes: &tourNotices{}}
+	f := &tourFixture{store: store, places: &fakePlaces{}, notes: &tourNotices{}}
 	f.svc = f.service()
 	return f
 }
@@ -121,7 +121,7 @@ func (f *tourFixture) service() *sessions.Service {
 	}
 	return sessions.New(sessions.Config{Store: f.store, Games: sessionstest.Games, Notifier: f.notes,
 		Now: now, Rand: func(n int) int { return 0 }, Computer: f.comp,
-		Venues: sessions.VenueSet{"console": f.venues}})
+		Places: sessions.PlaceSet{"console": f.places}})
 }
 
 // entrants returns n players p1..pn.
@@ -314,8 +314,8 @@ func TestTournamentSwissSixPlayers(t *testing.T) {
 			pinged[no.To.ID]++
 		}
 	}
-	if len(posted) != 9 || f.venues.count() != 9 {
-		t.Errorf("%d games posted, %d venues; want 9", len(posted), f.venues.count())
+	if len(posted) != 9 || f.places.count() != 9 {
+		t.Errorf("%d games posted, %d venues; want 9", len(posted), f.places.count())
 	}
 	for _, p := range ps {
 		if pinged[p.ID] != 3 {
@@ -432,8 +432,8 @@ func TestTournamentLeaveRoundRobin(t *testing.T) {
 			t.Errorf("the quitter: %+v", s)
 		}
 	}
-	if f.venues.count() != 4 { // two games in round 1, one each in rounds 2 and 3
-		t.Errorf("%d venues opened, want 4", f.venues.count())
+	if f.places.count() != 4 { // two games in round 1, one each in rounds 2 and 3
+		t.Errorf("%d venues opened, want 4", f.places.count())
 	}
 }
 
@@ -567,7 +567,7 @@ func TestTournamentSwissEndsEarly(t *testing.T) {
 // players away: the third move the clock plays for White abandons it)
 // records its result like any other end, and the round moves on.
 func TestTournamentGameAbandoned(t *testing.T) {
-	f := &tourFixture{store: sessionstest.NewMemoryStore(), venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock(), comp: &firstMove{}}
+	f := &tourFixture{store: sessionstest.NewMemoryStore(), places: &fakePlaces{}, notes: &tourNotices{}, clk: newClock(), comp: &firstMove{}}
 	f.svc = f.service()
 	t.Cleanup(func() { f.svc.Close() })
 	ps := entrants(4)
@@ -622,8 +622,8 @@ func TestTournamentStartsOnce(t *testing.T) {
 	if !slices.Contains(kinds, nil) || !slices.Contains(kinds, sessions.ErrSignupClosed) {
 		t.Errorf("two starts: %v", kinds)
 	}
-	if tr := f.tour(t); len(tr.Played) != 1 || f.venues.count() != 2 {
-		t.Errorf("%d rounds, %d games opened", len(tr.Played), f.venues.count())
+	if tr := f.tour(t); len(tr.Played) != 1 || f.places.count() != 2 {
+		t.Errorf("%d rounds, %d games opened", len(tr.Played), f.places.count())
 	}
 }
 
@@ -743,14 +743,14 @@ func (s *failingPuts) PutTournament(ctx context.Context, t *sessions.Tournament)
 }
 
 // TestTournamentResume: after a restart, Resume opens the games of a round
-// whose venues were not all opened, and pairs the round that a failure
+// whose places were not all opened, and pairs the round that a failure
 // left unpaired after the last game of the round before.
 func TestTournamentResume(t *testing.T) {
 	store := &failingPuts{MemoryStore: sessionstest.NewMemoryStore()}
 	f := newTourFixture(t, store)
 	ps := entrants(4)
 	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
-	f.venues.fail = func(round int, white, black sessions.User) error {
+	f.places.fail = func(round int, white, black sessions.User) error {
 		if white.ID == "p2" || black.ID == "p2" {
 			return errors.New("the platform is down")
 		}
@@ -769,9 +769,9 @@ func TestTournamentResume(t *testing.T) {
 	}
 
 	// Restart: the platform is back.
-	f.venues.mu.Lock()
-	f.venues.fail = nil
-	f.venues.mu.Unlock()
+	f.places.mu.Lock()
+	f.places.fail = nil
+	f.places.mu.Unlock()
 	f.svc = f.service()
 	if _, err := f.svc.Resume(ctx); err != nil {
 		t.Fatal(err)
@@ -782,8 +782,8 @@ func TestTournamentResume(t *testing.T) {
 			t.Fatalf("after resuming: %+v", tr.Played[0].Games)
 		}
 	}
-	if f.venues.count() != 2 {
-		t.Fatalf("%d venues opened, want 2", f.venues.count())
+	if f.places.count() != 2 {
+		t.Fatalf("%d venues opened, want 2", f.places.count())
 	}
 	// The last game's end is stored, but the next round is not.
 	f.finish(t, tr, tr.Played[0].Games[0], tournament.WhiteWins)
@@ -802,16 +802,16 @@ func TestTournamentResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr = f.tour(t)
-	if len(tr.Played) != 2 || f.venues.count() != 4 {
-		t.Fatalf("after resuming: %d rounds, %d venues", len(tr.Played), f.venues.count())
+	if len(tr.Played) != 2 || f.places.count() != 4 {
+		t.Fatalf("after resuming: %d rounds, %d venues", len(tr.Played), f.places.count())
 	}
 	// A second restart pairs nothing more.
 	f.svc = f.service()
 	if _, err := f.svc.Resume(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if tr = f.tour(t); len(tr.Played) != 2 || f.venues.count() != 4 {
-		t.Fatalf("after resuming twice: %d rounds, %d venues", len(tr.Played), f.venues.count())
+	if tr = f.tour(t); len(tr.Played) != 2 || f.places.count() != 4 {
+		t.Fatalf("after resuming twice: %d rounds, %d venues", len(tr.Played), f.places.count())
 	}
 }
 
@@ -909,27 +909,27 @@ func TestTournamentRefusals(t *testing.T) {
 		t.Errorf("bad option: %v", err)
 	}
 	elsewhere := sessions.Request{Key: sessions.Key{Platform: "discord", Channel: "x"}, User: org}
-	var nv *sessions.NoVenues
-	if _, err := f.svc.NewTournament(ctx, elsewhere, spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) || nv.Problem != sessions.VenueNone {
+	var nv *sessions.NoPlaces
+	if _, err := f.svc.NewTournament(ctx, elsewhere, spec(nil)); sessions.KindOf(err) != sessions.ErrNoPlaces || !errors.As(err, &nv) || nv.Problem != sessions.PlaceNone {
 		t.Errorf("a platform without venues: %v", err)
 	}
-	refusal := &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights}}
-	f.venues.refuse = refusal
+	refusal := &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNoRights}}
+	f.places.refuse = refusal
 	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); err != refusal {
 		t.Errorf("venues refused: %v", err)
 	}
-	f.venues.refuse = &sessions.NoVenues{Problem: sessions.VenueNotForum}
-	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) || nv.Problem != sessions.VenueNotForum {
+	f.places.refuse = &sessions.NoPlaces{Problem: sessions.PlaceNotForum}
+	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoPlaces || !errors.As(err, &nv) || nv.Problem != sessions.PlaceNotForum {
 		t.Errorf("not a forum: %v", err)
 	}
 	down := errors.New("getChat: connection refused")
-	f.venues.refuse = down
-	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoVenues || !errors.As(err, &nv) ||
-		nv.Problem != sessions.VenueUnreachable || !errors.Is(err, down) {
+	f.places.refuse = down
+	if _, err := f.svc.NewTournament(ctx, in(org), spec(nil)); sessions.KindOf(err) != sessions.ErrNoPlaces || !errors.As(err, &nv) ||
+		nv.Problem != sessions.PlaceUnreachable || !errors.Is(err, down) {
 		t.Errorf("the platform could not be asked: %v", err)
 	}
-	f.venues.refuse = nil
-	halma := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: sessions.VenueSet{"console": f.venues}})
+	f.places.refuse = nil
+	halma := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Places: sessions.PlaceSet{"console": f.places}})
 	if _, err := halma.NewTournament(ctx, in(org), sessions.TournamentSpec{Game: "halma", Options: map[string]string{"players": "4", "size": "16"}}); !badValue(err, "players") {
 		t.Errorf("four-player Halma: %v", err)
 	}
@@ -977,8 +977,8 @@ func TestTournamentRefusals(t *testing.T) {
 	// Leaving during sign-up: simply gone.
 	tourMust(t)(f.svc.LeaveTournament(ctx, in(org)))
 	ev := tourMust(t)(f.svc.StartTournament(ctx, in(org)))
-	if ev.Tournament.Rounds != 11 || f.venues.count() != 6 {
-		t.Errorf("round-robin of 12: %d rounds, %d games", ev.Tournament.Rounds, f.venues.count())
+	if ev.Tournament.Rounds != 11 || f.places.count() != 6 {
+		t.Errorf("round-robin of 12: %d rounds, %d games", ev.Tournament.Rounds, f.places.count())
 	}
 	if _, err := f.svc.StartTournament(ctx, in(org)); sessions.KindOf(err) != sessions.ErrSignupClosed {
 		t.Errorf("start twice: %v", err)
@@ -1019,8 +1019,8 @@ func TestTournamentGamesEndAtOnce(t *testing.T) {
 			t.Errorf("round 1: %+v", g)
 		}
 	}
-	if len(tr.Played) != 2 || f.venues.count() != 8 {
-		t.Errorf("%d rounds, %d venues; want 2, 8", len(tr.Played), f.venues.count())
+	if len(tr.Played) != 2 || f.places.count() != 8 {
+		t.Errorf("%d rounds, %d venues; want 2, 8", len(tr.Played), f.places.count())
 	}
 	if got, want := f.notes.posts(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) {
 		t.Errorf("posts %q, want %q", got, want)
@@ -1032,20 +1032,20 @@ func TestTournamentGamesEndAtOnce(t *testing.T) {
 // clock after TourRetryEvery, without a restart.
 func TestTournamentRetryByTick(t *testing.T) {
 	store := &failingPuts{MemoryStore: sessionstest.NewMemoryStore()}
-	f := &tourFixture{store: store, venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f := &tourFixture{store: store, places: &fakePlaces{}, notes: &tourNotices{}, clk: newClock()}
 	f.svc = f.service()
 	ps := entrants(4)
 	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
-	f.venues.fail = func(round int, white, black sessions.User) error {
+	f.places.fail = func(round int, white, black sessions.User) error {
 		if white.ID == "p2" || black.ID == "p2" {
 			return errors.New("the platform is down")
 		}
 		return nil
 	}
 	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
-	f.venues.mu.Lock()
-	f.venues.fail = nil
-	f.venues.mu.Unlock()
+	f.places.mu.Lock()
+	f.places.fail = nil
+	f.places.mu.Unlock()
 	unopened := func() int {
 		n := 0
 		for _, g := range f.tour(t).Played[len(f.tour(t).Played)-1].Games {
@@ -1062,8 +1062,8 @@ func TestTournamentRetryByTick(t *testing.T) {
 	}
 	f.clk.Add(time.Second)
 	f.svc.Tick(ctx)
-	if n := unopened(); n != 0 || f.venues.count() != 2 {
-		t.Fatalf("after TourRetryEvery: %d games unopened, %d venues", n, f.venues.count())
+	if n := unopened(); n != 0 || f.places.count() != 2 {
+		t.Fatalf("after TourRetryEvery: %d games unopened, %d venues", n, f.places.count())
 	}
 
 	tr := f.tour(t)
@@ -1164,11 +1164,11 @@ func TestTournamentNewInTwoServices(t *testing.T) {
 // results are all in but whose next round nobody paired (its last game's
 // process died between the two) is paired by the next Tick.
 func TestTournamentStalledRoundTakenOver(t *testing.T) {
-	f := &tourFixture{store: sessionstest.NewMemoryStore(), venues: &fakeVenues{}, notes: &tourNotices{}, clk: newClock()}
+	f := &tourFixture{store: sessionstest.NewMemoryStore(), places: &fakePlaces{}, notes: &tourNotices{}, clk: newClock()}
 	f.svc = f.service()
 	ps := entrants(4)
 	f.open(t, ps[0], sessions.TournamentSpec{Rounds: 2}, ps)
-	f.venues.fail = func(round int, white, black sessions.User) error {
+	f.places.fail = func(round int, white, black sessions.User) error {
 		if white.ID == "p2" || black.ID == "p2" {
 			return errors.New("the process dies here")
 		}
@@ -1177,9 +1177,9 @@ func TestTournamentStalledRoundTakenOver(t *testing.T) {
 	tourMust(t)(f.svc.StartTournament(ctx, in(ps[0])))
 	f.svc.Close() // the first process is gone
 
-	other := &fakeVenues{n: 100} // its places are g101, g102, ...
+	other := &fakePlaces{n: 100} // its places are g101, g102, ...
 	b := sessions.New(sessions.Config{Store: f.store, Games: sessionstest.Games, Notifier: f.notes, Now: f.clk.Now,
-		Rand: func(n int) int { return 0 }, Venues: sessions.VenueSet{"console": other}})
+		Rand: func(n int) int { return 0 }, Places: sessions.PlaceSet{"console": other}})
 	defer b.Close()
 	unopened := func() int {
 		n := 0

@@ -103,7 +103,7 @@ func (tr *Tournaments) openRound(ctx context.Context, t *Tournament, n int, late
 	}()
 	failed := false
 	var opened []int
-	refused := map[NoVenues][]int{}
+	refused := map[NoPlaces][]int{}
 	for b, g := range t.Played[n-1].Games {
 		if !g.Waiting() {
 			continue
@@ -136,7 +136,7 @@ func (tr *Tournaments) openRound(ctx context.Context, t *Tournament, n int, late
 // the platform refused (why), and tells the organiser and their players
 // (TourPlaceMissing) about the games not marked so before; it returns
 // the tournament after.
-func (tr *Tournaments) placesMissing(ctx context.Context, t *Tournament, n int, boards []int, why NoVenues) *Tournament {
+func (tr *Tournaments) placesMissing(ctx context.Context, t *Tournament, n int, boards []int, why NoPlaces) *Tournament {
 	var told []int
 	after, err := tr.changeTourID(ctx, t.ID, func(cur *Tournament) (bool, error) {
 		told = nil
@@ -247,17 +247,17 @@ func (tr *Tournaments) stalledTournaments(ctx context.Context, now time.Time) []
 }
 
 // openGame opens the place of board b of round n through the platform's
-// Venues and commits its game there, already started (seat 0 is White),
+// Places and commits its game there, already started (seat 0 is White),
 // with the game's key written in the tournament in the same transaction.
 // It returns the tournament after, nil when nothing was opened; retry
 // reports a failure worth trying again (logged; Tick tries again after
 // TourRetryEvery, Resume after a restart), why the platform's refusal for
-// want of a right. A venue opened but whose game could not be committed
+// want of a right. A place opened but whose game could not be committed
 // stays unused.
-func (tr *Tournaments) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool, why *NoVenues) {
+func (tr *Tournaments) openGame(ctx context.Context, t *Tournament, n, b int) (_ *Tournament, retry bool, why *NoPlaces) {
 	g := t.Played[n-1].Games[b]
 	log := tr.log.With("tournament", t.ID, "round", n, "board", b+1)
-	v := tr.venues[t.Key.Platform]
+	v := tr.places[t.Key.Platform]
 	if v == nil {
 		log.Error("no venues for the tournament's platform", "platform", t.Key.Platform)
 		return nil, false, nil
@@ -285,10 +285,10 @@ func (tr *Tournaments) openGame(ctx context.Context, t *Tournament, n, b int) (_
 		log.Error("tournament game does not start", "err", err)
 		return nil, false, nil
 	}
-	key, err := v.OpenVenue(ctx, VenueGame{Tournament: t, Round: n, Board: b, White: white, Black: black, Start: start.snapshot()})
+	key, err := v.OpenPlace(ctx, PlaceGame{Tournament: t, Round: n, Board: b, White: white, Black: black, Start: start.snapshot()})
 	if err != nil {
-		var nv *NoVenues
-		if KindOf(err) == ErrNoVenues && errors.As(err, &nv) && nv.Problem != VenueNone {
+		var nv *NoPlaces
+		if KindOf(err) == ErrNoPlaces && errors.As(err, &nv) && nv.Problem != PlaceNone {
 			log.Warn("the platform refused a tournament game's place", "err", err)
 			return nil, true, nv
 		}

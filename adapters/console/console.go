@@ -275,7 +275,7 @@ func printNotice(c Config, w io.Writer, key sessions.Key, n sessions.Notice, fil
 }
 
 // placeRe matches the names /go takes: a tournament game's place
-// ("t3-r2-alice-bob", see Venues) or any such name.
+// ("t3-r2-alice-bob", see Places) or any such name.
 var placeRe = regexp.MustCompile(`^[\pL\pN_.-]{1,80}$`)
 
 // prompt is what stands before a line: the speaker, and the place when
@@ -287,16 +287,16 @@ func prompt(speaker string, key sessions.Key) string {
 	return speaker + "@" + key.Thread
 }
 
-// Venues opens the console's tournament games: each in a place of the
+// Places opens the console's tournament games: each in a place of the
 // tournament's channel named "t<id>-r<round>-<white>-<black>" (a session
 // key's Thread), where /go takes the speaker.
-type Venues struct{}
+type Places struct{}
 
-// CheckVenues implements sessions.Venues: the console opens games anywhere.
-func (Venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
+// CheckPlaces implements sessions.Places: the console opens games anywhere.
+func (Places) CheckPlaces(ctx context.Context, key sessions.Key) error { return nil }
 
-// OpenVenue implements sessions.Venues.
-func (Venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+// OpenPlace implements sessions.Places.
+func (Places) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	return sessions.Key{Platform: Platform, Channel: g.Tournament.Key.Channel, Thread: PlaceName(g.Tournament.ID, g.Round, g.White, g.Black)}, nil
 }
 

@@ -34,7 +34,7 @@ func run(t *testing.T, db string, lines []string, o runOpts) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	cfg := sessions.Config{Store: store, Rand: func(int) int { return 0 }, Venues: sessions.VenueSet{console.Platform: console.Venues{}}}
+	cfg := sessions.Config{Store: store, Rand: func(int) int { return 0 }, Places: sessions.PlaceSet{console.Platform: console.Places{}}}
 	if o.count {
 		cfg.Games = sessionstest.Games
 	}

@@ -41,7 +41,7 @@ func transcript(t *testing.T, lang string) string {
 		t.Fatal(err)
 	}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 },
-		Venues: sessions.VenueSet{console.Platform: console.Venues{}}})
+		Places: sessions.PlaceSet{console.Platform: console.Places{}}})
 	var out bytes.Buffer
 	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
 		In: strings.NewReader(strings.Join(goldenScript, "\n") + "\n"), Out: &out, As: "alice"})

@@ -18,7 +18,7 @@ import (
 )
 
 // tourConsole is a console on one service whose tournaments open their
-// games in places of the channel "club" (console.Venues); each call of
+// games in places of the channel "club" (console.Places); each call of
 // type runs the console on some lines, as people type them, and returns
 // what it printed.
 type tourConsole struct {
@@ -32,7 +32,7 @@ type tourConsole struct {
 func newTourConsole(t *testing.T) *tourConsole {
 	n := console.NewNotifier()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Notifier: n, Rand: func(int) int { return 0 },
-		Venues: sessions.VenueSet{console.Platform: console.Venues{}}})
+		Places: sessions.PlaceSet{console.Platform: console.Places{}}})
 	return &tourConsole{t: t, h: chat.New(chat.Config{Sessions: svc}), n: n, pics: t.TempDir(), r: render.New()}
 }
 

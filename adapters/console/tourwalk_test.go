@@ -52,7 +52,7 @@ func newWalk(t *testing.T) *walk {
 	}
 	rl := &relay{}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Notifier: rl, Rand: func(int) int { return 0 },
-		Venues: sessions.VenueSet{console.Platform: console.Venues{}}})
+		Places: sessions.PlaceSet{console.Platform: console.Places{}}})
 	t.Cleanup(svc.Close)
 	return &walk{t: t, h: chat.New(chat.Config{Sessions: svc, Words: w}), svc: svc, rl: rl}
 }

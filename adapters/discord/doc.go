@@ -32,7 +32,7 @@
 // Server may start and cancel any tournament of the server, like its
 // organiser. A tournament's games are played in public threads the bot
 // opens in the tournament's channel, one per game, "Round 1: alice – bob"
-// (Bot.Venues): the board opens the thread, mentioning both players. Where
+// (Bot.Places): the board opens the thread, mentioning both players. Where
 // the bot may not create public threads (the permissions of the channel's
 // last interaction), /tournament new is refused with the reason. The
 // standings (text and picture) are posted where the tournament was opened

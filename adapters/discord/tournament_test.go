@@ -206,16 +206,16 @@ func TestTournamentCommandText(t *testing.T) {
 	}
 }
 
-// TestTournamentVenues: where the bot may not create public threads (the
-// permissions of the channel's last interaction), CheckVenues refuses
-// with ErrNoVenues and the reason; where it may, OpenVenue opens a public
+// TestTournamentPlaces: where the bot may not create public threads (the
+// permissions of the channel's last interaction), CheckPlaces refuses
+// with ErrNoPlaces and the reason; where it may, OpenPlace opens a public
 // thread without a message in the tournament's channel, named after the
 // round and the players, and commands typed there go to the game.
-func TestTournamentVenues(t *testing.T) {
+func TestTournamentPlaces(t *testing.T) {
 	f := newFakeDiscord(t)
 	e := start(t, f, sessionstest.NewMemoryStore(), fakeGuild)
 	ctx := context.Background()
-	v := e.bot.Venues()
+	v := e.bot.Places()
 	key := sessions.Key{Platform: Platform, Channel: fakeChan}
 
 	f.mu.Lock()
@@ -223,9 +223,9 @@ func TestTournamentVenues(t *testing.T) {
 	f.mu.Unlock()
 	from := f.mark()
 	f.answer(t, from, f.slash(t, fakeChan, alice, "board"))
-	err := v.CheckVenues(ctx, key)
-	var nv *sessions.NoVenues
-	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
+	err := v.CheckPlaces(ctx, key)
+	var nv *sessions.NoPlaces
+	if !errors.Is(err, sessions.ErrNoPlaces) || !errors.As(err, &nv) || nv.Problem != sessions.PlaceNoRights {
 		t.Fatalf("CheckVenues without thread rights: %v, want ErrNoVenues, no rights", err)
 	}
 
@@ -234,13 +234,13 @@ func TestTournamentVenues(t *testing.T) {
 	f.mu.Unlock()
 	from = f.mark()
 	f.answer(t, from, f.slash(t, fakeChan, alice, "board"))
-	if err := v.CheckVenues(ctx, key); err != nil {
+	if err := v.CheckPlaces(ctx, key); err != nil {
 		t.Fatalf("CheckVenues with thread rights: %v", err)
 	}
 
 	tour := &sessions.Tournament{ID: "1", Key: key}
 	from = f.mark()
-	gk, err := v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: alice.id, Name: "alice"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
+	gk, err := v.OpenPlace(ctx, sessions.PlaceGame{Tournament: tour, Round: 2, White: sessions.User{ID: alice.id, Name: "alice"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,8 +261,8 @@ func TestTournamentVenues(t *testing.T) {
 	f.mu.Lock()
 	f.failThread = true
 	f.mu.Unlock()
-	_, err = v.OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 2, White: sessions.User{ID: carol.id, Name: "carol"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
-	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || nv.Problem != sessions.VenueNoRights {
+	_, err = v.OpenPlace(ctx, sessions.PlaceGame{Tournament: tour, Round: 2, White: sessions.User{ID: carol.id, Name: "carol"}, Black: sessions.User{ID: bob.id, Name: "bob"}})
+	if !errors.Is(err, sessions.ErrNoPlaces) || !errors.As(err, &nv) || nv.Problem != sessions.PlaceNoRights {
 		t.Errorf("OpenVenue refused by Discord: %v, want ErrNoVenues, no rights", err)
 	}
 }
@@ -278,7 +278,7 @@ func TestTourGameNotice(t *testing.T) {
 	f.answer(t, from, f.slash(t, fakeChan, alice, "board")) // the bot learns it may open threads here
 	tour := &sessions.Tournament{ID: "1", Key: sessions.Key{Platform: Platform, Channel: fakeChan}}
 	a, b := sessions.User{ID: alice.id, Name: "alice"}, sessions.User{ID: bob.id, Name: "bob"}
-	gk, err := e.bot.Venues().OpenVenue(ctx, sessions.VenueGame{Tournament: tour, Round: 1, White: a, Black: b})
+	gk, err := e.bot.Places().OpenPlace(ctx, sessions.PlaceGame{Tournament: tour, Round: 1, White: a, Black: b})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +329,7 @@ var (
 )
 
 // startTour runs a bot whose sessions service opens tournament games
-// through the bot's venues.
+// through the bot's places.
 func startTour(t *testing.T, f *fakeDiscord) *env {
 	t.Helper()
 	return startTourOn(t, f, sessionstest.NewMemoryStore())
@@ -338,9 +338,9 @@ func startTour(t *testing.T, f *fakeDiscord) *env {
 // startTourOn is startTour on a store.
 func startTourOn(t *testing.T, f *fakeDiscord, store sessions.Store) *env {
 	t.Helper()
-	vs := sessions.VenueSet{}
-	b, svc := build(t, f, sessions.Config{Store: store, Venues: vs}, Config{GuildID: fakeGuild})
-	vs[Platform] = b.Venues()
+	vs := sessions.PlaceSet{}
+	b, svc := build(t, f, sessions.Config{Store: store, Places: vs}, Config{GuildID: fakeGuild})
+	vs[Platform] = b.Places()
 	return run(t, f, b, svc)
 }
 
@@ -719,15 +719,15 @@ func TestDiscordPseudoTournament(t *testing.T) {
 }
 
 // startPseudoTour runs a bot that speaks the pseudo-language and opens
-// tournament games through its venues.
+// tournament games through its places.
 func startPseudoTour(t *testing.T, f *fakeDiscord) *env {
 	t.Helper()
 	w, err := chattest.Pseudo()
 	if err != nil {
 		t.Fatal(err)
 	}
-	vs, rl := sessions.VenueSet{}, &relay{}
-	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: vs, Notifier: rl})
+	vs, rl := sessions.PlaceSet{}, &relay{}
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Places: vs, Notifier: rl})
 	t.Cleanup(svc.Close)
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
@@ -735,7 +735,7 @@ func startPseudoTour(t *testing.T, f *fakeDiscord) *env {
 		t.Fatal(err)
 	}
 	rl.b.Store(b)
-	vs[Platform] = b.Venues()
+	vs[Platform] = b.Places()
 	return run(t, f, b, svc)
 }
 

@@ -25,9 +25,9 @@ func enWords(t *testing.T) chat.Speaker {
 // startTourAt is startTourOn with the sessions on the clock now.
 func startTourAt(t *testing.T, f *fakeDiscord, store sessions.Store, now func() time.Time) *env {
 	t.Helper()
-	vs := sessions.VenueSet{}
-	b, svc := build(t, f, sessions.Config{Store: store, Venues: vs, Now: now}, Config{GuildID: fakeGuild})
-	vs[Platform] = b.Venues()
+	vs := sessions.PlaceSet{}
+	b, svc := build(t, f, sessions.Config{Store: store, Places: vs, Now: now}, Config{GuildID: fakeGuild})
+	vs[Platform] = b.Places()
 	return run(t, f, b, svc)
 }
 

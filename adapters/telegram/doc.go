@@ -54,7 +54,7 @@
 // a token or a webhook that Telegram refuses.
 //
 // Tournaments (/tournament, typed as text like the other commands) are
-// played in forum supergroups: Bot.Venues opens each game in a forum
+// played in forum supergroups: Bot.Places opens each game in a forum
 // topic of its own ("#3 · Round 2: alice – bob"), where its board is
 // posted mentioning both players; the pairings, each round's standings
 // (a table and a picture) and the final standings go to the topic where

@@ -202,8 +202,8 @@ func startPseudoBot(t *testing.T, f *fakeAPI) *sessions.Service {
 	if err != nil {
 		t.Fatal(err)
 	}
-	venues := sessions.VenueSet{}
-	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Venues: venues, Notifier: n})
+	places := sessions.PlaceSet{}
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Places: places, Notifier: n})
 	h := chat.New(chat.Config{Sessions: svc, Words: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
@@ -213,7 +213,7 @@ func startPseudoBot(t *testing.T, f *fakeAPI) *sessions.Service {
 	n.mu.Lock()
 	n.b = bot
 	n.mu.Unlock()
-	venues[telegram.Platform] = bot.Venues()
+	places[telegram.Platform] = bot.Places()
 	m := f.mark()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)

@@ -179,10 +179,10 @@ func runBotChat(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.P
 	logs := &syncBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	n := &notifier{}
-	// The bot's venues are filled in once it is made (no tournament
+	// The bot's places are filled in once it is made (no tournament
 	// resumes before: the tests start none before a restart).
-	venues := sessions.VenueSet{}
-	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Venues: venues, Now: now})
+	places := sessions.PlaceSet{}
+	svc := sessions.New(sessions.Config{Store: store, Notifier: n, Log: log, Places: places, Now: now})
 	if _, err := svc.Resume(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func runBotChat(t testing.TB, f *fakeAPI, store sessions.Store, prefs telegram.P
 	if err != nil {
 		t.Fatal(err)
 	}
-	venues[telegram.Platform] = bot.Venues()
+	places[telegram.Platform] = bot.Places()
 	if setup != nil {
 		setup(bot)
 	}

@@ -75,8 +75,8 @@ type fixtureOptions struct {
 	poll  time.Duration
 	// secret signs the links (a fixed one when empty).
 	secret []byte
-	// venues open tournament games' places.
-	venues sessions.VenueSet
+	// places open tournament games' places.
+	places sessions.PlaceSet
 	// http2 serves HTTPS and HTTP/2 (where a stream cannot leave the
 	// server: the hub writes through the handler's response).
 	http2 bool
@@ -100,7 +100,7 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	}
 	f := &fixture{t: t, notices: &noticeLog{}, now: sessionstest.NewClock(time.Now()), store: o.store}
 	f.hub = web.NewHub(web.HubConfig{Poll: o.poll, MaxStreams: o.maxStreams, KeepAlive: o.keepAlive})
-	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Venues: o.venues})
+	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Places: o.places})
 	t.Cleanup(f.svc.Close)
 	var err error
 	if f.signer, err = web.NewSigner(o.secret); err != nil {

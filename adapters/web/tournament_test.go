@@ -15,7 +15,7 @@ import (
 // crosstable and every round's games, each played game linked to its
 // watch page; /web in the tournament's channel gives the page's link.
 func TestTournamentPage(t *testing.T) {
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	f.must(here, alice, "/tournament new spanish rounds=1")
 	for _, u := range []sessions.User{alice, bob, carol} {
 		f.must(here, u, "/tournament join")

@@ -15,7 +15,7 @@ import (
 )
 
 // adapters builds the chat platforms' adapters of bot run on one sessions
-// service; each one built is added to notifiers and venues.
+// service; each one built is added to notifiers and places.
 type adapters struct {
 	c         config
 	store     botStore
@@ -27,7 +27,7 @@ type adapters struct {
 	o         *operations
 	wb        *webBoard
 	notifiers *sessions.Notifiers
-	venues    sessions.VenueSet
+	places    sessions.PlaceSet
 }
 
 // telegram builds the Telegram adapter: polling (on etcd, by the elected
@@ -53,7 +53,7 @@ func (a adapters) telegram() (platform, error) {
 	}
 	o.waiting("telegram", tg.Waiting)
 	*a.notifiers = append(*a.notifiers, tg)
-	a.venues[telegram.Platform] = tg.Venues()
+	a.places[telegram.Platform] = tg.Places()
 	run := tg.Run
 	if l, ok := a.store.(pollLeader); ok && tc.Webhook == nil {
 		// Processes on one etcd: only the elected one polls (a
@@ -84,6 +84,6 @@ func (a adapters) discord() (platform, error) {
 	o.waiting("discord", bot.Waiting)
 	state.Probe(bot.Connected)
 	*a.notifiers = append(*a.notifiers, bot)
-	a.venues[discord.Platform] = bot.Venues()
+	a.places[discord.Platform] = bot.Places()
 	return platform{"discord", bot.Run, state}, nil
 }

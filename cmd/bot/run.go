@@ -79,14 +79,14 @@ func runPlatforms(ctx context.Context, c config, stderr io.Writer, pause restart
 	}
 	defer o.serve(ctx, log)()
 	var notifiers sessions.Notifiers
-	venues := sessions.VenueSet{}
-	svc, watchdog := newService(c, store, &notifiers, venues, wb.changed(), log, o)
+	places := sessions.PlaceSet{}
+	svc, watchdog := newService(c, store, &notifiers, places, wb.changed(), log, o)
 	defer svc.Close()
 	o.watch(svc, watchdog)
 	h := chat.New(chat.Config{Sessions: svc, Log: log, Lang: c.Lang, Langs: store, Rate: c.rate(), Web: wb.webLinks(), Observer: o.observer()})
 	r := render.New()
 	a := adapters{c: c, store: store, svc: svc, h: h, r: r, log: log, o: o, wb: wb,
-		picture: render.Options{Theme: render.Theme(c.Render.Theme)}, notifiers: &notifiers, venues: venues}
+		picture: render.Options{Theme: render.Theme(c.Render.Theme)}, notifiers: &notifiers, places: places}
 	var running []platform
 	if c.Telegram.Token != "" {
 		p, err := a.telegram()
@@ -307,7 +307,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 	}
 	defer o.serve(ctx, log)()
 	notices := console.NewNotifier()
-	svc, watchdog := newService(c, store, notices, sessions.VenueSet{console.Platform: console.Venues{}}, wb.changed(), log, o)
+	svc, watchdog := newService(c, store, notices, sessions.PlaceSet{console.Platform: console.Places{}}, wb.changed(), log, o)
 	defer svc.Close()
 	o.watch(svc, watchdog)
 	n, err := svc.Resume(ctx)
@@ -361,7 +361,7 @@ func runConsole(ctx context.Context, c config, in io.Reader, stdout, stderr io.W
 // Close it (it stops the computer's searches) before the store.
 // changed, when set, takes every committed change (the web board's hub).
 // The service commits through the returned watchdog (storage.commit_watchdog).
-func newService(c config, store sessions.Store, notify sessions.Notifier, venues sessions.VenueSet,
+func newService(c config, store sessions.Store, notify sessions.Notifier, places sessions.PlaceSet,
 	changed func(sessions.Key, *sessions.Snapshot), log *slog.Logger, o *operations) (*sessions.Service, *sessions.Watchdog) {
 	comp := ai.New(ai.Config{TableMB: c.Computer.TableMB, MaxTime: time.Duration(c.Computer.MaxTime), Searches: c.Computer.Searches})
 	o.computer(comp)
@@ -371,7 +371,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, venues
 	}
 	w := sessions.NewWatchdog(sessions.WatchdogConfig{Bound: time.Duration(c.Storage.CommitWatchdog), Log: log})
 	return sessions.New(sessions.Config{Store: w.Wrap(store), Notifier: notify, Log: log, DefaultTime: c.defaultTime,
-		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Venues: venues, Caps: c.caps(),
+		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Places: places, Caps: c.caps(),
 		Changed: changed, Metrics: o.sessionsMetrics()}), w
 }
 

@@ -732,7 +732,7 @@ func storeTourCommit(t *testing.T, s sessions.Store) {
 	paired(tour, "")
 	tour.Played[0].Games[0].Key = sessions.Key{}
 	// The platform refused its place at first: it waits, and says why.
-	tour.Played[0].Games[0].Wait = &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}
+	tour.Played[0].Games[0].Wait = &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightManageTopics}
 	tour.Rev = 2
 	putTour(t, s, tour)
 	sameTour(t, "a game waiting for its place", getTour(t, s, tour.ID), tour)

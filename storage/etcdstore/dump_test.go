@@ -69,7 +69,7 @@ func clockService(store sessions.Store) *sessions.Service {
 	now := time.Date(2026, 11, 20, 12, 0, 0, 0, time.UTC)
 	return sessions.New(sessions.Config{Store: store, Rand: func(int) int { return 0 },
 		Now:    func() time.Time { now = now.Add(time.Second); return now },
-		Venues: sessions.VenueSet{"test": &venues{name: "v"}}})
+		Places: sessions.PlaceSet{"test": &places{name: "v"}}})
 }
 
 // tourGame is the game in play of tournament id's last round (not a bye).

@@ -17,7 +17,7 @@ import (
 
 // The tests of this file run tournaments with two bot processes on one
 // etcd: each process is a Service on its own Store (its own view of the
-// sessions), with its own Venues and notices.
+// sessions), with its own Places and notices.
 
 // tourChannel is where the tournaments under test are opened.
 var tourChannel = sessions.Key{Platform: "test", Channel: "tour", Thread: "lobby"}
@@ -27,20 +27,20 @@ func here(u sessions.User) sessions.Request {
 	return sessions.Request{Key: sessions.Key{Platform: "test", Channel: "tour", Thread: "chat-" + u.ID}, User: u}
 }
 
-// venues opens the game places of one process: threads "<process>-g1",
+// places opens the game places of one process: threads "<process>-g1",
 // "<process>-g2"... of the tournament's channel. fail, when set, makes
 // an opening fail when it returns true (given the round and how many
 // places this process opened so far).
-type venues struct {
+type places struct {
 	name   string
 	mu     sync.Mutex
 	opened []sessions.Key
 	fail   func(round, opened int) bool
 }
 
-func (v *venues) CheckVenues(ctx context.Context, key sessions.Key) error { return nil }
+func (v *places) CheckPlaces(ctx context.Context, key sessions.Key) error { return nil }
 
-func (v *venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (v *places) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.fail != nil && v.fail(g.Round, len(v.opened)) {
@@ -51,7 +51,7 @@ func (v *venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.
 	return k, nil
 }
 
-func (v *venues) keys() []sessions.Key {
+func (v *places) keys() []sessions.Key {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return slices.Clone(v.opened)
@@ -160,7 +160,7 @@ func (s *gated) Commit(ctx context.Context, c *sessions.Change) error {
 type proc struct {
 	name   string
 	svc    *sessions.Service
-	venues *venues
+	places *places
 	posts  *posts
 }
 
@@ -168,11 +168,11 @@ type proc struct {
 // reads through the gates g and (after a game's end) ended; with, when
 // given, changes its configuration.
 func newProc(t *testing.T, name string, g, ended *gate, with ...func(*sessions.Config)) *proc {
-	p := &proc{name: name, venues: &venues{name: name}, posts: &posts{}}
+	p := &proc{name: name, places: &places{name: name}, posts: &posts{}}
 	var store sessions.Store = &gated{Store: open(t), name: name, g: g, ended: ended}
 	cfg := sessions.Config{Store: store, Games: sessionstest.Games, Notifier: p.posts,
 		Now: func() time.Time { return tourT0 }, Rand: func(int) int { return 0 },
-		Venues: sessions.VenueSet{"test": p.venues}}
+		Places: sessions.PlaceSet{"test": p.places}}
 	for _, f := range with {
 		f(&cfg)
 	}
@@ -264,8 +264,8 @@ func TestTournamentStartFromTwoProcesses(t *testing.T) {
 			t.Fatalf("the game at %v: %+v, %v", gm.Key, snap, err)
 		}
 	}
-	if got := slices.Concat(a.venues.keys(), b.venues.keys()); !slices.Equal(got, keys) || !slices.Equal(winner.venues.keys(), keys) {
-		t.Fatalf("venues opened: %v by a, %v by b; the round's games are at %v (started by %s)", a.venues.keys(), b.venues.keys(), keys, winner.name)
+	if got := slices.Concat(a.places.keys(), b.places.keys()); !slices.Equal(got, keys) || !slices.Equal(winner.places.keys(), keys) {
+		t.Fatalf("venues opened: %v by a, %v by b; the round's games are at %v (started by %s)", a.places.keys(), b.places.keys(), keys, winner.name)
 	}
 }
 
@@ -275,7 +275,7 @@ func TestTournamentStartFromTwoProcesses(t *testing.T) {
 // tournament at the same Rev before either writes its result, and both
 // find the round over): both results are recorded, once; the next
 // round is paired once (three
-// venues a round in all, its games those of the stored round); every
+// places a round in all, its games those of the stored round); every
 // game of the tournament is the one finished game of its place in the
 // history, with its id; each post is made once, by one process or the
 // other; and a third process reads the standings the two wrote.
@@ -342,8 +342,8 @@ func TestTournamentSwissInTwoProcesses(t *testing.T) {
 				t.Errorf("round %d board %d: %+v, want %s", round, i+1, gm, want[i])
 			}
 		}
-		if opened := len(a.venues.keys()) + len(b.venues.keys()); opened != 3*min(round+1, 3) {
-			t.Fatalf("after round %d: %d venues opened (a %v, b %v), want %d", round, opened, a.venues.keys(), b.venues.keys(), 3*min(round+1, 3))
+		if opened := len(a.places.keys()) + len(b.places.keys()); opened != 3*min(round+1, 3) {
+			t.Fatalf("after round %d: %d venues opened (a %v, b %v), want %d", round, opened, a.places.keys(), b.places.keys(), 3*min(round+1, 3))
 		}
 	}
 	ev := stored(t)
@@ -366,7 +366,7 @@ func TestTournamentSwissInTwoProcesses(t *testing.T) {
 			}
 		}
 	}
-	opened := slices.Concat(a.venues.keys(), b.venues.keys())
+	opened := slices.Concat(a.places.keys(), b.places.keys())
 	slices.SortFunc(opened, func(x, y sessions.Key) int { return compareKeys(x, y) })
 	slices.SortFunc(keys, func(x, y sessions.Key) int { return compareKeys(x, y) })
 	if !slices.Equal(opened, keys) {
@@ -444,13 +444,13 @@ func TestTournamentStandingsInAnotherProcess(t *testing.T) {
 // TestTournamentResumeInAnotherProcess: a process pairs a round but
 // opens only one of its two games (the platform refuses the second
 // place), and stops; a process started then on the same etcd completes
-// the round in Resume (one place opened, through its own venues), and
+// the round in Resume (one place opened, through its own places), and
 // the tournament plays on to its end there.
 func TestTournamentResumeInAnotherProcess(t *testing.T) {
 	ctx := context.Background()
 	g, g2 := &gate{}, &gate{}
 	a := newProc(t, "a", g, g2)
-	a.venues.fail = func(round, opened int) bool { return opened >= 1 }
+	a.places.fail = func(round, opened int) bool { return opened >= 1 }
 	ps := players(4)
 	signUp(t, 2, ps, a)
 	must(t)(a.svc.StartTournament(ctx, here(ps[0])))
@@ -465,7 +465,7 @@ func TestTournamentResumeInAnotherProcess(t *testing.T) {
 	}
 	tr = stored(t).Tournament
 	games := tr.Played[0].Games
-	if dk := d.venues.keys(); len(dk) != 1 || games[1].Key != dk[0] || games[0].Key != a.venues.keys()[0] {
+	if dk := d.places.keys(); len(dk) != 1 || games[1].Key != dk[0] || games[0].Key != a.places.keys()[0] {
 		t.Fatalf("round 1 after d resumed: %+v; d opened %v", games, dk)
 	}
 	for round := 1; round <= 2; round++ {
@@ -477,8 +477,8 @@ func TestTournamentResumeInAnotherProcess(t *testing.T) {
 		}
 	}
 	tr = stored(t).Tournament
-	if tr.Status != sessions.StatusFinished || len(tr.Played) != 2 || len(d.venues.keys()) != 3 || len(a.venues.keys()) != 1 {
-		t.Fatalf("at the end: %s, %d rounds; venues a %v, d %v", tr.Status, len(tr.Played), a.venues.keys(), d.venues.keys())
+	if tr.Status != sessions.StatusFinished || len(tr.Played) != 2 || len(d.places.keys()) != 3 || len(a.places.keys()) != 1 {
+		t.Fatalf("at the end: %s, %d rounds; venues a %v, d %v", tr.Status, len(tr.Played), a.places.keys(), d.places.keys())
 	}
 	// The place d opened is posted with its link (the pairings a posted
 	// had none).
@@ -579,8 +579,8 @@ func TestTournamentClockInAnotherProcess(t *testing.T) {
 	for _, gm := range after.Played[1].Games {
 		round2 = append(round2, gm.Key)
 	}
-	if len(a.venues.keys()) != 2 || !slices.Equal(b.venues.keys(), round2) {
-		t.Errorf("venues: a %v, b %v; round 2 at %v", a.venues.keys(), b.venues.keys(), round2)
+	if len(a.places.keys()) != 2 || !slices.Equal(b.places.keys(), round2) {
+		t.Errorf("venues: a %v, b %v; round 2 at %v", a.places.keys(), b.places.keys(), round2)
 	}
 	if got, want := b.posts.all(), []string{"ended 1", "paired 2"}; !slices.Equal(got, want) || len(a.posts.all()) != 0 {
 		t.Errorf("posts: a %q, b %q; want b %q", a.posts.all(), got, want)

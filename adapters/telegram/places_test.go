@@ -13,15 +13,15 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// problemOf returns the venue problem of a CheckVenues or OpenVenue
+// problemOf returns the place problem of a CheckPlaces or OpenPlace
 // error, "" for nil; it fails the test for an error of another kind.
-func problemOf(t *testing.T, err error) sessions.VenueProblem {
+func problemOf(t *testing.T, err error) sessions.PlaceProblem {
 	t.Helper()
 	if err == nil {
 		return ""
 	}
-	var nv *sessions.NoVenues
-	if !errors.Is(err, sessions.ErrNoVenues) || !errors.As(err, &nv) || sessions.KindOf(err) != sessions.ErrNoVenues {
+	var nv *sessions.NoPlaces
+	if !errors.Is(err, sessions.ErrNoPlaces) || !errors.As(err, &nv) || sessions.KindOf(err) != sessions.ErrNoPlaces {
 		t.Fatalf("error %v is not an ErrNoVenues *sessions.Error with a *NoVenues", err)
 	}
 	return nv.Problem
@@ -31,12 +31,12 @@ func keyOf(chatID int64) sessions.Key {
 	return sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(chatID, 10)}
 }
 
-// TestCheckVenues: games can be opened only in a forum where the bot may
+// TestCheckPlaces: games can be opened only in a forum where the bot may
 // manage topics; elsewhere the reason is given as a value.
-func TestCheckVenues(t *testing.T) {
+func TestCheckPlaces(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
-	v := h.bot.Venues()
+	v := h.bot.Places()
 	ctx := context.Background()
 	const (
 		plain      int64 = -1005001
@@ -55,47 +55,47 @@ func TestCheckVenues(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		key  sessions.Key
-		want sessions.VenueProblem
+		want sessions.PlaceProblem
 	}{
-		{"plain group", keyOf(plain), sessions.VenueNotForum},
-		{"private chat", keyOf(alice.id), sessions.VenueNotForum},
-		{"forum, bot not admin", keyOf(noAdmin), sessions.VenueNoRights},
-		{"forum, admin without topics", keyOf(noTopics), sessions.VenueNoRights},
+		{"plain group", keyOf(plain), sessions.PlaceNotForum},
+		{"private chat", keyOf(alice.id), sessions.PlaceNotForum},
+		{"forum, bot not admin", keyOf(noAdmin), sessions.PlaceNoRights},
+		{"forum, admin without topics", keyOf(noTopics), sessions.PlaceNoRights},
 		{"forum, admin with topics", keyOf(admin), ""},
 		{"forum, from a topic", sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(admin, 10), Thread: "12"}, ""},
 		{"forum, bot owns it", keyOf(botIsOwner), ""},
-		{"another platform", sessions.Key{Platform: "discord", Channel: "1"}, sessions.VenueNone},
+		{"another platform", sessions.Key{Platform: "discord", Channel: "1"}, sessions.PlaceNone},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := problemOf(t, v.CheckVenues(ctx, tc.key)); got != tc.want {
+			if got := problemOf(t, v.CheckPlaces(ctx, tc.key)); got != tc.want {
 				t.Errorf("CheckVenues(%v) = %q, want %q", tc.key, got, tc.want)
 			}
 		})
 	}
 
-	// A failed call is not a reason: it is no ErrNoVenues.
+	// A failed call is not a reason: it is no ErrNoPlaces.
 	f.breakNext("getChat", http.StatusBadRequest)
-	if err := v.CheckVenues(ctx, keyOf(admin)); err == nil || errors.Is(err, sessions.ErrNoVenues) {
+	if err := v.CheckPlaces(ctx, keyOf(admin)); err == nil || errors.Is(err, sessions.ErrNoPlaces) {
 		t.Errorf("CheckVenues with getChat failing = %v, want a plain error", err)
 	}
 }
 
-// TestOpenVenue: a game's venue is a new forum topic named after the round
+// TestOpenPlace: a game's place is a new forum topic named after the round
 // and the players, and the bot's posts for its key go into that topic.
-func TestOpenVenue(t *testing.T) {
+func TestOpenPlace(t *testing.T) {
 	f := newFake(t)
 	h := startBot(t, f, "", nil)
-	v := h.bot.Venues()
+	v := h.bot.Places()
 	ctx := context.Background()
 	const forum int64 = -1005010
 	f.setForum(forum, true)
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
 	tour := &sessions.Tournament{ID: "4", Key: sessions.Key{Platform: telegram.Platform, Channel: strconv.FormatInt(forum, 10), Thread: "3"}}
 
-	game := func(round int, white, black sessions.User) sessions.VenueGame {
-		return sessions.VenueGame{Tournament: tour, Round: round, White: white, Black: black}
+	game := func(round int, white, black sessions.User) sessions.PlaceGame {
+		return sessions.PlaceGame{Tournament: tour, Round: round, White: white, Black: black}
 	}
-	key, err := v.OpenVenue(ctx, game(2, alice.sessionUser(), bob.sessionUser()))
+	key, err := v.OpenPlace(ctx, game(2, alice.sessionUser(), bob.sessionUser()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestOpenVenue(t *testing.T) {
 
 	// A name too long for Telegram is cut to 128 characters.
 	long := sessions.User{ID: "77", Name: strings.Repeat("ж", 100)}
-	if _, err := v.OpenVenue(ctx, game(3, long, long)); err != nil {
+	if _, err := v.OpenPlace(ctx, game(3, long, long)); err != nil {
 		t.Fatal(err)
 	}
 	if name := f.topicsOf(forum)[1].name; utf8.RuneCountInString(name) != 128 || !strings.HasPrefix(name, "#4 · Round 3: жж") {
@@ -133,9 +133,9 @@ func TestOpenVenue(t *testing.T) {
 
 	// Rights taken away since: the refusal says so.
 	f.setMember(forum, botID, "member")
-	_, err = v.OpenVenue(ctx, game(2, carol.sessionUser(), bob.sessionUser()))
-	var nv *sessions.NoVenues
-	if problemOf(t, err) != sessions.VenueNoRights || !errors.As(err, &nv) || nv.Right != sessions.RightManageTopics {
+	_, err = v.OpenPlace(ctx, game(2, carol.sessionUser(), bob.sessionUser()))
+	var nv *sessions.NoPlaces
+	if problemOf(t, err) != sessions.PlaceNoRights || !errors.As(err, &nv) || nv.Right != sessions.RightManageTopics {
 		t.Errorf("OpenVenue without rights = %v, want VenueNoRights naming the right to manage topics", err)
 	}
 	if n := len(f.topicsOf(forum)); n != 2 {

@@ -12,21 +12,21 @@ import (
 	"github.com/bwmarrin/discordgo"
 )
 
-// Venues returns the places where the Bot opens tournament games: in a
+// Places returns the places where the Bot opens tournament games: in a
 // text channel a public thread per game; in a forum channel a post per
 // game, which starts with the game's board and carries the forum's tag for
 // the round when it has one. Announcement channels are refused. Register it
-// in the sessions service's Config.Venues under Platform.
-func (b *Bot) Venues() sessions.Venues { return venues{b} }
+// in the sessions service's Config.Places under Platform.
+func (b *Bot) Places() sessions.Places { return tourPlaces{b} }
 
-// venues implements sessions.Venues for Discord.
-type venues struct{ b *Bot }
+// tourPlaces implements sessions.Places for Discord.
+type tourPlaces struct{ b *Bot }
 
-// noVenues is the refusal of a tournament's places: the problem, the
+// noPlaces is the refusal of a tournament's places: the problem, the
 // right missing ("" for none) and the platform's answer, if any.
-func noVenues(problem sessions.VenueProblem, right sessions.VenueRight, cause error) error {
-	return &sessions.Error{Kind: sessions.ErrNoVenues, Msg: "the bot may not open games' places here",
-		Err: errors.Join(&sessions.NoVenues{Problem: problem, Right: right}, cause)}
+func noPlaces(problem sessions.PlaceProblem, right sessions.PlaceRight, cause error) error {
+	return &sessions.Error{Kind: sessions.ErrNoPlaces, Msg: "the bot may not open games' places here",
+		Err: errors.Join(&sessions.NoPlaces{Problem: problem, Right: right}, cause)}
 }
 
 // isForum reports whether a channel of type t holds posts (threads with a
@@ -39,7 +39,7 @@ func isForum(t discordgo.ChannelType) bool {
 // the right it is for the catalogue.
 type placeRight struct {
 	perm  int64
-	right sessions.VenueRight
+	right sessions.PlaceRight
 }
 
 // placeRights are the permissions the bot needs to open games' places in
@@ -56,7 +56,7 @@ func placeRights(t discordgo.ChannelType) []placeRight {
 
 // missingRight returns the first right perms lack in a channel of type t,
 // "" when none.
-func missingRight(t discordgo.ChannelType, perms int64) sessions.VenueRight {
+func missingRight(t discordgo.ChannelType, perms int64) sessions.PlaceRight {
 	for _, r := range placeRights(t) {
 		if perms&r.perm == 0 {
 			return r.right
@@ -99,39 +99,39 @@ func (b *Bot) permsIn(key sessions.Key) (int64, bool) {
 	return b.where.permissions(key.Channel)
 }
 
-// CheckVenues refuses an announcement channel, and a channel where the bot
+// CheckPlaces refuses an announcement channel, and a channel where the bot
 // may not open the games' places and talk in them (placeRights), from the
 // permissions of the last interaction in the place (the thread, post or
 // channel) where the tournament is opened, naming the permission missing.
-// A place the bot has not seen an interaction in yet passes: OpenVenue
+// A place the bot has not seen an interaction in yet passes: OpenPlace
 // reports what Discord then refuses.
-func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
+func (v tourPlaces) CheckPlaces(ctx context.Context, key sessions.Key) error {
 	if key.Platform != Platform {
-		return noVenues(sessions.VenueNone, "", nil)
+		return noPlaces(sessions.PlaceNone, "", nil)
 	}
 	typ := v.b.channelType(ctx, key.Channel)
 	if typ == discordgo.ChannelTypeGuildNews {
-		return noVenues(sessions.VenueAnnouncements, "", nil)
+		return noPlaces(sessions.PlaceAnnouncements, "", nil)
 	}
 	if perms, ok := v.b.permsIn(key); ok {
 		if r := missingRight(typ, perms); r != "" {
-			return noVenues(sessions.VenueNoRights, r, nil)
+			return noPlaces(sessions.PlaceNoRights, r, nil)
 		}
 	}
 	return nil
 }
 
-// OpenVenue opens the place of one game in the tournament's channel (the
+// OpenPlace opens the place of one game in the tournament's channel (the
 // parent of the thread or post it was opened in), named after the round
 // and the players, and returns the game's key: {discord, channel,
 // thread}. In a text channel it is a public thread, whose board the
 // game's opening notice posts; in a forum it is a post that starts with
 // that board (both players mentioned), tagged with the round. Commands
 // typed there go to the game.
-func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (v tourPlaces) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	t := g.Tournament
 	if t == nil || t.Key.Platform != Platform || t.Key.Channel == "" {
-		return sessions.Key{}, noVenues(sessions.VenueNone, "", nil)
+		return sessions.Key{}, noPlaces(sessions.PlaceNone, "", nil)
 	}
 	b := v.b
 	name := clip(b.h.Words().In("").T("DiscordTourThread", "Round", g.Round, "White", g.White.Name, "Black", g.Black.Name), 100)
@@ -147,7 +147,7 @@ func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.K
 	if err != nil {
 		var re *discordgo.RESTError
 		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode == http.StatusForbidden {
-			return sessions.Key{}, noVenues(sessions.VenueNoRights, b.lackedRight(t.Key, typ), err)
+			return sessions.Key{}, noPlaces(sessions.PlaceNoRights, b.lackedRight(t.Key, typ), err)
 		}
 		return sessions.Key{}, fmt.Errorf("discord: opening the place of a tournament game in channel %s: %w", t.Key.Channel, err)
 	}
@@ -162,7 +162,7 @@ func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.K
 // lackedRight names the right Discord refused a place for: the first the
 // last interaction's permissions lack, else creating threads (posts in a
 // forum), which Discord's answer does not name.
-func (b *Bot) lackedRight(key sessions.Key, typ discordgo.ChannelType) sessions.VenueRight {
+func (b *Bot) lackedRight(key sessions.Key, typ discordgo.ChannelType) sessions.PlaceRight {
 	if perms, ok := b.permsIn(key); ok {
 		if r := missingRight(typ, perms); r != "" {
 			return r
@@ -175,7 +175,7 @@ func (b *Bot) lackedRight(key sessions.Key, typ discordgo.ChannelType) sessions.
 // game's first board, mentioning both players, and it carries the forum's
 // tag for the round when there is one. The board's post that follows the
 // game's opening is then not made again (b.starters).
-func (b *Bot) openPost(ctx context.Context, forum, name string, g sessions.VenueGame) (*discordgo.Channel, error) {
+func (b *Bot) openPost(ctx context.Context, forum, name string, g sessions.PlaceGame) (*discordgo.Channel, error) {
 	n := sessions.Notice{Kind: sessions.NoticeTourGame, Key: sessions.Key{Platform: Platform, Channel: forum}, Session: g.Start,
 		Tour: &sessions.TourEvent{Kind: sessions.TourRoundPaired, Round: g.Round, Tournament: g.Tournament}}
 	o, _, err := b.noticeMessage(n)
@@ -202,7 +202,7 @@ func (b *Bot) openPost(ctx context.Context, forum, name string, g sessions.Venue
 
 // addButtons puts the game's buttons under the starting board of its
 // forum post (the post's first message has the post's id).
-func (b *Bot) addButtons(ctx context.Context, key sessions.Key, g sessions.VenueGame) {
+func (b *Bot) addButtons(ctx context.Context, key sessions.Key, g sessions.PlaceGame) {
 	n := sessions.Notice{Kind: sessions.NoticeTourGame, Key: key, Session: g.Start,
 		Tour: &sessions.TourEvent{Kind: sessions.TourRoundPaired, Round: g.Round, Tournament: g.Tournament}}
 	o, _, _ := b.noticeMessage(n)

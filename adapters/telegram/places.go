@@ -13,20 +13,20 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// Venues returns the places of tournament games on Telegram: each game is
+// Places returns the places of tournament games on Telegram: each game is
 // played in a forum topic of its own, which the bot creates in the
 // tournament's forum supergroup (so the bot must be an administrator
 // allowed to manage topics). Give it to the sessions service as
-// Config.Venues[telegram.Platform].
-func (b *Bot) Venues() sessions.Venues { return venues{b} }
+// Config.Places[telegram.Platform].
+func (b *Bot) Places() sessions.Places { return places{b} }
 
-// venues implements sessions.Venues with forum topics.
-type venues struct{ b *Bot }
+// places implements sessions.Places with forum topics.
+type places struct{ b *Bot }
 
 // maxTopicName is the longest name createForumTopic takes, in characters.
 const maxTopicName = 128
 
-// chatFull is the part of getChat's answer the venues read.
+// chatFull is the part of getChat's answer the places read.
 type chatFull struct {
 	ID      int64  `json:"id"`
 	Type    string `json:"type"`
@@ -41,30 +41,30 @@ type chatMember struct {
 	CanManageTopics bool   `json:"can_manage_topics,omitempty"`
 }
 
-// noVenues is the sessions error saying why games cannot be opened here.
-func noVenues(p sessions.VenueProblem) error {
-	return &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: p}}
+// noPlaces is the sessions error saying why games cannot be opened here.
+func noPlaces(p sessions.PlaceProblem) error {
+	return &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: p}}
 }
 
-// CheckVenues tells whether topics can be opened in key's chat: it must be
+// CheckPlaces tells whether topics can be opened in key's chat: it must be
 // a forum supergroup (getChat's is_forum), and the bot its creator or an
 // administrator with the right to manage topics (getChatMember). A failed
-// call is returned as it is, without a VenueProblem: it says nothing of
+// call is returned as it is, without a PlaceProblem: it says nothing of
 // the chat.
-func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
+func (v places) CheckPlaces(ctx context.Context, key sessions.Key) error {
 	if key.Platform != Platform {
-		return noVenues(sessions.VenueNone)
+		return noPlaces(sessions.PlaceNone)
 	}
 	chatID, err := strconv.ParseInt(key.Channel, 10, 64)
 	if err != nil || chatID > 0 {
-		return noVenues(sessions.VenueNotForum) // a private chat
+		return noPlaces(sessions.PlaceNotForum) // a private chat
 	}
 	c, err := v.b.chat(ctx, chatID)
 	if err != nil {
 		return err
 	}
 	if !c.IsForum {
-		return noVenues(sessions.VenueNotForum)
+		return noPlaces(sessions.PlaceNotForum)
 	}
 	self, err := v.b.botID(ctx)
 	if err != nil {
@@ -82,19 +82,19 @@ func (v venues) CheckVenues(ctx context.Context, key sessions.Key) error {
 
 // noRights is the refusal of a chat where the bot may not manage topics.
 func noRights() error {
-	return &sessions.Error{Kind: sessions.ErrNoVenues, Err: &sessions.NoVenues{Problem: sessions.VenueNoRights, Right: sessions.RightManageTopics}}
+	return &sessions.Error{Kind: sessions.ErrNoPlaces, Err: &sessions.NoPlaces{Problem: sessions.PlaceNoRights, Right: sessions.RightManageTopics}}
 }
 
-// OpenVenue creates the forum topic of one game ("#3 · Round 2: alice –
+// OpenPlace creates the forum topic of one game ("#3 · Round 2: alice –
 // bob") in the tournament's chat and returns its session key: the chat,
 // and the topic's message_thread_id as the thread. A refusal for want of
-// rights (taken away since the tournament opened) is an ErrNoVenues error
+// rights (taken away since the tournament opened) is an ErrNoPlaces error
 // naming the right to manage topics.
-func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.Key, error) {
+func (v places) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.Key, error) {
 	t := g.Tournament
 	chatID, err := strconv.ParseInt(t.Key.Channel, 10, 64)
 	if t.Key.Platform != Platform || err != nil || chatID > 0 {
-		return sessions.Key{}, noVenues(sessions.VenueNotForum)
+		return sessions.Key{}, noPlaces(sessions.PlaceNotForum)
 	}
 	p := tgbotapi.Params{"chat_id": t.Key.Channel, "name": v.b.topicName(t, g.Round, g.White, g.Black)}
 	res, err := v.b.c.call(ctx, "createForumTopic", p, nil)
@@ -103,7 +103,7 @@ func (v venues) OpenVenue(ctx context.Context, g sessions.VenueGame) (sessions.K
 		if errors.As(err, &ae) && (ae.Code == 400 || ae.Code == 403) {
 			v.b.log.Warn("telegram: a tournament game's topic was refused", "chat", chatID, "err", err)
 			if strings.Contains(strings.ToLower(ae.Msg), "not a forum") {
-				return sessions.Key{}, noVenues(sessions.VenueNotForum)
+				return sessions.Key{}, noPlaces(sessions.PlaceNotForum)
 			}
 			return sessions.Key{}, noRights()
 		}
