@@ -195,8 +195,8 @@ type Config struct {
 	// Lang is the bot's default language (config lang, BOT_LANG); "" is
 	// DefaultLang.
 	Lang string
-	// Words are the catalogues; nil loads the embedded ones.
-	Words *Words
+	// Catalogues are the catalogues; nil loads the embedded ones.
+	Catalogues *Catalogues
 	// Langs keeps the users' /lang choices; nil keeps them in memory only.
 	Langs LangStore
 	// Web makes the links of the web board (/web); nil: the bot serves
@@ -215,7 +215,7 @@ type Config struct {
 // results into replies. It is safe for concurrent use.
 type Handler struct {
 	svc       *sessions.Service
-	words     *Words
+	words     *Catalogues
 	langStore LangStore
 	links     WebLinks
 	langs     userLangs
@@ -247,7 +247,7 @@ type command struct {
 
 // New returns a Handler.
 func New(c Config) *Handler {
-	h := &Handler{svc: c.Sessions, words: c.Words, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
+	h := &Handler{svc: c.Sessions, words: c.Catalogues, langStore: c.Langs, links: c.Web, games: c.Games, log: c.Log, observer: c.Observer, cmds: map[string]*command{},
 		langs: userLangs{chosen: map[string]map[string]string{}, seen: map[string]string{}}, now: c.Now}
 	if h.now == nil {
 		h.now = time.Now
@@ -256,11 +256,11 @@ func New(c Config) *Handler {
 		h.limit = newLimiter(r)
 	}
 	if h.words == nil {
-		w, err := NewWords(c.Lang)
+		w, err := NewCatalogues(c.Lang)
 		if err != nil {
 			// The embedded catalogues hold DefaultLang; a bad c.Lang is
 			// refused by the config check before this.
-			w, _ = NewWords(DefaultLang)
+			w, _ = NewCatalogues(DefaultLang)
 		}
 		h.words = w
 	}
@@ -300,8 +300,8 @@ func (h *Handler) CommandsIn(lang string) []Button {
 	return out
 }
 
-// Words returns the catalogues the handler speaks.
-func (h *Handler) Words() *Words { return h.words }
+// Catalogues returns the catalogues the handler speaks.
+func (h *Handler) Catalogues() *Catalogues { return h.words }
 
 func (p Speaker) usage(c *command) string { return p.T("CmdUsage_" + c.name) }
 func (p Speaker) short(c *command) string { return p.T("CmdShort_" + c.name) }

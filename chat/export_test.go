@@ -6,10 +6,10 @@ import (
 	"github.com/boardgamebot/bot/sessions"
 )
 
-// PseudoWords returns the catalogues with every message wrapped in ⟦ ⟧:
+// PseudoCatalogues returns the catalogues with every message wrapped in ⟦ ⟧:
 // the pseudo-language of the tests, in which a line the bot sends that
 // is not wholly ⟦...⟧ did not come from the catalogue.
-func PseudoWords(def string) *Words {
+func PseudoCatalogues(def string) *Catalogues {
 	w, err := newWords(locales, def, func(s string) string { return "⟦" + s + "⟧" })
 	if err != nil {
 		panic(err)

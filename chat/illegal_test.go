@@ -27,7 +27,7 @@ func snapshotWith(texts ...string) *sessions.Snapshot {
 // rules' reason and gives one list of legal moves, whatever list the
 // reason carries, and /moves.
 func TestIllegalMoveListsMovesOnce(t *testing.T) {
-	w, err := NewWords("en")
+	w, err := NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

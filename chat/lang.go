@@ -32,9 +32,9 @@ var locales embed.FS
 // DefaultLang is the language of the bot when nothing else is said.
 const DefaultLang = "en"
 
-// Words holds the catalogues and words messages in a language. It is safe
+// Catalogues holds the catalogues and words messages in a language. It is safe
 // for concurrent use (it is never changed after NewWords).
-type Words struct {
+type Catalogues struct {
 	langs []string
 	def   string
 	cats  map[string]*catalogue
@@ -48,7 +48,7 @@ type Words struct {
 // seatColours returns the colour of each seat's pieces of game g, as
 // render draws them, or nil when its seats are named by their colours
 // (only Halma's camps have colours of their own).
-func (w *Words) seatColours(g rules.Game) []string {
+func (w *Catalogues) seatColours(g rules.Game) []string {
 	key := g.ID() + "/" + strconv.Itoa(len(g.Seats()))
 	if c, ok := w.colours.Load(key); ok {
 		return c.([]string)
@@ -205,21 +205,21 @@ func (m *message) placeholders() []string {
 	return out
 }
 
-// NewWords loads the embedded catalogues; def is the default language
+// NewCatalogues loads the embedded catalogues; def is the default language
 // (config lang), which must be one of them.
-func NewWords(def string) (*Words, error) {
+func NewCatalogues(def string) (*Catalogues, error) {
 	return newWords(locales, def, nil)
 }
 
-// NewWordsFS loads the catalogues locales/*.yaml of fsys instead of the
+// NewCataloguesFS loads the catalogues locales/*.yaml of fsys instead of the
 // embedded ones (tests use small catalogues of their own).
-func NewWordsFS(fsys fs.FS, def string) (*Words, error) {
+func NewCataloguesFS(fsys fs.FS, def string) (*Catalogues, error) {
 	return newWords(fsys, def, nil)
 }
 
 // newWords loads the catalogues of fsys; wrap, when set, rewrites every
 // message (the tests' pseudo-language).
-func newWords(fsys fs.FS, def string, wrap func(string) string) (*Words, error) {
+func newWords(fsys fs.FS, def string, wrap func(string) string) (*Catalogues, error) {
 	if def == "" {
 		def = DefaultLang
 	}
@@ -227,7 +227,7 @@ func newWords(fsys fs.FS, def string, wrap func(string) string) (*Words, error) 
 	if err != nil {
 		return nil, err
 	}
-	w := &Words{cats: map[string]*catalogue{}}
+	w := &Catalogues{cats: map[string]*catalogue{}}
 	for lang, msgs := range cats {
 		tag, err := language.Parse(lang)
 		if err != nil {
@@ -245,16 +245,16 @@ func newWords(fsys fs.FS, def string, wrap func(string) string) (*Words, error) 
 }
 
 // Langs lists the languages of the catalogues.
-func (w *Words) Langs() []string { return slices.Clone(w.langs) }
+func (w *Catalogues) Langs() []string { return slices.Clone(w.langs) }
 
 // Default is the default language.
-func (w *Words) Default() string { return w.def }
+func (w *Catalogues) Default() string { return w.def }
 
 // Has reports whether lang has a catalogue.
-func (w *Words) Has(lang string) bool { return w.cats[lang] != nil }
+func (w *Catalogues) Has(lang string) bool { return w.cats[lang] != nil }
 
 // In returns a speaker of lang (the default when lang has no catalogue).
-func (w *Words) In(lang string) Speaker {
+func (w *Catalogues) In(lang string) Speaker {
 	c := w.cats[lang]
 	if c == nil {
 		c = w.cats[w.def]
@@ -265,7 +265,7 @@ func (w *Words) In(lang string) Speaker {
 // Speaker words messages in one language; a message its catalogue lacks
 // comes from the default language's, then from English.
 type Speaker struct {
-	w    *Words
+	w    *Catalogues
 	c    *catalogue
 	Lang string
 }
@@ -346,7 +346,7 @@ func (p Speaker) Maybe(id string, kv ...any) (string, bool) {
 // LangOf maps a platform's language tag (Telegram's language_code "es-MX",
 // Discord's locale "es-419") to a catalogue's language, or "" when none
 // fits. Filipino ("fil") is spoken as Tagalog.
-func (w *Words) LangOf(tag string) string {
+func (w *Catalogues) LangOf(tag string) string {
 	base, _, _ := strings.Cut(strings.ToLower(strings.ReplaceAll(tag, "_", "-")), "-")
 	if base == "fil" {
 		base = "tl"

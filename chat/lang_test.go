@@ -160,7 +160,7 @@ func TestEveryMessageIDInCatalogue(t *testing.T) {
 // speaker's language; placeholders are named; a catalogue holding any other
 // template syntax is refused on load.
 func TestPluralAndPlaceholders(t *testing.T) {
-	w, err := NewWords("en")
+	w, err := NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestPluralAndPlaceholders(t *testing.T) {
 	// Polish has few and many: a catalogue gives them and the count picks.
 	pl := "X:\n  one: \"{{.Count}} ruch\"\n  few: \"{{.Count}} ruchy\"\n  many: \"{{.Count}} ruchów\"\n  other: \"{{.Count}} ruchu\"\n"
 	enYAML, _ := fs.ReadFile(locales, "locales/en.yaml")
-	pw, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: enYAML}, "locales/pl.yaml": {Data: []byte(pl)}}, "en")
+	pw, err := NewCataloguesFS(fstest.MapFS{"locales/en.yaml": {Data: enYAML}, "locales/pl.yaml": {Data: []byte(pl)}}, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestPluralAndPlaceholders(t *testing.T) {
 func TestCataloguePartsMerged(t *testing.T) {
 	main := []byte("Hello:\n  description: d\n  other: \"hello\"\n")
 	part := []byte("Bye:\n  description: d\n  other: \"bye\"\n")
-	w, err := NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: part}}, "en")
+	w, err := NewCataloguesFS(fstest.MapFS{"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: part}}, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func TestCataloguePartsMerged(t *testing.T) {
 		"duplicate": {"locales/en.yaml": {Data: main}, "locales/en.rules.yaml": {Data: main}},
 		"orphan":    {"locales/en.yaml": {Data: main}, "locales/es.rules.yaml": {Data: part}},
 	} {
-		if _, err := NewWordsFS(fsys, "en"); err == nil {
+		if _, err := NewCataloguesFS(fsys, "en"); err == nil {
 			t.Errorf("%s: loaded, want an error", name)
 		} else {
 			t.Logf("%s: %v", name, err)
@@ -224,7 +224,7 @@ func TestCataloguePartsMerged(t *testing.T) {
 // TestEveryRulesCodeWorded: each code of the rules packages has its
 // message, and its words name every argument the rules give.
 func TestEveryRulesCodeWorded(t *testing.T) {
-	w, err := NewWords("en")
+	w, err := NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

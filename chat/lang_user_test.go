@@ -41,12 +41,12 @@ func (s *memLangs) Langs(ctx context.Context, platform string) (map[string]strin
 
 func langHandler(t *testing.T, store chat.LangStore) *chat.Handler {
 	t.Helper()
-	w, err := chattest.Words("en")
+	w, err := chattest.Catalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
-	return chat.New(chat.Config{Sessions: svc, Words: w, Langs: store})
+	return chat.New(chat.Config{Sessions: svc, Catalogues: w, Langs: store})
 }
 
 // TestReplyInSpeakersLanguage: each reply is in the language of the person
@@ -91,7 +91,7 @@ func TestReplyInSpeakersLanguage(t *testing.T) {
 
 // TestLangOf maps the platforms' tags to catalogues.
 func TestLangOf(t *testing.T) {
-	w, err := chattest.Words("en")
+	w, err := chattest.Catalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

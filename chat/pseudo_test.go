@@ -15,7 +15,7 @@ import (
 func pseudoFixture(t *testing.T) *fixture {
 	store := sessionstest.NewMemoryStore()
 	svc := sessions.New(sessions.Config{Store: store, Games: sessionstest.Games, Rand: func(int) int { return 0 }})
-	return &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")}), store: store}
+	return &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Catalogues: chat.PseudoCatalogues("en")}), store: store}
 }
 
 // TestPseudoLanguage plays games in the pseudo-language and fails on any
@@ -127,7 +127,7 @@ func TestPseudoLanguageRules(t *testing.T) {
 			store := sessionstest.NewMemoryStore()
 			svc := sessions.New(sessions.Config{Store: store, Games: games.New, Rand: func(int) int { return 0 }})
 			t.Cleanup(svc.Close)
-			f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")}), store: store}
+			f := &fixture{t: t, h: chat.New(chat.Config{Sessions: svc, Catalogues: chat.PseudoCatalogues("en")}), store: store}
 			rulesRefusal := func(who, text string) {
 				t.Helper()
 				r := f.say(who, text)

@@ -56,7 +56,7 @@ func newRecFixture(t *testing.T) *recFixture { return newRecFixtureWords(t, nil)
 
 // newRecFixtureWords is newRecFixture speaking the catalogues words (nil:
 // the embedded ones).
-func newRecFixtureWords(t *testing.T, words *chat.Words) *recFixture {
+func newRecFixtureWords(t *testing.T, words *chat.Catalogues) *recFixture {
 	store := sessionstest.NewMemoryStore()
 	n := &notices{}
 	clk := sessionstest.NewClock(time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC))
@@ -70,7 +70,7 @@ func newRecFixtureWords(t *testing.T, words *chat.Words) *recFixture {
 		}})
 	t.Cleanup(svc.Close)
 	list := func() []games.Info { return append(games.List(), games.Info{ID: "count", Name: "Counting game"}) }
-	h := chat.New(chat.Config{Sessions: svc, Games: list, Words: words})
+	h := chat.New(chat.Config{Sessions: svc, Games: list, Catalogues: words})
 	return &recFixture{fixture: &fixture{t: t, h: h, store: store}, svc: svc, n: n, clk: clk}
 }
 

@@ -269,7 +269,7 @@ func TestVersus(t *testing.T) {
 // TestPseudoLanguageStory: /top in a server, /rating, /profile and /vs
 // word every line, and every word of their pictures, from the catalogue.
 func TestPseudoLanguageStory(t *testing.T) {
-	f := newRecFixtureWords(t, chat.PseudoWords("en"))
+	f := newRecFixtureWords(t, chat.PseudoCatalogues("en"))
 	f.win(t, "A", "a1", "alice", "bob")
 	f.win(t, "A", "a2", "bob", "alice")
 	check := func(what string, texts ...string) {

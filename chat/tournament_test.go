@@ -188,7 +188,7 @@ func wantLines(t *testing.T, what string, r chat.Reply, want []string) {
 // and is not left in English; the standings table's headings too.
 func TestTournamentEventsWorded(t *testing.T) {
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
-	pseudo := chat.New(chat.Config{Sessions: svc, Words: chat.PseudoWords("en")})
+	pseudo := chat.New(chat.Config{Sessions: svc, Catalogues: chat.PseudoCatalogues("en")})
 	h := chat.New(chat.Config{Sessions: svc})
 	kinds := []sessions.TourEventKind{sessions.TourOpened, sessions.TourJoined, sessions.TourLeft, sessions.TourStarted,
 		sessions.TourRoundPaired, sessions.TourRoundEnded, sessions.TourEnded, sessions.TourCancelled}
@@ -391,7 +391,7 @@ func TestTournamentInChat(t *testing.T) {
 		cfg := chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games,
 			Rand: func(int) int { return 0 }, Places: sessions.PlaceSet{"test": testPlaces{}}})}
 		if pseudo {
-			cfg.Words = chat.PseudoWords("en")
+			cfg.Catalogues = chat.PseudoCatalogues("en")
 		}
 		f := &fixture{t: t, h: chat.New(cfg)}
 		for _, s := range steps {

@@ -310,9 +310,9 @@ func PlaceName(id string, round int, white, black sessions.User) string {
 // when lang is "").
 func (c Config) speaker(lang string) chat.Speaker {
 	if c.Handler != nil {
-		return c.Handler.Words().In(lang)
+		return c.Handler.Catalogues().In(lang)
 	}
-	w, err := chat.NewWords("")
+	w, err := chat.NewCatalogues("")
 	if err != nil {
 		panic(err) // the embedded catalogues are tested
 	}

@@ -36,14 +36,14 @@ var goldenScript = []string{
 // transcript plays goldenScript on a console speaking lang.
 func transcript(t *testing.T, lang string) string {
 	t.Helper()
-	w, err := chat.NewWords(lang)
+	w, err := chat.NewCatalogues(lang)
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 },
 		Places: sessions.PlaceSet{console.Platform: console.Places{}}})
 	var out bytes.Buffer
-	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
+	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Catalogues: w}),
 		In: strings.NewReader(strings.Join(goldenScript, "\n") + "\n"), Out: &out, As: "alice"})
 	if err != nil {
 		t.Fatal(err)

@@ -26,7 +26,7 @@ func TestConsolePseudoLanguage(t *testing.T) {
 	script := []string{"/play count @bob color=white target=4", "/as bob", "/accept", "/as alice", "/move 2",
 		"/as bob", "/draw", "/as alice", "/decline", "/board", "/moves", "/as", "/as b!b", "/help", "/games", "/lang",
 		"/move 2", "/as bob", "/move 2", "/history", "/show 1", "/replay 1"}
-	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
+	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Catalogues: w}),
 		In: strings.NewReader(strings.Join(script, "\n") + "\n"), Out: &out, As: "alice"})
 	if err != nil {
 		t.Fatal(err)
@@ -54,14 +54,14 @@ func TestConsolePseudoLanguage(t *testing.T) {
 // TestConsoleDefaultLanguage: the console speaks the bot's default
 // language (BOT_LANG), and /lang changes it for the one typing.
 func TestConsoleDefaultLanguage(t *testing.T) {
-	w, err := chattest.Words("es")
+	w, err := chattest.Catalogues("es")
 	if err != nil {
 		t.Fatal(err)
 	}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Games: sessionstest.Games, Rand: func(int) int { return 0 }})
 	var out bytes.Buffer
 	script := []string{"/play count @bob color=white target=4", "/as bob", "/accept", "/lang en", "/board"}
-	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Words: w}),
+	err = console.Run(ctx, console.Config{Handler: chat.New(chat.Config{Sessions: svc, Catalogues: w}),
 		In: strings.NewReader(strings.Join(script, "\n") + "\n"), Out: &out, As: "alice"})
 	if err != nil {
 		t.Fatal(err)

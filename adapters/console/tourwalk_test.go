@@ -54,7 +54,7 @@ func newWalk(t *testing.T) *walk {
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Notifier: rl, Rand: func(int) int { return 0 },
 		Places: sessions.PlaceSet{console.Platform: console.Places{}}})
 	t.Cleanup(svc.Close)
-	return &walk{t: t, h: chat.New(chat.Config{Sessions: svc, Words: w}), svc: svc, rl: rl}
+	return &walk{t: t, h: chat.New(chat.Config{Sessions: svc, Catalogues: w}), svc: svc, rl: rl}
 }
 
 // do has who type text in the club; it fails the test on a refusal.

@@ -48,7 +48,7 @@ type localized struct {
 	other map[discordgo.Locale]chat.Speaker
 }
 
-func newLocalized(w *chat.Words) localized {
+func newLocalized(w *chat.Catalogues) localized {
 	l := localized{def: w.In(""), other: map[discordgo.Locale]chat.Speaker{}}
 	for _, lang := range w.Langs() {
 		if lang == w.Default() {
@@ -80,9 +80,9 @@ func (l localized) text(n int, f func(p chat.Speaker) string) (string, map[disco
 // the game choices in every language of the catalogues Discord has
 // (description_localizations, name_localizations). Names stay English.
 func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationCommand {
-	loc := newLocalized(h.Words())
+	loc := newLocalized(h.Catalogues())
 	short := map[string]map[string]string{}
-	for _, lang := range h.Words().Langs() {
+	for _, lang := range h.Catalogues().Langs() {
 		short[lang] = map[string]string{}
 		for _, c := range h.CommandsIn(lang) {
 			short[lang][c.Command] = c.Label
@@ -214,7 +214,7 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		// More commands than the 25 choices Discord takes: the command's
 		// name is autocompleted.
 		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
-		"lang": {choices(str("lang", "DiscordOptLang", false), h.Words().Langs()...)},
+		"lang": {choices(str("lang", "DiscordOptLang", false), h.Catalogues().Langs()...)},
 	}
 	hd, hds := desc("DiscordOptCommand")
 	options["help"][0].Description = hd

@@ -26,7 +26,7 @@ func (b *Bot) refuseClosed(ctx context.Context, i *discordgo.Interaction, key se
 	if !closed {
 		return false
 	}
-	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
+	words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
 	b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: words.T("TourPlaceClosed", "Game", id)}, true)
 	return true
 }
@@ -38,7 +38,7 @@ func (b *Bot) refuseClosed(ctx context.Context, i *discordgo.Interaction, key se
 // reply then links the post. Without the post, the reply stays as it is.
 func (b *Bot) tournamentPost(ctx context.Context, key sessions.Key, reply chat.Reply) chat.Reply {
 	t := reply.Tour.Tournament
-	words := b.h.Words().In(reply.Lang)
+	words := b.h.Catalogues().In(reply.Lang)
 	game := t.Game
 	if info, ok := games.Lookup(t.Game); ok {
 		game = words.GameName(info.ID, info.Name)

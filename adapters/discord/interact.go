@@ -153,7 +153,7 @@ func (b *Bot) deliver(ctx context.Context, i *discordgo.Interaction, key session
 		return
 	}
 	snap := reply.Session // the reply's values: no second call of the service
-	words := b.h.Words().In(reply.Lang)
+	words := b.h.Catalogues().In(reply.Lang)
 	out, err := b.outgoing(key, cmd, reply, snap)
 	if err != nil {
 		b.log.Error("discord: drawing the board", key.LogAttr(), "err", err)
@@ -206,7 +206,7 @@ func (b *Bot) openThread(i *discordgo.Interaction, key sessions.Key, cmd string,
 	// The challenge message (the answer to /play, or the message whose
 	// Accept was pressed) says where the game went; an /accept typed in
 	// the channel answers so, and the challenge loses its buttons.
-	b.editOriginal(i, outgoing{content: firstLine(reply) + " " + b.h.Words().In(reply.Lang).T("DiscordPlayOnIn", "Thread", "<#"+th.ID+">"), components: []discordgo.MessageComponent{}})
+	b.editOriginal(i, outgoing{content: firstLine(reply) + " " + b.h.Catalogues().In(reply.Lang).T("DiscordPlayOnIn", "Thread", "<#"+th.ID+">"), components: []discordgo.MessageComponent{}})
 	onChallenge := (how == answerSlash && cmd == "play") || (how == answerComponent && i.Message != nil && i.Message.ID == key.Thread)
 	if !onChallenge {
 		if _, err := b.c.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: key.Channel, ID: key.Thread,
@@ -266,14 +266,14 @@ func (b *Bot) component(ctx context.Context, i *discordgo.Interaction) {
 	d := i.MessageComponentData()
 	kind, key, more, ok := parseCustomID(d.CustomID)
 	if !ok || (i.ChannelID != key.Channel && i.ChannelID != key.Thread) {
-		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale))).T("DiscordNotHere")}, true)
+		b.respond(i, discordgo.InteractionResponseChannelMessageWithSource, outgoing{content: b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale))).T("DiscordNotHere")}, true)
 		return
 	}
 	if b.refuseClosed(ctx, i, key) {
 		return
 	}
 	u := user(i)
-	words := b.h.Words().In(b.h.LangFor(ctx, Platform, u, string(i.Locale)))
+	words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, u, string(i.Locale)))
 	if kind == idYes || kind == idTarget || kind == idCommand && len(more) == 1 && !b.h.ReadOnly(commandName(more[0])) {
 		b.enter(key) // a press that may change the game
 		defer b.leave(key)
@@ -546,7 +546,7 @@ func (b *Bot) autocomplete(ctx context.Context, i *discordgo.Interaction) {
 	if len(choices) == 0 {
 		// Discord wants at least one choice: offer what was typed, so that
 		// sending it explains why it is not a legal move.
-		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
+		words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user(i), string(i.Locale)))
 		name := words.T("DiscordNoMoveStarts", "Typed", typed)
 		if len(all) == 0 {
 			name = words.T("DiscordNoMovesHere")

@@ -17,7 +17,7 @@ import (
 // (English, and a little Spanish); it returns the commands registered.
 func startSpeaking(t *testing.T, f *fakeDiscord) *fakeReq {
 	t.Helper()
-	w, err := chattest.Words("en")
+	w, err := chattest.Catalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,11 +26,11 @@ func startSpeaking(t *testing.T, f *fakeDiscord) *fakeReq {
 
 // startWords runs a bot whose handler speaks the catalogues w; it returns
 // the commands registered.
-func startWords(t *testing.T, f *fakeDiscord, w *chat.Words) *fakeReq {
+func startWords(t *testing.T, f *fakeDiscord, w *chat.Catalogues) *fakeReq {
 	t.Helper()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	h := chat.New(chat.Config{Sessions: svc, Catalogues: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +78,7 @@ func TestCommandsLocalized(t *testing.T) {
 // es-ES, es-419 (the same Spanish) and de, none of them the English one,
 // and no locale Discord does not have (Tagalog).
 func TestCommandsLocalizedRealCatalogues(t *testing.T) {
-	w, err := chat.NewWords("en")
+	w, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestDiscordPseudoLanguage(t *testing.T) {
 	}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	h := chat.New(chat.Config{Sessions: svc, Catalogues: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

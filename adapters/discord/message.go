@@ -18,7 +18,7 @@ import (
 // outgoing turns a reply into a message: the text, the picture, a mention
 // of whoever has to act now, and the buttons.
 func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *sessions.Snapshot) (outgoing, error) {
-	words := b.h.Words().In(reply.Lang)
+	words := b.h.Catalogues().In(reply.Lang)
 	o := outgoing{content: text(reply)}
 	var err error
 	if p := reply.Picture; p != nil {

@@ -134,7 +134,7 @@ func (v tourPlaces) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessio
 		return sessions.Key{}, noPlaces(sessions.PlaceNone, "", nil)
 	}
 	b := v.b
-	name := clip(b.h.Words().In("").T("DiscordTourThread", "Round", g.Round, "White", g.White.Name, "Black", g.Black.Name), 100)
+	name := clip(b.h.Catalogues().In("").T("DiscordTourThread", "Round", g.Round, "White", g.White.Name, "Black", g.Black.Name), 100)
 	typ := b.channelType(ctx, t.Key.Channel)
 	var th *discordgo.Channel
 	var err error
@@ -232,8 +232,8 @@ func (b *Bot) roundTag(ctx context.Context, forum string, n int) string {
 		return ""
 	}
 	names := map[string]bool{tagName("Round " + strconv.Itoa(n)): true}
-	for _, lang := range b.h.Words().Langs() {
-		names[tagName(b.h.Words().In(lang).T("DiscordRoundTag", "Round", n))] = true
+	for _, lang := range b.h.Catalogues().Langs() {
+		names[tagName(b.h.Catalogues().In(lang).T("DiscordRoundTag", "Round", n))] = true
 	}
 	tag := ""
 	for _, t := range ch.AvailableTags {

@@ -125,11 +125,11 @@ func TestServerLaddersAndPictures(t *testing.T) {
 // game's choices for /vs); /top's ladder option offers this server or
 // the platform, named in each language, its value the word global.
 func TestStoryCommandsRegistered(t *testing.T) {
-	w, err := chat.NewWords("en")
+	w, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()}), Words: w})
+	h := chat.New(chat.Config{Sessions: sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()}), Catalogues: w})
 	by := map[string]*discordgo.ApplicationCommand{}
 	for _, c := range commands(h, games.List()) {
 		by[c.Name] = c

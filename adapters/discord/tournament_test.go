@@ -729,7 +729,7 @@ func startPseudoTour(t *testing.T, f *fakeDiscord) *env {
 	vs, rl := sessions.PlaceSet{}, &relay{}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Places: vs, Notifier: rl})
 	t.Cleanup(svc.Close)
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	h := chat.New(chat.Config{Sessions: svc, Catalogues: w})
 	b, err := New(Config{GuildID: fakeGuild, Token: "test-token", HTTPClient: f.client()}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // enWords returns the English catalogue.
 func enWords(t *testing.T) chat.Speaker {
 	t.Helper()
-	w, err := chat.NewWords("en")
+	w, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

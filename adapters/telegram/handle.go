@@ -176,7 +176,7 @@ func (b *Bot) onMessage(ctx context.Context, updateID int, m *message) {
 		return
 	case "accept", "decline":
 		snap, _ := b.svc.Look(ctx, w.key())
-		words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
+		words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user, m.From.LanguageCode))
 		if why, ok := mayAnswer(words, snap, m.From, name); !ok {
 			if admitted() {
 				b.sendText(w, esc(why), nil, m.MessageID, lookup)
@@ -236,7 +236,7 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	if snap == nil {
 		snap = r.Session // the reply's values: no second call of the service
 	}
-	kb := b.keyboard(b.h.Words().In(r.Lang), r.Buttons, version(snap))
+	kb := b.keyboard(b.h.Catalogues().In(r.Lang), r.Buttons, version(snap))
 	text := replyHTML(r)
 	if lead != "" {
 		text = lead + "\n" + text
@@ -417,7 +417,7 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 	if err != nil {
 		snap = nil
 	}
-	words := b.h.Words().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
+	words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
 	msgID := q.Message.MessageID
 	if game, closed := b.topicClosed(ctx, w); closed {
 		b.answer(q.ID, words.T("TourPlaceClosed", "Game", game), true)
@@ -639,7 +639,7 @@ func (b *Bot) start(w where, m *message, args []string) {
 
 // words speaks to a Telegram user in their language.
 func (b *Bot) words(from *tgbotapi.User) chat.Speaker {
-	return b.h.Words().In(b.h.LangFor(b.sending(), Platform, userOf(from), from.LanguageCode))
+	return b.h.Catalogues().In(b.h.LangFor(b.sending(), Platform, userOf(from), from.LanguageCode))
 }
 
 func (b *Bot) notifyCommand(w where, m *message, args []string) {

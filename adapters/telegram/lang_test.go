@@ -22,7 +22,7 @@ import (
 // (English, and a little Spanish) against f.
 func startSpeaking(t *testing.T, f *fakeAPI) {
 	t.Helper()
-	w, err := chattest.Words("en")
+	w, err := chattest.Catalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,10 +30,10 @@ func startSpeaking(t *testing.T, f *fakeAPI) {
 }
 
 // startWith runs a bot whose handler speaks the catalogues w against f.
-func startWith(t *testing.T, f *fakeAPI, w *chat.Words) {
+func startWith(t *testing.T, f *fakeAPI, w *chat.Catalogues) {
 	t.Helper()
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore()})
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	h := chat.New(chat.Config{Sessions: svc, Catalogues: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {
@@ -55,7 +55,7 @@ func startWith(t *testing.T, f *fakeAPI, w *chat.Words) {
 // every scope, each with every command and its description from that
 // language's catalogue, none left in English.
 func TestCommandMenuRealCatalogues(t *testing.T) {
-	w, err := chat.NewWords("en")
+	w, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func startPseudoBot(t *testing.T, f *fakeAPI) *sessions.Service {
 	}
 	places := sessions.PlaceSet{}
 	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Places: places, Notifier: n})
-	h := chat.New(chat.Config{Sessions: svc, Words: w})
+	h := chat.New(chat.Config{Sessions: svc, Catalogues: w})
 	bot, err := telegram.New(telegram.Config{Token: f.token, APIEndpoint: f.srv.URL, PollTimeout: time.Second,
 		RetryPause: 50 * time.Millisecond, GroupLimit: -1, ChatEvery: -1}, h, svc, render.New(), slog.New(slog.DiscardHandler))
 	if err != nil {

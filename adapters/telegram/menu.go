@@ -27,7 +27,7 @@ func privateOnly(command string) bool { return command == "notify" }
 // translated.
 func (b *Bot) menus() []menu {
 	var out []menu
-	w := b.h.Words()
+	w := b.h.Catalogues()
 	for _, lang := range append([]string{""}, w.Langs()...) {
 		if lang == w.Default() {
 			continue // the menus without language_code

@@ -65,7 +65,7 @@ func (b *Bot) ping(w where, n sessions.Notice) {
 	ci := b.chats[w.chat]
 	b.mu.Unlock()
 	s := n.Session
-	words := b.h.Words().In(b.h.LangOfUser(b.sending(), Platform, n.To))
+	words := b.h.Catalogues().In(b.h.LangOfUser(b.sending(), Platform, n.To))
 	game := esc(words.GameName(s.Game.ID(), s.Game.Name()))
 	if !on {
 		if n.Kind == sessions.NoticeReminder && w.chat < 0 {

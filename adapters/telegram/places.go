@@ -122,7 +122,7 @@ func (v places) OpenPlace(ctx context.Context, g sessions.PlaceGame) (sessions.K
 // the tournament, the round and the two players ("#3 · Round 2: alice –
 // bob"), cut to what Telegram takes.
 func (b *Bot) topicName(t *sessions.Tournament, round int, white, black sessions.User) string {
-	name := b.h.Words().In("").T("TelegramTourTopic", "ID", t.ID, "Round", round, "White", white.Name, "Black", black.Name)
+	name := b.h.Catalogues().In("").T("TelegramTourTopic", "ID", t.ID, "Round", round, "White", white.Name, "Black", black.Name)
 	if r := []rune(name); len(r) > maxTopicName {
 		name = string(r[:maxTopicName-1]) + "…"
 	}

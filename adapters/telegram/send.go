@@ -45,7 +45,7 @@ func mention(u sessions.User) string {
 // whether the clock is told), in the reply's language. lead, when set, is
 // a line of HTML put under the name in both.
 func (b *Bot) caption(r chat.Reply, s *sessions.Snapshot, lead string) (full, short string) {
-	words := b.h.Words().In(r.Lang)
+	words := b.h.Catalogues().In(r.Lang)
 	title := r.Picture.Game
 	if info, ok := games.Lookup(r.Picture.Game); ok {
 		title = info.Name
@@ -252,7 +252,7 @@ func (b *Bot) addReplay(pc *parcel, w where, rp *chat.Replay, caption string, kb
 		gif, err := b.r.Replay(rp.Frames, rp.Moves, b.pictureOptions(rp.Frames[0].Numbers != nil))
 		if err != nil {
 			b.log.Error("telegram: drawing a replay", "game", rp.Game, "err", err)
-			p["text"] = b.h.Words().In("").T("ReplayNotDrawn")
+			p["text"] = b.h.Catalogues().In("").T("ReplayNotDrawn")
 			delete(p, "caption")
 			_, err := b.c.call(ctx, "sendMessage", p, nil)
 			return err

@@ -318,7 +318,7 @@ func checkCaption(t testing.TB, c *call, s *sessions.Snapshot) {
 		return
 	}
 	u := s.Player(s.Turn())
-	w, err := chat.NewWords("en")
+	w, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

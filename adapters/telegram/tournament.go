@@ -18,7 +18,7 @@ func (b *Bot) pairing(lang string, s *sessions.Snapshot) string {
 		return ""
 	}
 	const white, black = "\x00", "\x01"
-	line := esc(b.h.Words().In(lang).T("TelegramTourPlayers", "White", white, "Black", black))
+	line := esc(b.h.Catalogues().In(lang).T("TelegramTourPlayers", "White", white, "Black", black))
 	line = strings.Replace(line, white, mention(s.Record.Seats[0]), 1)
 	return strings.Replace(line, black, mention(s.Record.Seats[1]), 1)
 }

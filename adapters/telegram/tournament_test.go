@@ -86,7 +86,7 @@ func TestTournamentRefused(t *testing.T) {
 	f.setForum(forum, true)
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_delete_messages")
 	f.setMember(group, botID, "administrator", "can_manage_chat", "can_manage_topics")
-	words, err := chat.NewWords("en")
+	words, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestTournamentSwiss(t *testing.T) {
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
 	f.setMember(forum, gina.id, "administrator", "can_manage_chat")
 	players := []tgUser{alice, bob, carol, erin, frank, gina}
-	words, err := chat.NewWords("en")
+	words, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ import (
 // enWords returns the English catalogue.
 func enWords(t *testing.T) chat.Speaker {
 	t.Helper()
-	words, err := chat.NewWords("en")
+	words, err := chat.NewCatalogues("en")
 	if err != nil {
 		t.Fatal(err)
 	}

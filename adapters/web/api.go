@@ -23,7 +23,7 @@ func (s *Server) viewerOf(r *http.Request, t Token, snap *sessions.Snapshot) vie
 // pageLang is the language a page asked in (lang=, one of the
 // catalogues'), else the token's user's (langOf).
 func (s *Server) pageLang(r *http.Request, t Token) string {
-	if l := r.URL.Query().Get("lang"); s.chat.Words().Has(l) {
+	if l := r.URL.Query().Get("lang"); s.chat.Catalogues().Has(l) {
 		return l
 	}
 	return s.langOf(r, t.User, t.Key.Platform, "")

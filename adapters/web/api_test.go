@@ -40,7 +40,7 @@ func TestLinkRefusals(t *testing.T) {
 	_, watch := parts(t, f.links.Board(f.look(here), carol).Watch)
 	_, elsewhere := parts(t, f.link(there, carol))
 	mv := f.firstMove(here)
-	en := f.chat.Words().In("en")
+	en := f.chat.Catalogues().In("en")
 	cases := []struct {
 		name, token string
 		later       time.Duration
@@ -320,7 +320,7 @@ func TestRateLimitShared(t *testing.T) {
 	// alice's /play counts: two commands left in her bucket.
 	f.game(here, alice, bob, "spanish")
 	path, play := parts(t, f.link(here, alice))
-	en := f.chat.Words().In("en")
+	en := f.chat.Catalogues().In("en")
 	for i, want := range []struct {
 		status int
 		line   string

@@ -187,7 +187,7 @@ func browserRefusal(t *testing.T, browser context.Context) {
 	a.WaitVersion(2)
 	a.Run(chromedp.Click(`#controls button.takeback`, chromedp.ByQuery))
 	a.WaitFor(`document.getElementById('notice').dataset.refused === '1'`)
-	want := f.chat.Words().In("en").T("RefusedNoTakeback")
+	want := f.chat.Catalogues().In("en").T("RefusedNoTakeback")
 	if got := a.Text("#notice"); got != want {
 		t.Fatalf("the page shows %q, want %q", got, want)
 	}
@@ -387,7 +387,7 @@ func browserMiniApp(t *testing.T, browser context.Context) {
 		t.Errorf("the Mini App never asked for Telegram's script: %q", p.Requests())
 	}
 
-	en := f.chat.Words().In("en")
+	en := f.chat.Catalogues().In("en")
 	forged := webtest.InitData(botToken, bobTG, "", now)
 	forged = strings.Replace(forged, "bob", "alice", 1) // the user changed, the hash kept
 	for _, c := range []struct {

@@ -74,7 +74,7 @@ func TestRefusedPages(t *testing.T) {
 	f := newFixture(t)
 	f.game(here, alice, bob, "spanish")
 	path, tok := parts(t, f.link(here, alice))
-	en := f.chat.Words().In("en")
+	en := f.chat.Catalogues().In("en")
 	for _, c := range []struct {
 		name, query string
 		later       bool

@@ -287,10 +287,10 @@ func (s *Server) langOf(r *http.Request, u sessions.User, platform, tag string) 
 		tag = s.acceptLang(r)
 	}
 	if u.IsZero() {
-		if l := s.chat.Words().LangOf(tag); l != "" {
+		if l := s.chat.Catalogues().LangOf(tag); l != "" {
 			return l
 		}
-		return s.chat.Words().Default()
+		return s.chat.Catalogues().Default()
 	}
 	return s.chat.LangFor(r.Context(), platform, u, tag)
 }
@@ -311,7 +311,7 @@ func (s *Server) acceptLang(r *http.Request) string {
 				q = f
 			}
 		}
-		if l := s.chat.Words().LangOf(tag); l != "" && q > 0 {
+		if l := s.chat.Catalogues().LangOf(tag); l != "" && q > 0 {
 			cs = append(cs, choice{l, q})
 		}
 	}
@@ -331,4 +331,6 @@ func (s *Server) acceptLang(r *http.Request) string {
 }
 
 // say words a catalogue message in lang.
-func (s *Server) say(lang, id string, kv ...any) string { return s.chat.Words().In(lang).T(id, kv...) }
+func (s *Server) say(lang, id string, kv ...any) string {
+	return s.chat.Catalogues().In(lang).T(id, kv...)
+}

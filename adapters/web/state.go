@@ -57,12 +57,12 @@ type State struct {
 	// GameID is the finished game's id in the history.
 	GameID string `json:"gameId,omitempty"`
 	// Words are the state's lines in the page's language.
-	Words Words `json:"words"`
+	Words BoardWords `json:"words"`
 }
 
-// Words are what a state says, worded in the page's language by the chat
+// BoardWords are what a state says, worded in the page's language by the chat
 // handler (chat.BoardWords).
-type Words struct {
+type BoardWords struct {
 	Title   string   `json:"title"`
 	Players string   `json:"players"`
 	Status  string   `json:"status"`
@@ -151,7 +151,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 	st := State{V: s.Record.Version, Game: s.Record.Game, Turn: s.Turn(), Now: now.UTC(), Winner: -1}
 	rec := s.Record
 	bw := words.BoardWords(v.lang, s, v.user, now)
-	st.Words = Words{Title: bw.Title, Players: bw.Players, Status: bw.Status, Notes: bw.Notes, Last: bw.Last}
+	st.Words = BoardWords{Title: bw.Title, Players: bw.Players, Status: bw.Status, Notes: bw.Notes, Last: bw.Last}
 	switch {
 	case rec.Result != nil:
 		st.Phase = "finished"
@@ -238,7 +238,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 // declined or cancelled).
 func goneState(line string) State {
 	return State{Phase: "gone", Turn: -1, Winner: -1, Pieces: []Piece{}, History: []Played{}, Seats: []Seat{},
-		Words: Words{Status: line}}
+		Words: BoardWords{Status: line}}
 }
 
 func move(m rules.Move) Move {

@@ -35,15 +35,15 @@ CmdShort_move:
   other: "jugar una jugada, como /move c3-d4"
 `
 
-// Words returns the English catalogue of chat and the test
+// Catalogues returns the English catalogue of chat and the test
 // Spanish one, default def.
-func Words(def string) (*chat.Words, error) {
+func Catalogues(def string) (*chat.Catalogues, error) {
 	_, file, _, _ := runtime.Caller(0)
 	en, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "locales", "en.yaml"))
 	if err != nil {
 		return nil, err
 	}
-	return chat.NewWordsFS(fstest.MapFS{
+	return chat.NewCataloguesFS(fstest.MapFS{
 		"locales/en.yaml": {Data: en},
 		"locales/es.yaml": {Data: []byte(Spanish)},
 	}, def)
@@ -52,7 +52,7 @@ func Words(def string) (*chat.Words, error) {
 // Pseudo returns the English catalogue with every message wrapped in ⟦ ⟧:
 // the pseudo-language, in which a line the bot sends that is not wholly
 // ⟦...⟧ did not come from the catalogue.
-func Pseudo() (*chat.Words, error) {
+func Pseudo() (*chat.Catalogues, error) {
 	_, file, _, _ := runtime.Caller(0)
 	en, err := os.ReadFile(filepath.Join(filepath.Dir(file), "..", "locales", "en.yaml"))
 	if err != nil {
@@ -73,7 +73,7 @@ func Pseudo() (*chat.Words, error) {
 	if err != nil {
 		return nil, err
 	}
-	return chat.NewWordsFS(fstest.MapFS{"locales/en.yaml": {Data: wrapped}}, "en")
+	return chat.NewCataloguesFS(fstest.MapFS{"locales/en.yaml": {Data: wrapped}}, "en")
 }
 
 // FromCatalogue reports whether a line sent in the pseudo-language came

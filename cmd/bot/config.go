@@ -487,7 +487,7 @@ func checkConfig(c *config) error {
 	if err := checkEtcd(*c); err != nil {
 		return err
 	}
-	if w, err := chat.NewWords(c.Lang); err != nil {
+	if w, err := chat.NewCatalogues(c.Lang); err != nil {
 		return fmt.Errorf("lang %q has no catalogue", c.Lang)
 	} else {
 		c.Lang = w.Default()

@@ -244,7 +244,7 @@ func TestUnreachableAfterTheWrite(t *testing.T) {
 				l.beforeWrite(l.proxy.Cut)
 			}
 			r := h.Handle(ctx, chat.Message{Key: key, User: ann, Text: "/move 2"})
-			words, err := chat.NewWords("en")
+			words, err := chat.NewCatalogues("en")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -31,12 +31,12 @@
  * @property {string} now
  * @property {number} winner
  * @property {string} [gameId]
- * @property {Words} words
+ * @property {BoardWords} words
  */
 
 /**
- * Words are what a state says, in the page's language (Go: Words).
- * @typedef {object} Words
+ * BoardWords are what a state says, in the page's language (Go: BoardWords).
+ * @typedef {object} BoardWords
  * @property {string} title
  * @property {string} players
  * @property {string} status
