@@ -55,7 +55,8 @@ type PlyReview struct {
 	Eval int
 	Mark Mark
 	// Material is the material the move played loses against the best
-	// move within the searched depth, in men (0 when none).
+	// move within the searched depth, in men (0 when none, and for moves
+	// not marked).
 	Material int
 	Nodes    int64 // positions searched for this ply
 }

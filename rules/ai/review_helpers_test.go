@@ -12,11 +12,18 @@ import (
 // is the same on every run), and returns the positions and the moves.
 func selfPlay(t testing.TB, p *Player, s rules.State, levels []int, seed uint64, plies int) ([]rules.State, []rules.Move) {
 	t.Helper()
+	return selfPlayDepth(t, p, s, levels, 0, seed, plies)
+}
+
+// selfPlayDepth is selfPlay with the levels' depth set to depth (0: the
+// levels' own).
+func selfPlayDepth(t testing.TB, p *Player, s rules.State, levels []int, depth int, seed uint64, plies int) ([]rules.State, []rules.Move) {
+	t.Helper()
 	var positions []rules.State
 	var moves []rules.Move
 	for ply := 0; ply < plies && !s.Outcome().Over; ply++ {
 		lv := levels[s.Turn()]
-		o := Options{Level: lv, Seed: seed*1000 + uint64(ply), untimed: true}
+		o := Options{Level: lv, Seed: seed*1000 + uint64(ply), Depth: depth, untimed: true}
 		r, err := p.Search(context.Background(), s, o)
 		if err != nil {
 			t.Fatalf("ply %d: %v", ply, err)
