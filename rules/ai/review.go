@@ -168,20 +168,23 @@ func lineBalance[P comparable, M comparable, E engine[P, M]](s *searcher[P, M, E
 		q = s.e.apply(&q, &buf[ent.best-1])
 		sign = -sign
 	}
-	return sign * settle(s.e, &q, count, 12)
+	budget := 4096
+	return sign * settle(s.e, &q, count, 12, &budget)
 }
 
 // settle is count(p) once the captures in progress are played out, both
-// sides taking what is best for them in pieces.
-func settle[P comparable, M comparable, E engine[P, M]](e E, p *P, count func(*P) int, depth int) int {
+// sides taking what is best for them in pieces, for at most depth plies
+// and budget positions.
+func settle[P comparable, M comparable, E engine[P, M]](e E, p *P, count func(*P) int, depth int, budget *int) int {
+	*budget--
 	moves := e.moves(p, nil)
-	if depth == 0 || len(moves) == 0 || !e.capture(&moves[0]) {
+	if depth == 0 || *budget <= 0 || len(moves) == 0 || !e.capture(&moves[0]) {
 		return count(p)
 	}
 	best := -infinity
 	for i := range moves {
 		c := e.apply(p, &moves[i])
-		best = max(best, -settle(e, &c, count, depth-1))
+		best = max(best, -settle(e, &c, count, depth-1, budget))
 	}
 	return best
 }
