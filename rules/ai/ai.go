@@ -69,6 +69,11 @@ type Options struct {
 	Time time.Duration
 
 	noLMR bool // tests: no late move reductions
+	// untimed: no time limit at all, only Depth and Nodes (reviews, which
+	// must give the same verdicts in every process).
+	untimed bool
+	// out, when set, receives what a review needs besides the Result.
+	out *reviewOut
 	// load is how many searches waited for a table when this one got its
 	// own (0: as many as did; tests set it).
 	load int
@@ -208,6 +213,9 @@ func (pl *Player) budget(ctx context.Context, o Options, table [MaxLevel + 1]lev
 	if o.Nodes > 0 {
 		lim.nodes = o.Nodes
 	}
+	if o.untimed {
+		return budget{ctx: ctx, lim: lim}, func() {}
+	}
 	d := time.Duration(float64(pl.cfg.MaxTime) * lv.time)
 	if o.Time > 0 {
 		d = min(o.Time, pl.cfg.MaxTime)
@@ -300,6 +308,9 @@ func (pl *Player) searchDraughts(ctx context.Context, g draughts.Game, o Options
 	}
 	s := newSearcher[draughts.Position, draughts.Move](b, e, tt, before)
 	r := s.run(&p, moves)
+	if o.out != nil {
+		o.out.balance = lineBalance(s, p, moves[r.index], draughtsCount)
+	}
 	return Result{Move: g.Variant().RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }
 
@@ -320,6 +331,9 @@ func (pl *Player) searchUltra(ctx context.Context, p ultradamas.Position, histor
 	}
 	s := newSearcher[ultradamas.Position, ultradamas.Move, *ultraEngine](b, e, tt, before)
 	r := s.run(&p, moves)
+	if o.out != nil {
+		o.out.balance = lineBalance(s, p, moves[r.index], ultraCount)
+	}
 	return Result{Move: p.RulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: s.nodes}, nil
 }
 

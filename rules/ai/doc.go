@@ -39,6 +39,32 @@
 // With damas huff=yes the computer always makes the largest capture (so it
 // is never huffed) and, when it may huff, Huff says which piece to take.
 //
+// # Review
+//
+// Review analyses a finished game: each position is searched at a budget
+// of positions (ReviewOptions, DefaultReviewNodes; no time limit, so every
+// process gives the same review for the same table size), for the best
+// move and its value, and the value after the move played (with two
+// seats, the next position's search, negated). Values become winning
+// chances: in the draughts games and Ultradamas, 1/(1+e^(-v/100)) for an
+// evaluation v in hundredths of a man (even is 50%, a man up about 74%,
+// two men 89%; a forced win found is 100%, a forced loss 0%). In Halma
+// the evaluation is the difference of the seats' distances to their
+// camps (the cost that the search minimises): two seats use the logistic
+// with the scale 400, four seats a softmax of -cost/400 over the seats,
+// the mover's chances from the paranoid search's score v (the others'
+// mean cost minus its own) as 1/(1+3e^(-v/400)). A move's loss is the
+// mover's chances with the best move minus after the move played, in
+// percentage points; a move marked from 10 points is checked against the
+// best move searched one ply in at the same budget, so that both are seen
+// at the same depth. Marks (lichess's thresholds): 10 an inaccuracy (?!),
+// 20 a mistake (?), 30 a blunder (??). Material counts the pieces the move
+// loses against the best move at the ends of the two searched lines (the
+// captures in progress played out; marked moves only). A seat's accuracy
+// is the mean over its moves with a choice (a forced move counts for
+// nothing) of lichess's per-move accuracy:
+// 103.1668·e^(-0.04354·loss) - 3.1669, clamped to [0, 100].
+//
 // The package imports the rules packages and the standard library only. It
 // keeps no global state; the time limit is a context deadline, and the
 // caller's context cancels a search.

@@ -183,6 +183,9 @@ func (pl *Player) searchHalma(ctx context.Context, st *halma.State, o Options, t
 	} else {
 		s := &paranoid{budget: b, e: e, root: p.p.Turn()}
 		r = s.run(&p, moves)
+		if o.out != nil {
+			o.out.playedScore, o.out.playedFound = s.valueOf(&p, o.out.played, r.depth)
+		}
 		nodes = s.nodes
 	}
 	return Result{Move: halmaRulesMove(r.move), Score: r.score, Depth: r.depth, Nodes: nodes}, nil
@@ -347,4 +350,21 @@ func (s *paranoid) run(p *halmaPos, moves []halma.Move) result[halma.Move] {
 		}
 	}
 	return res
+}
+
+// valueOf is the value for the root seat of the move written text in p,
+// searched as the root's moves of an iteration of depth plies are
+// (reviews: the score of the move played beside the best one's).
+func (s *paranoid) valueOf(p *halmaPos, text string, depth int) (int, bool) {
+	for _, m := range p.p.Moves() {
+		if halmaRulesMove(m).Text != text {
+			continue
+		}
+		child := s.e.apply(p, &m)
+		q := &paranoid{budget: budget{ctx: s.ctx}, e: s.e, root: s.root}
+		v := q.search(&child, max(depth-1, 0), 1, -infinity, infinity)
+		s.nodes += q.nodes
+		return v, !q.stopped
+	}
+	return 0, false
 }
