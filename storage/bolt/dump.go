@@ -369,126 +369,163 @@ func (s *Store) Import(ctx context.Context, items []dump.Item) error {
 }
 
 func importItem(tx *bbolt.Tx, it dump.Item) error {
-	switch it.Kind {
-	case dump.KindCounter:
-		n, err := strconv.ParseUint(string(it.Value), 10, 64)
-		switch {
-		case err == nil && it.ID == "games":
-			return tx.Bucket(bGames).SetSequence(n)
-		case err == nil && it.ID == "tournaments":
-			return tx.Bucket(bTours).SetSequence(n)
-		}
-		return errors.New("not the counter of games or of tournaments")
-	case dump.KindLive:
-		p, err := dump.SplitID(it, 3)
-		if err != nil {
-			return err
-		}
-		key := sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}
-		k, err := keyBytes(key)
-		if err != nil {
-			return err
-		}
-		rec, err := decode(it.Value)
-		if err != nil {
-			return err
-		}
-		if err := putLive(tx, k, rec); err != nil {
-			return err
-		}
-		for _, u := range rec.Seats {
-			if u.ID != "" {
-				if err := tx.Bucket(bLiveUser).Put(append(join(key.Platform, u.ID), k...), nil); err != nil {
-					return err
-				}
+	imp, ok := importers[it.Kind]
+	if !ok {
+		return errors.New("unknown kind")
+	}
+	return imp(tx, it)
+}
+
+// importers write an Item of each kind into its buckets.
+var importers = map[string]func(tx *bbolt.Tx, it dump.Item) error{
+	dump.KindCounter:         importCounter,
+	dump.KindLive:            importLive,
+	dump.KindGame:            importGame,
+	dump.KindHistory:         importHistory,
+	dump.KindStanding:        importStanding,
+	dump.KindLadder:          importLadder,
+	dump.KindName:            importName,
+	dump.KindPrefs:           importPrefs,
+	dump.KindRoute:           importRoute,
+	dump.KindTournament:      importTournament,
+	dump.KindRated:           importRated,
+	dump.KindMember:          importMember,
+	dump.KindCommunityLadder: importCommunityLadder,
+}
+
+func importCounter(tx *bbolt.Tx, it dump.Item) error {
+	n, err := strconv.ParseUint(string(it.Value), 10, 64)
+	switch {
+	case err == nil && it.ID == "games":
+		return tx.Bucket(bGames).SetSequence(n)
+	case err == nil && it.ID == "tournaments":
+		return tx.Bucket(bTours).SetSequence(n)
+	}
+	return errors.New("not the counter of games or of tournaments")
+}
+
+func importLive(tx *bbolt.Tx, it dump.Item) error {
+	p, err := dump.SplitID(it, 3)
+	if err != nil {
+		return err
+	}
+	key := sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}
+	k, err := keyBytes(key)
+	if err != nil {
+		return err
+	}
+	rec, err := decode(it.Value)
+	if err != nil {
+		return err
+	}
+	if err := putLive(tx, k, rec); err != nil {
+		return err
+	}
+	for _, u := range rec.Seats {
+		if u.ID != "" {
+			if err := tx.Bucket(bLiveUser).Put(append(join(key.Platform, u.ID), k...), nil); err != nil {
+				return err
 			}
 		}
-		return putDue(tx, k, rec.Due())
-	case dump.KindGame:
-		n, err := strconv.ParseUint(it.ID, 10, 64)
-		if err != nil || n == 0 {
-			return errors.New("bad game id")
-		}
-		rec, err := decode(it.Value)
-		if err != nil {
-			return err
-		}
-		v, err := encode(rec)
-		if err != nil {
-			return err
-		}
-		return tx.Bucket(bGames).Put(u64(n), v)
-	case dump.KindHistory:
-		p := strings.Split(it.ID, "\x00")
-		n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
-		switch {
-		case err != nil || n == 0:
-			return errors.New("bad history entry")
-		case p[0] == "user" && len(p) == 4 && p[1] != "" && p[2] != "":
-			return tx.Bucket(bByUser).Put(append(join(p[1], p[2]), u64(n)...), nil)
-		case p[0] == "channel" && len(p) == 5 && p[1] != "" && p[2] != "":
-			return tx.Bucket(bByChannel).Put([]byte(dump.JoinID(p[1], p[2], p[3], "")+string(u64(n))), nil)
-		}
-		return errors.New("bad history entry")
-	case dump.KindStanding:
-		if _, err := dump.SplitID(it, 4); err != nil {
-			return err
-		}
-		v, err := standingRecordValue(it.Value)
-		if err != nil {
-			return err
-		}
-		return tx.Bucket(bRatings).Put([]byte(it.ID), v)
-	case dump.KindLadder:
-		p, err := dump.SplitID(it, 5)
-		if err != nil {
-			return err
-		}
-		return importRow(tx, bLadder, bCounts, ladderPrefix(p[0], p[1], p[2]), p[3], p[4], it.Value)
-	case dump.KindName:
-		if _, err := dump.SplitID(it, 2); err != nil {
-			return err
-		}
-		var u sessions.User
-		if err := json.Unmarshal(it.Value, &u); err != nil {
-			return err
-		}
-		return tx.Bucket(bNames).Put([]byte(it.ID), it.Value)
-	case dump.KindPrefs:
-		p, err := dump.SplitID(it, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := decodePrefs(it.Value); err != nil {
-			return err
-		}
-		return tx.Bucket(bPrefs).Put(join(p[0], p[1]), it.Value)
-	case dump.KindRoute:
-		p, err := dump.SplitID(it, 2)
-		if err != nil {
-			return err
-		}
-		if _, err := decodeRoute(it.Value); err != nil {
-			return err
-		}
-		return tx.Bucket(bRoutes).Put(join(p[0], p[1]), it.Value)
-	case dump.KindTournament:
-		return importTournament(tx, it)
-	case dump.KindRated:
-		return importRated(tx, it)
-	case dump.KindMember:
-		if _, err := dump.SplitID(it, 5); err != nil {
-			return err
-		}
-		return tx.Bucket(bMember).Put([]byte(it.ID), nil)
-	case dump.KindCommunityLadder:
-		p, err := dump.SplitID(it, 6)
-		if err != nil {
-			return err
-		}
-		return importRow(tx, bCLadder, bCCounts, communityPrefix(p[0], p[1], p[2], p[3]), p[4], p[5], it.Value)
 	}
-	return errors.New("unknown kind")
+	return putDue(tx, k, rec.Due())
+}
+
+func importGame(tx *bbolt.Tx, it dump.Item) error {
+	n, err := strconv.ParseUint(it.ID, 10, 64)
+	if err != nil || n == 0 {
+		return errors.New("bad game id")
+	}
+	rec, err := decode(it.Value)
+	if err != nil {
+		return err
+	}
+	v, err := encode(rec)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bGames).Put(u64(n), v)
+}
+
+func importHistory(tx *bbolt.Tx, it dump.Item) error {
+	p := strings.Split(it.ID, "\x00")
+	n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
+	switch {
+	case err != nil || n == 0:
+		return errors.New("bad history entry")
+	case p[0] == "user" && len(p) == 4 && p[1] != "" && p[2] != "":
+		return tx.Bucket(bByUser).Put(append(join(p[1], p[2]), u64(n)...), nil)
+	case p[0] == "channel" && len(p) == 5 && p[1] != "" && p[2] != "":
+		return tx.Bucket(bByChannel).Put([]byte(dump.JoinID(p[1], p[2], p[3], "")+string(u64(n))), nil)
+	}
+	return errors.New("bad history entry")
+}
+
+func importStanding(tx *bbolt.Tx, it dump.Item) error {
+	if _, err := dump.SplitID(it, 4); err != nil {
+		return err
+	}
+	v, err := standingRecordValue(it.Value)
+	if err != nil {
+		return err
+	}
+	return tx.Bucket(bRatings).Put([]byte(it.ID), v)
+}
+
+func importLadder(tx *bbolt.Tx, it dump.Item) error {
+	p, err := dump.SplitID(it, 5)
+	if err != nil {
+		return err
+	}
+	return importRow(tx, bLadder, bCounts, ladderPrefix(p[0], p[1], p[2]), p[3], p[4], it.Value)
+}
+
+func importName(tx *bbolt.Tx, it dump.Item) error {
+	if _, err := dump.SplitID(it, 2); err != nil {
+		return err
+	}
+	var u sessions.User
+	if err := json.Unmarshal(it.Value, &u); err != nil {
+		return err
+	}
+	return tx.Bucket(bNames).Put([]byte(it.ID), it.Value)
+}
+
+func importPrefs(tx *bbolt.Tx, it dump.Item) error {
+	p, err := dump.SplitID(it, 2)
+	if err != nil {
+		return err
+	}
+	if _, err := decodePrefs(it.Value); err != nil {
+		return err
+	}
+	return tx.Bucket(bPrefs).Put(join(p[0], p[1]), it.Value)
+}
+
+func importRoute(tx *bbolt.Tx, it dump.Item) error {
+	p, err := dump.SplitID(it, 2)
+	if err != nil {
+		return err
+	}
+	if _, err := decodeRoute(it.Value); err != nil {
+		return err
+	}
+	return tx.Bucket(bRoutes).Put(join(p[0], p[1]), it.Value)
+}
+
+func importMember(tx *bbolt.Tx, it dump.Item) error {
+	if _, err := dump.SplitID(it, 5); err != nil {
+		return err
+	}
+	return tx.Bucket(bMember).Put([]byte(it.ID), nil)
+}
+
+func importCommunityLadder(tx *bbolt.Tx, it dump.Item) error {
+	p, err := dump.SplitID(it, 6)
+	if err != nil {
+		return err
+	}
+	return importRow(tx, bCLadder, bCCounts, communityPrefix(p[0], p[1], p[2], p[3]), p[4], p[5], it.Value)
 }
 
 // importTournament writes a tournament item with its indexes. An active

@@ -377,176 +377,221 @@ func (s *Store) Import(ctx context.Context, items []dump.Item) error {
 
 // importOps are the writes of one item and their size in bytes.
 func (s *Store) importOps(it dump.Item) ([]clientv3.Op, int, error) {
-	put := func(k string, v []byte) ([]clientv3.Op, int, error) {
-		return []clientv3.Op{clientv3.OpPut(k, string(v))}, len(k) + len(v), nil
+	imp, ok := importers[it.Kind]
+	if !ok {
+		return nil, 0, errors.New("unknown kind")
 	}
-	switch it.Kind {
-	case dump.KindCounter:
-		_, err := strconv.ParseUint(string(it.Value), 10, 64)
-		switch {
-		case err == nil && it.ID == "games":
-			return put(s.nextKey(), it.Value)
-		case err == nil && it.ID == "tournaments":
-			return put(s.tourCounterKey(), it.Value)
-		}
-		return nil, 0, errors.New("not the counter of games or of tournaments")
-	case dump.KindLive:
-		p, err := dump.SplitID(it, 3)
-		if err != nil {
-			return nil, 0, err
-		}
-		rec, err := decodeRecord(it.Value)
-		if err != nil {
-			return nil, 0, err
-		}
-		ops, err := s.liveOps(&sessions.Change{Key: sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, Live: rec}, seen{})
-		return ops, len(it.Value) + 256, err
-	case dump.KindGame:
-		n, err := strconv.ParseUint(it.ID, 10, 64)
-		if err != nil || n == 0 {
-			return nil, 0, errors.New("bad game id")
-		}
-		if _, err := decodeRecord(it.Value); err != nil {
-			return nil, 0, err
-		}
-		return put(s.gameKey(n), it.Value)
-	case dump.KindHistory:
-		p := strings.Split(it.ID, "\x00")
-		n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
-		switch {
-		case err != nil || n == 0:
-		case p[0] == "user" && len(p) == 4 && p[1] != "" && p[2] != "":
-			return put(fmt.Sprintf("%s%016d", s.userPrefix(p[1], p[2]), n), nil)
-		case p[0] == "channel" && len(p) == 5 && p[1] != "" && p[2] != "":
-			return put(fmt.Sprintf("%s%016d", s.channelPrefix(sessions.Key{Platform: p[1], Channel: p[2], Thread: p[3]}), n), nil)
-		}
-		return nil, 0, errors.New("bad history entry")
-	case dump.KindStanding, dump.KindLadder:
-		var st sessions.Standing
-		if err := json.Unmarshal(it.Value, &st); err != nil {
-			return nil, 0, err
-		}
-		v, err := json.Marshal(standingRecord{V: 1, Standing: st})
-		if err != nil {
-			return nil, 0, err
-		}
-		if it.Kind == dump.KindStanding {
-			if _, err := dump.SplitID(it, 4); err != nil {
-				return nil, 0, err
-			}
-			return put(s.prefix+"r/"+it.ID, v)
-		}
-		p, err := dump.SplitID(it, 5)
-		if err != nil {
-			return nil, 0, err
-		}
-		rating, err := strconv.Atoi(p[3])
-		if err != nil {
-			return nil, 0, errors.New("bad rating")
-		}
-		return put(s.ladderPrefix(p[0], p[1], p[2])+inverted(rating)+"\x00"+p[4], v)
-	case dump.KindName:
-		var u sessions.User
-		if _, err := dump.SplitID(it, 2); err != nil {
-			return nil, 0, err
-		}
-		if err := json.Unmarshal(it.Value, &u); err != nil {
-			return nil, 0, err
-		}
-		return put(s.prefix+"n/"+it.ID, it.Value)
-	case dump.KindPrefs:
-		var p prefs
-		if _, err := dump.SplitID(it, 2); err != nil {
-			return nil, 0, err
-		}
-		if err := json.Unmarshal(it.Value, &p); err != nil || p.V != 1 {
-			return nil, 0, fmt.Errorf("bad preferences (version %d)", p.V)
-		}
-		return put(s.prefix+"p/"+it.ID, it.Value)
-	case dump.KindRoute:
-		var r route
-		if _, err := dump.SplitID(it, 2); err != nil {
-			return nil, 0, err
-		}
-		if err := json.Unmarshal(it.Value, &r); err != nil || r.V != 1 {
-			return nil, 0, fmt.Errorf("bad route (version %d)", r.V)
-		}
-		return put(s.prefix+"o/"+it.ID, it.Value)
-	case dump.KindTournament:
-		// Written as PutTournament writes a new one, the channel's to/
-		// taken when it is active (of two active in one channel, the
-		// newer, written later, holds it).
-		n, err := strconv.ParseUint(it.ID, 10, 64)
-		if err != nil || n == 0 {
-			return nil, 0, errors.New("bad tournament id")
-		}
-		v, err := dump.TournamentValue(it.Value, it.ID)
-		if err != nil {
-			return nil, 0, err
-		}
-		t, err := decodeTournament(v)
-		if err != nil {
-			return nil, 0, err
-		}
-		ch, err := s.tourChannelPrefix(t.Key)
-		if err != nil {
-			return nil, 0, err
-		}
-		ops := s.recordOps(n, t, v, ch, "")
-		if t.Status.Active() {
-			ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
-		}
-		return ops, len(v) + 512, nil
-	case dump.KindRated:
-		p, err := dump.SplitID(it, 5)
-		if err != nil {
-			return nil, 0, err
-		}
-		at, err := strconv.ParseInt(p[3], 10, 64)
-		if err != nil {
-			return nil, 0, errors.New("bad time")
-		}
-		id, err := strconv.ParseUint(p[4], 10, 64)
-		if err != nil || id == 0 {
-			return nil, 0, errors.New("bad game id")
-		}
-		var g sessions.RatedGame
-		if err := json.Unmarshal(it.Value, &g); err != nil {
-			return nil, 0, err
-		}
-		v, err := json.Marshal(ratedRecord{V: 1, RatedGame: g})
-		if err != nil {
-			return nil, 0, err
-		}
-		return put(fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(p[0], p[1], p[2]), at, id), v)
-	case dump.KindMember:
-		p, err := dump.SplitID(it, 5)
-		if err != nil {
-			return nil, 0, err
-		}
-		return put(s.memberPrefix(p[0], p[1], p[2], p[3])+p[4], nil)
-	case dump.KindCommunityLadder:
-		p, err := dump.SplitID(it, 6)
-		if err != nil {
-			return nil, 0, err
-		}
-		rating, err := strconv.Atoi(p[4])
-		if err != nil {
-			return nil, 0, errors.New("bad rating")
-		}
-		var st sessions.Standing
-		if err := json.Unmarshal(it.Value, &st); err != nil {
-			return nil, 0, err
-		}
-		v, err := json.Marshal(standingRecord{V: 1, Standing: st})
-		if err != nil {
-			return nil, 0, err
-		}
-		// The row, and the rating it is at in its membership (cm/).
-		k := s.cladderRow(p[0], p[1], p[2], p[3], rating, p[5])
-		return []clientv3.Op{clientv3.OpPut(k, string(v)), clientv3.OpPut(s.memberPrefix(p[0], p[5], p[2], p[3])+p[1], p[4])}, len(k) + len(v) + 64, nil
+	return imp(s, it)
+}
+
+// importers give the writes of an Item of each kind, and their size.
+var importers = map[string]func(s *Store, it dump.Item) ([]clientv3.Op, int, error){
+	dump.KindCounter:         (*Store).importCounter,
+	dump.KindLive:            (*Store).importLive,
+	dump.KindGame:            (*Store).importGame,
+	dump.KindHistory:         (*Store).importHistory,
+	dump.KindStanding:        (*Store).importStandingRow,
+	dump.KindLadder:          (*Store).importStandingRow,
+	dump.KindName:            (*Store).importName,
+	dump.KindPrefs:           (*Store).importPrefs,
+	dump.KindRoute:           (*Store).importRoute,
+	dump.KindTournament:      (*Store).importTournament,
+	dump.KindRated:           (*Store).importRated,
+	dump.KindMember:          (*Store).importMember,
+	dump.KindCommunityLadder: (*Store).importCommunityLadder,
+}
+
+// putOp is the write of v at k, and its size.
+func putOp(k string, v []byte) ([]clientv3.Op, int, error) {
+	return []clientv3.Op{clientv3.OpPut(k, string(v))}, len(k) + len(v), nil
+}
+
+func (s *Store) importCounter(it dump.Item) ([]clientv3.Op, int, error) {
+	_, err := strconv.ParseUint(string(it.Value), 10, 64)
+	switch {
+	case err == nil && it.ID == "games":
+		return putOp(s.nextKey(), it.Value)
+	case err == nil && it.ID == "tournaments":
+		return putOp(s.tourCounterKey(), it.Value)
 	}
-	return nil, 0, errors.New("unknown kind")
+	return nil, 0, errors.New("not the counter of games or of tournaments")
+}
+
+func (s *Store) importLive(it dump.Item) ([]clientv3.Op, int, error) {
+	p, err := dump.SplitID(it, 3)
+	if err != nil {
+		return nil, 0, err
+	}
+	rec, err := decodeRecord(it.Value)
+	if err != nil {
+		return nil, 0, err
+	}
+	ops, err := s.liveOps(&sessions.Change{Key: sessions.Key{Platform: p[0], Channel: p[1], Thread: p[2]}, Live: rec}, seen{})
+	return ops, len(it.Value) + 256, err
+}
+
+func (s *Store) importGame(it dump.Item) ([]clientv3.Op, int, error) {
+	n, err := strconv.ParseUint(it.ID, 10, 64)
+	if err != nil || n == 0 {
+		return nil, 0, errors.New("bad game id")
+	}
+	if _, err := decodeRecord(it.Value); err != nil {
+		return nil, 0, err
+	}
+	return putOp(s.gameKey(n), it.Value)
+}
+
+func (s *Store) importHistory(it dump.Item) ([]clientv3.Op, int, error) {
+	p := strings.Split(it.ID, "\x00")
+	n, err := strconv.ParseUint(p[len(p)-1], 10, 64)
+	switch {
+	case err != nil || n == 0:
+	case p[0] == "user" && len(p) == 4 && p[1] != "" && p[2] != "":
+		return putOp(fmt.Sprintf("%s%016d", s.userPrefix(p[1], p[2]), n), nil)
+	case p[0] == "channel" && len(p) == 5 && p[1] != "" && p[2] != "":
+		return putOp(fmt.Sprintf("%s%016d", s.channelPrefix(sessions.Key{Platform: p[1], Channel: p[2], Thread: p[3]}), n), nil)
+	}
+	return nil, 0, errors.New("bad history entry")
+}
+
+func (s *Store) importStandingRow(it dump.Item) ([]clientv3.Op, int, error) {
+	var st sessions.Standing
+	if err := json.Unmarshal(it.Value, &st); err != nil {
+		return nil, 0, err
+	}
+	v, err := json.Marshal(standingRecord{V: 1, Standing: st})
+	if err != nil {
+		return nil, 0, err
+	}
+	if it.Kind == dump.KindStanding {
+		if _, err := dump.SplitID(it, 4); err != nil {
+			return nil, 0, err
+		}
+		return putOp(s.prefix+"r/"+it.ID, v)
+	}
+	p, err := dump.SplitID(it, 5)
+	if err != nil {
+		return nil, 0, err
+	}
+	rating, err := strconv.Atoi(p[3])
+	if err != nil {
+		return nil, 0, errors.New("bad rating")
+	}
+	return putOp(s.ladderPrefix(p[0], p[1], p[2])+inverted(rating)+"\x00"+p[4], v)
+}
+
+func (s *Store) importName(it dump.Item) ([]clientv3.Op, int, error) {
+	var u sessions.User
+	if _, err := dump.SplitID(it, 2); err != nil {
+		return nil, 0, err
+	}
+	if err := json.Unmarshal(it.Value, &u); err != nil {
+		return nil, 0, err
+	}
+	return putOp(s.prefix+"n/"+it.ID, it.Value)
+}
+
+func (s *Store) importPrefs(it dump.Item) ([]clientv3.Op, int, error) {
+	var p prefs
+	if _, err := dump.SplitID(it, 2); err != nil {
+		return nil, 0, err
+	}
+	if err := json.Unmarshal(it.Value, &p); err != nil || p.V != 1 {
+		return nil, 0, fmt.Errorf("bad preferences (version %d)", p.V)
+	}
+	return putOp(s.prefix+"p/"+it.ID, it.Value)
+}
+
+func (s *Store) importRoute(it dump.Item) ([]clientv3.Op, int, error) {
+	var r route
+	if _, err := dump.SplitID(it, 2); err != nil {
+		return nil, 0, err
+	}
+	if err := json.Unmarshal(it.Value, &r); err != nil || r.V != 1 {
+		return nil, 0, fmt.Errorf("bad route (version %d)", r.V)
+	}
+	return putOp(s.prefix+"o/"+it.ID, it.Value)
+}
+
+func (s *Store) importTournament(it dump.Item) ([]clientv3.Op, int, error) {
+	// Written as PutTournament writes a new one, the channel's to/
+	// taken when it is active (of two active in one channel, the
+	// newer, written later, holds it).
+	n, err := strconv.ParseUint(it.ID, 10, 64)
+	if err != nil || n == 0 {
+		return nil, 0, errors.New("bad tournament id")
+	}
+	v, err := dump.TournamentValue(it.Value, it.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	t, err := decodeTournament(v)
+	if err != nil {
+		return nil, 0, err
+	}
+	ch, err := s.tourChannelPrefix(t.Key)
+	if err != nil {
+		return nil, 0, err
+	}
+	ops := s.recordOps(n, t, v, ch, "")
+	if t.Status.Active() {
+		ops = append(ops, clientv3.OpPut(s.openKey(t.Key), fmt.Sprintf("%016d", n)))
+	}
+	return ops, len(v) + 512, nil
+}
+
+func (s *Store) importRated(it dump.Item) ([]clientv3.Op, int, error) {
+	p, err := dump.SplitID(it, 5)
+	if err != nil {
+		return nil, 0, err
+	}
+	at, err := strconv.ParseInt(p[3], 10, 64)
+	if err != nil {
+		return nil, 0, errors.New("bad time")
+	}
+	id, err := strconv.ParseUint(p[4], 10, 64)
+	if err != nil || id == 0 {
+		return nil, 0, errors.New("bad game id")
+	}
+	var g sessions.RatedGame
+	if err := json.Unmarshal(it.Value, &g); err != nil {
+		return nil, 0, err
+	}
+	v, err := json.Marshal(ratedRecord{V: 1, RatedGame: g})
+	if err != nil {
+		return nil, 0, err
+	}
+	return putOp(fmt.Sprintf("%s%020d\x00%016d", s.ratedPrefix(p[0], p[1], p[2]), at, id), v)
+}
+
+func (s *Store) importMember(it dump.Item) ([]clientv3.Op, int, error) {
+	p, err := dump.SplitID(it, 5)
+	if err != nil {
+		return nil, 0, err
+	}
+	return putOp(s.memberPrefix(p[0], p[1], p[2], p[3])+p[4], nil)
+}
+
+func (s *Store) importCommunityLadder(it dump.Item) ([]clientv3.Op, int, error) {
+	p, err := dump.SplitID(it, 6)
+	if err != nil {
+		return nil, 0, err
+	}
+	rating, err := strconv.Atoi(p[4])
+	if err != nil {
+		return nil, 0, errors.New("bad rating")
+	}
+	var st sessions.Standing
+	if err := json.Unmarshal(it.Value, &st); err != nil {
+		return nil, 0, err
+	}
+	v, err := json.Marshal(standingRecord{V: 1, Standing: st})
+	if err != nil {
+		return nil, 0, err
+	}
+	// The row, and the rating it is at in its membership (cm/).
+	k := s.cladderRow(p[0], p[1], p[2], p[3], rating, p[5])
+	return []clientv3.Op{clientv3.OpPut(k, string(v)), clientv3.OpPut(s.memberPrefix(p[0], p[5], p[2], p[3])+p[1], p[4])}, len(k) + len(v) + 64, nil
 }
 
 // Keys counts the keys under the prefix (request ids and the elections
