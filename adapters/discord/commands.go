@@ -80,7 +80,7 @@ func (l localized) text(n int, f func(p chat.Speaker) string) (string, map[disco
 // the game choices in every language of the catalogues Discord has
 // (description_localizations, name_localizations). Names stay English.
 func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationCommand {
-	loc := newLocalized(h.Catalogues())
+	m := newOptionMaker(h, list)
 	short := map[string]map[string]string{}
 	for _, lang := range h.Catalogues().Langs() {
 		short[lang] = map[string]string{}
@@ -88,146 +88,14 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 			short[lang][c.Command] = c.Label
 		}
 	}
-	var gameChoices []*discordgo.ApplicationCommandOptionChoice
-	for _, g := range list {
-		name, names := loc.text(100, func(p chat.Speaker) string {
-			if w, ok := p.Maybe("GameName_" + g.ID); ok {
-				return w
-			}
-			return g.Name
-		})
-		gameChoices = append(gameChoices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: g.ID})
-	}
-	desc := func(id string, kv ...any) (string, *map[discordgo.Locale]string) {
-		d, ds := loc.text(maxDescription, func(p chat.Speaker) string { return p.T(id, kv...) })
-		if ds == nil {
-			return d, nil
-		}
-		return d, &ds
-	}
-	opt := func(t discordgo.ApplicationCommandOptionType, name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
-		d, ds := desc(id, kv...)
-		o := &discordgo.ApplicationCommandOption{Type: t, Name: name, Description: d, Required: required}
-		if ds != nil {
-			o.DescriptionLocalizations = *ds
-		}
-		return o
-	}
-	str := func(name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
-		return opt(discordgo.ApplicationCommandOptionString, name, id, required, kv...)
-	}
-	choices := func(o *discordgo.ApplicationCommandOption, values ...string) *discordgo.ApplicationCommandOption {
-		for _, v := range values {
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
-		}
-		return o
-	}
-	intChoices := func(name, id string, values ...int) *discordgo.ApplicationCommandOption {
-		o := opt(discordgo.ApplicationCommandOptionInteger, name, id, false)
-		for _, v := range values {
-			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
-		}
-		return o
-	}
-	boolean := func(name, id string) *discordgo.ApplicationCommandOption {
-		return opt(discordgo.ApplicationCommandOptionBoolean, name, id, false)
-	}
-	user := func(name, id string) *discordgo.ApplicationCommandOption {
-		return opt(discordgo.ApplicationCommandOptionUser, name, id, false)
-	}
-	game := func(required bool) *discordgo.ApplicationCommandOption {
-		o := str("game", "DiscordOptGame", required)
-		o.Choices = gameChoices
-		return o
-	}
-	auto := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		o.Autocomplete = true
-		return o
-	}
-	required := func(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		o.Required = true
-		return o
-	}
-	// /top's ladder: this server's (the default) or the platform's, whose
-	// value is the word /top takes, chat.Global, in every language.
-	ladder := str("ladder", "DiscordOptLadder", false)
-	for _, c := range []struct{ value, id string }{{"here", "DiscordLadderHere"}, {chat.Global, "DiscordLadderGlobal"}} {
-		name, names := loc.text(100, func(p chat.Speaker) string { return p.T(c.id, "Global", p.T("WordGlobal")) })
-		ladder.Choices = append(ladder.Choices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: c.value})
-	}
-	def := h.DefaultTime(Platform)
-	tourDesc := map[string]string{"new": "DiscordTour_new", "join": "DiscordTour_join", "leave": "DiscordTour_leave",
-		"start": "DiscordTour_start", "standings": "DiscordTour_standings", "show": "DiscordTour_show", "cancel": "DiscordTour_cancel"}
-	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		o := opt(discordgo.ApplicationCommandOptionSubCommand, name, tourDesc[name], false)
-		o.Options = opts
-		return o
-	}
-	rounds := opt(discordgo.ApplicationCommandOptionInteger, "rounds", "DiscordOptRounds", false)
-	minRounds := 1.0
-	rounds.MinValue, rounds.MaxValue = &minRounds, 11
-	var tour []*discordgo.ApplicationCommandOption
-	for _, n := range tourSubs {
-		switch n {
-		case "new":
-			// The games a tournament offers are /play's: the four-player
-			// Halma has no players option here.
-			tour = append(tour, sub(n,
-				game(true),
-				choices(str("format", "DiscordOptFormat", false), string(sessions.FormatSwiss), string(sessions.FormatRoundRobin)),
-				rounds,
-				boolean("double", "DiscordOptDouble"),
-				choices(str("time", "DiscordOptTime", false, "Time", def.String()), timeChoices(def)...),
-				boolean("rated", "DiscordOptTourRated"),
-				auto(str("options", "DiscordOptGameOptions", false))))
-		case "show":
-			tour = append(tour, sub(n, str("id", "DiscordOptTourID", true)))
-		default:
-			tour = append(tour, sub(n))
-		}
-	}
-	options := map[string][]*discordgo.ApplicationCommandOption{
-		"tournament": tour,
-		"play": {
-			game(true),
-			user("opponent", "DiscordOptOpponent"),
-			choices(str("color", "DiscordOptColor", false), "white", "black", "random"),
-			choices(str("time", "DiscordOptTime", false, "Time", def.String()), timeChoices(def)...),
-			boolean("rated", "DiscordOptRated"),
-			intChoices("level", "DiscordOptLevel", 1, 2, 3, 4, 5),
-			intChoices("size", "DiscordOptSize", 8, 10, 16),
-			intChoices("players", "DiscordOptPlayers", 2, 4),
-			boolean("flying", "DiscordOptFlying"),
-			boolean("huff", "DiscordOptHuff"),
-		},
-		"move":    {auto(str("move", "DiscordOptMove", true))},
-		"setup":   {str("squares", "DiscordOptSquares", true)},
-		"huff":    {auto(str("square", "DiscordOptSquare", true))},
-		"history": {user("user", "DiscordOptHistoryUser"), game(false)},
-		"show":    {str("id", "DiscordOptID", true)},
-		"replay":  {str("id", "DiscordOptID", true)},
-		"export":  {str("id", "DiscordOptID", true)},
-		"rating":  {user("user", "DiscordOptRatingUser"), game(false)},
-		"top":     {ladder, game(false), str("month", "DiscordOptMonth", false)},
-		"profile": {user("user", "DiscordOptProfileUser")},
-		"vs":      {required(user("user", "DiscordOptVsUser")), game(false)},
-		// More commands than the 25 choices Discord takes: the command's
-		// name is autocompleted.
-		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
-		"lang": {choices(str("lang", "DiscordOptLang", false), h.Catalogues().Langs()...)},
-	}
-	hd, hds := desc("DiscordOptCommand")
-	options["help"][0].Description = hd
-	if hds != nil {
-		options["help"][0].DescriptionLocalizations = *hds
-	}
+	options := m.commandOptions(h)
 	// Anyone who may send messages in a server channel may use the
 	// commands; they are not offered in private messages.
 	members := int64(discordgo.PermissionSendMessages)
 	where := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	var out []*discordgo.ApplicationCommand
 	for _, n := range slashNames {
-		d, ds := loc.text(maxDescription, func(p chat.Speaker) string {
+		d, ds := m.loc.text(maxDescription, func(p chat.Speaker) string {
 			if s := short[p.Lang][n]; s != "" {
 				return s
 			}
@@ -241,6 +109,176 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		out = append(out, c)
 	}
 	return out
+}
+
+// optionMaker makes the commands' options, described from the catalogues
+// in every language.
+type optionMaker struct {
+	loc         localized
+	gameChoices []*discordgo.ApplicationCommandOptionChoice
+	def         sessions.Duration // the platform's default clock
+}
+
+func newOptionMaker(h *chat.Handler, list []games.Info) *optionMaker {
+	m := &optionMaker{loc: newLocalized(h.Catalogues()), def: h.DefaultTime(Platform)}
+	for _, g := range list {
+		name, names := m.loc.text(100, func(p chat.Speaker) string {
+			if w, ok := p.Maybe("GameName_" + g.ID); ok {
+				return w
+			}
+			return g.Name
+		})
+		m.gameChoices = append(m.gameChoices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: g.ID})
+	}
+	return m
+}
+
+// desc is the catalogue message id in every language, cut to Discord's
+// length of a description.
+func (m *optionMaker) desc(id string, kv ...any) (string, *map[discordgo.Locale]string) {
+	d, ds := m.loc.text(maxDescription, func(p chat.Speaker) string { return p.T(id, kv...) })
+	if ds == nil {
+		return d, nil
+	}
+	return d, &ds
+}
+
+func (m *optionMaker) opt(t discordgo.ApplicationCommandOptionType, name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
+	d, ds := m.desc(id, kv...)
+	o := &discordgo.ApplicationCommandOption{Type: t, Name: name, Description: d, Required: required}
+	if ds != nil {
+		o.DescriptionLocalizations = *ds
+	}
+	return o
+}
+
+func (m *optionMaker) str(name, id string, required bool, kv ...any) *discordgo.ApplicationCommandOption {
+	return m.opt(discordgo.ApplicationCommandOptionString, name, id, required, kv...)
+}
+
+func choices(o *discordgo.ApplicationCommandOption, values ...string) *discordgo.ApplicationCommandOption {
+	for _, v := range values {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: v, Value: v})
+	}
+	return o
+}
+
+func (m *optionMaker) intChoices(name, id string, values ...int) *discordgo.ApplicationCommandOption {
+	o := m.opt(discordgo.ApplicationCommandOptionInteger, name, id, false)
+	for _, v := range values {
+		o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: strconv.Itoa(v), Value: v})
+	}
+	return o
+}
+
+func (m *optionMaker) boolean(name, id string) *discordgo.ApplicationCommandOption {
+	return m.opt(discordgo.ApplicationCommandOptionBoolean, name, id, false)
+}
+
+func (m *optionMaker) user(name, id string) *discordgo.ApplicationCommandOption {
+	return m.opt(discordgo.ApplicationCommandOptionUser, name, id, false)
+}
+
+func (m *optionMaker) game(required bool) *discordgo.ApplicationCommandOption {
+	o := m.str("game", "DiscordOptGame", required)
+	o.Choices = m.gameChoices
+	return o
+}
+
+func auto(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	o.Autocomplete = true
+	return o
+}
+
+func required(o *discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	o.Required = true
+	return o
+}
+
+// ladder is /top's ladder: this server's (the default) or the platform's,
+// whose value is the word /top takes, chat.Global, in every language.
+func (m *optionMaker) ladder() *discordgo.ApplicationCommandOption {
+	ladder := m.str("ladder", "DiscordOptLadder", false)
+	for _, c := range []struct{ value, id string }{{"here", "DiscordLadderHere"}, {chat.Global, "DiscordLadderGlobal"}} {
+		name, names := m.loc.text(100, func(p chat.Speaker) string { return p.T(c.id, "Global", p.T("WordGlobal")) })
+		ladder.Choices = append(ladder.Choices, &discordgo.ApplicationCommandOptionChoice{Name: name, NameLocalizations: names, Value: c.value})
+	}
+	return ladder
+}
+
+// tournament is /tournament's subcommands.
+func (m *optionMaker) tournament() []*discordgo.ApplicationCommandOption {
+	tourDesc := map[string]string{"new": "DiscordTour_new", "join": "DiscordTour_join", "leave": "DiscordTour_leave",
+		"start": "DiscordTour_start", "standings": "DiscordTour_standings", "show": "DiscordTour_show", "cancel": "DiscordTour_cancel"}
+	sub := func(name string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+		o := m.opt(discordgo.ApplicationCommandOptionSubCommand, name, tourDesc[name], false)
+		o.Options = opts
+		return o
+	}
+	rounds := m.opt(discordgo.ApplicationCommandOptionInteger, "rounds", "DiscordOptRounds", false)
+	minRounds := 1.0
+	rounds.MinValue, rounds.MaxValue = &minRounds, 11
+	var tour []*discordgo.ApplicationCommandOption
+	for _, n := range tourSubs {
+		switch n {
+		case "new":
+			// The games a tournament offers are /play's: the four-player
+			// Halma has no players option here.
+			tour = append(tour, sub(n,
+				m.game(true),
+				choices(m.str("format", "DiscordOptFormat", false), string(sessions.FormatSwiss), string(sessions.FormatRoundRobin)),
+				rounds,
+				m.boolean("double", "DiscordOptDouble"),
+				choices(m.str("time", "DiscordOptTime", false, "Time", m.def.String()), timeChoices(m.def)...),
+				m.boolean("rated", "DiscordOptTourRated"),
+				auto(m.str("options", "DiscordOptGameOptions", false))))
+		case "show":
+			tour = append(tour, sub(n, m.str("id", "DiscordOptTourID", true)))
+		default:
+			tour = append(tour, sub(n))
+		}
+	}
+	return tour
+}
+
+// commandOptions are the options of each command that has some.
+func (m *optionMaker) commandOptions(h *chat.Handler) map[string][]*discordgo.ApplicationCommandOption {
+	options := map[string][]*discordgo.ApplicationCommandOption{
+		"tournament": m.tournament(),
+		"play": {
+			m.game(true),
+			m.user("opponent", "DiscordOptOpponent"),
+			choices(m.str("color", "DiscordOptColor", false), "white", "black", "random"),
+			choices(m.str("time", "DiscordOptTime", false, "Time", m.def.String()), timeChoices(m.def)...),
+			m.boolean("rated", "DiscordOptRated"),
+			m.intChoices("level", "DiscordOptLevel", 1, 2, 3, 4, 5),
+			m.intChoices("size", "DiscordOptSize", 8, 10, 16),
+			m.intChoices("players", "DiscordOptPlayers", 2, 4),
+			m.boolean("flying", "DiscordOptFlying"),
+			m.boolean("huff", "DiscordOptHuff"),
+		},
+		"move":    {auto(m.str("move", "DiscordOptMove", true))},
+		"setup":   {m.str("squares", "DiscordOptSquares", true)},
+		"huff":    {auto(m.str("square", "DiscordOptSquare", true))},
+		"history": {m.user("user", "DiscordOptHistoryUser"), m.game(false)},
+		"show":    {m.str("id", "DiscordOptID", true)},
+		"replay":  {m.str("id", "DiscordOptID", true)},
+		"export":  {m.str("id", "DiscordOptID", true)},
+		"rating":  {m.user("user", "DiscordOptRatingUser"), m.game(false)},
+		"top":     {m.ladder(), m.game(false), m.str("month", "DiscordOptMonth", false)},
+		"profile": {m.user("user", "DiscordOptProfileUser")},
+		"vs":      {required(m.user("user", "DiscordOptVsUser")), m.game(false)},
+		// More commands than the 25 choices Discord takes: the command's
+		// name is autocompleted.
+		"help": {{Type: discordgo.ApplicationCommandOptionString, Name: "command", Autocomplete: true}},
+		"lang": {choices(m.str("lang", "DiscordOptLang", false), h.Catalogues().Langs()...)},
+	}
+	hd, hds := m.desc("DiscordOptCommand")
+	options["help"][0].Description = hd
+	if hds != nil {
+		options["help"][0].DescriptionLocalizations = *hds
+	}
+	return options
 }
 
 // timeChoices are the choices of /play's time option: 5m, 10m, 1h, 1d, 3d
