@@ -55,7 +55,7 @@ type config struct {
 	} `yaml:"log"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /readyz
-		// (":9090"); empty serves none and counts nothing.
+		// ("127.0.0.1:9077"); empty serves none and counts nothing.
 		Listen string `yaml:"listen"`
 	} `yaml:"metrics"`
 	Console struct {

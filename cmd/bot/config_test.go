@@ -60,7 +60,7 @@ func TestConfigErrors(t *testing.T) {
 			"environment BOT_STORAGE_COMMIT_WATCHDOG: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
 		{"bad level", "log:\n  level: loud\n", nil, `config FILE: line 2: log.level "loud" is not one of debug, info, warn, error`},
 		{"bad format", "log:\n  format: xml\n", nil, `config FILE: line 2: log.format "xml" is not text or json`},
-		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: line 2: metrics.listen "9090" is not an address to listen on (host:port or :port, like 127.0.0.1:9464)`},
+		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: line 2: metrics.listen "9090" is not an address to listen on (host:port or :port, like 127.0.0.1:9077)`},
 		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: line 2: storage.path is empty"},
 		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"bad clock", "clocks:\n  telegram: daily\n", nil, `config FILE: line 2: clocks.telegram: "daily" is not a duration (examples: 5m, 1h, 3d, off)`},

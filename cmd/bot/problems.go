@@ -13,7 +13,7 @@ import (
 // metricsExample is the address the docs and messages give for
 // metrics.listen: this machine only, on a port that no well-known
 // exporter or Prometheus itself uses by default.
-const metricsExample = "127.0.0.1:9464"
+const metricsExample = "127.0.0.1:9077"
 
 // problem is one bad setting: where it was set, what is wrong with it and,
 // when there is more to say than "change it there", what to do.

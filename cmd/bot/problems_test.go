@@ -85,11 +85,11 @@ func TestDoctorEveryProblem(t *testing.T) {
 func TestDoctorMetricsAddress(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "bot.db")
 	for _, tc := range []struct{ listen, want string }{
-		{":9464", "! metrics: metrics.listen :9464 listens on every interface: /metrics, /healthz and /readyz are public → listen on this machine (like 127.0.0.1:9464)"},
-		{"0.0.0.0:9464", "! metrics: metrics.listen 0.0.0.0:9464 listens on every interface"},
-		{"[::]:9464", "! metrics: metrics.listen [::]:9464 listens on every interface"},
-		{"127.0.0.1:9464", "✓ metrics: /metrics, /healthz and /readyz served on 127.0.0.1:9464"},
-		{"[::1]:9464", "✓ metrics: /metrics, /healthz and /readyz served on [::1]:9464"},
+		{":9077", "! metrics: metrics.listen :9077 listens on every interface: /metrics, /healthz and /readyz are public → listen on this machine (like 127.0.0.1:9077)"},
+		{"0.0.0.0:9077", "! metrics: metrics.listen 0.0.0.0:9077 listens on every interface"},
+		{"[::]:9077", "! metrics: metrics.listen [::]:9077 listens on every interface"},
+		{"127.0.0.1:9077", "✓ metrics: /metrics, /healthz and /readyz served on 127.0.0.1:9077"},
+		{"[::1]:9077", "✓ metrics: /metrics, /healthz and /readyz served on [::1]:9077"},
 	} {
 		out, err := runDoctor(t, "", map[string]string{"BOT_STORAGE_PATH": db, "BOT_METRICS_LISTEN": tc.listen})
 		if err != nil || !strings.Contains(out, tc.want) {
@@ -159,7 +159,7 @@ func TestMetricsPortTaken(t *testing.T) {
 	c := defaultConfig()
 	c.Metrics.Listen = ln.Addr().String()
 	_, err = newOperations(c, sessionstest.NewMemoryStore(), "bbolt")
-	if want := "(another program has that port, as Prometheus has 9090: choose a port of the bot's own, like 127.0.0.1:9464)"; err == nil || !strings.HasSuffix(err.Error(), want) {
+	if want := "(another program has that port, as Prometheus has 9090: choose a port of the bot's own, like 127.0.0.1:9077)"; err == nil || !strings.HasSuffix(err.Error(), want) {
 		t.Fatalf("%v, want an error ending %q", err, want)
 	}
 }
