@@ -33,7 +33,7 @@ var locales embed.FS
 const DefaultLang = "en"
 
 // Catalogues holds the catalogues and words messages in a language. It is safe
-// for concurrent use (it is never changed after NewWords).
+// for concurrent use (it is never changed after NewCatalogues).
 type Catalogues struct {
 	langs []string
 	def   string

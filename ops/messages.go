@@ -21,8 +21,10 @@ type messages struct {
 	sent, retried, gaveUp, limited, waited *prometheus.CounterVec
 }
 
+// newMessages makes the messages' metrics, with every platform's series
+// at 0 from the first scrape.
 func newMessages(f factory) messages {
-	return messages{
+	x := messages{
 		sent:    f.counterVec("messages_sent_total", "Messages the platform took (posts, answers, edits of the bot's messages).", "platform"),
 		retried: f.counterVec("messages_retried_total", "Messages tried again after a failure that may pass (a 429, a network fault, a 5xx).", "platform"),
 		gaveUp: f.counterVec("messages_given_up_total",
@@ -30,6 +32,12 @@ func newMessages(f factory) messages {
 		limited: f.counterVec("rate_limited_total", "429 answers (Too Many Requests) of the platform.", "platform"),
 		waited:  f.counterVec("rate_limit_wait_seconds_total", "Time the platform's 429 answers asked to wait (retry_after), summed.", "platform"),
 	}
+	for _, p := range Platforms() {
+		for _, v := range []*prometheus.CounterVec{x.sent, x.retried, x.gaveUp, x.limited, x.waited} {
+			v.WithLabelValues(p)
+		}
+	}
+	return x
 }
 
 // Messages returns the counters of platform's messages.

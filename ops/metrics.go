@@ -91,6 +91,15 @@ func New(o Options) *Metrics {
 
 	m.commands = f.counterVec("commands_total", "Commands answered, by platform, command (other: none of the language's) and outcome (applied, refused, rate_limited, error).",
 		"platform", "command", "outcome")
+	// Every series from the first scrape, at 0: rate() and increase() see
+	// the first command after a start, not only the second.
+	for _, p := range m.platforms {
+		for _, c := range append(slices.Clone(m.names), Other) {
+			for _, o := range outcomes {
+				m.commands.WithLabelValues(p, c, o)
+			}
+		}
+	}
 	store := prometheus.Labels{"store": o.Store}
 	m.moves = f.counterVec("moves_committed_total", "Moves committed to the store (players', the computer's and the clock's).", "store").With(store)
 	m.commit = f.histogramVec("commit_duration_seconds", "How long the store took to commit a change of a session (a move, a challenge, the end of a game), committed or not.",

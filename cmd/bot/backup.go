@@ -36,7 +36,7 @@ func cmdBackup(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return errors.New("usage: bot backup [--config FILE] BACKUP.db")
 	}
 	out := fl.Arg(0)
-	c, err := loadConfig(*path, os.Getenv)
+	c, err := loadEnvConfig(*path)
 	if err != nil {
 		return err
 	}

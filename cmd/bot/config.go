@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -54,7 +55,7 @@ type config struct {
 	} `yaml:"log"`
 	Metrics struct {
 		// Listen is the address of /metrics, /healthz and /readyz
-		// (":9090"); empty serves none and counts nothing.
+		// ("127.0.0.1:9077"); empty serves none and counts nothing.
 		Listen string `yaml:"listen"`
 	} `yaml:"metrics"`
 	Console struct {
@@ -177,13 +178,15 @@ func (d *duration) set(s string) error {
 	return nil
 }
 
-// UnmarshalYAML reads a duration and names the line of a bad one.
+// UnmarshalYAML reads a duration and names the line of a bad one; the
+// error is a *yaml.TypeError, so the decoder goes on to the next setting
+// and reports every bad one.
 func (d *duration) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("line %d: a duration is a single value like 5s or 1h", n.Line)
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: a duration is a single value like 5s or 1h", n.Line)}}
 	}
 	if err := d.set(n.Value); err != nil {
-		return fmt.Errorf("line %d: %v", n.Line, err)
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: %v", n.Line, err)}}
 	}
 	return nil
 }
@@ -406,118 +409,119 @@ func settingNames(section []string) []string {
 }
 
 // loadConfig reads the defaults, then the YAML file (when path is not
-// empty), then the environment (getenv). Errors name the file and line.
+// empty), then the environment (getenv). The error (a *configError)
+// names every bad setting, each with its file and line or its variable.
 func loadConfig(path string, getenv func(string) string) (config, error) {
-	c := defaultConfig()
-	if path != "" {
-		if err := readConfigFile(path, &c); err != nil {
-			return c, err
-		}
-	}
-	for _, s := range settings {
-		if v := getenv(s.env); v != "" {
-			if err := s.set(&c, v); err != nil {
-				return c, fmt.Errorf("environment %s: %v", s.env, err)
-			}
-		}
-	}
-	source := "config"
-	if path != "" {
-		source += " " + path
-	}
-	if err := checkConfig(&c); err != nil {
-		return c, fmt.Errorf("%s: %v", source, err)
-	}
-	return c, nil
+	c, probs := readSettings(path, getenv, nil)
+	return c, probs.err()
 }
 
-// readConfigFile decodes the YAML file at path over c; its errors name the
-// file, and each line and setting in words.
-func readConfigFile(path string, c *config) error {
+// readConfigFile decodes the YAML file at path over c; its problems name
+// each line and setting in words; root is the document (nil when the file
+// cannot be read), to find the line of a setting.
+func readConfigFile(path string, c *config) (problems, *yaml.Node) {
+	where := "config " + path
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("config %s: no such file (config.example.yaml shows every setting)", path)
+		return problems{{where: where, what: "no such file (config.example.yaml shows every setting)"}}, nil
 	}
 	if err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return problems{{where: where, what: err.Error()}}, nil
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(b, &root); err != nil {
+		return problems{{where: where, what: strings.TrimPrefix(err.Error(), "yaml: ")}}, nil
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
+	var out problems
 	if err := dec.Decode(c); err != nil && !errors.Is(err, io.EOF) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		msg = strings.TrimPrefix(msg, "unmarshal errors:\n")
-		var root yaml.Node
-		_ = yaml.Unmarshal(b, &root) // decoded once already: only the lines of its errors are looked up
-		var lines []string
 		for _, l := range strings.Split(msg, "\n") {
 			if l = strings.TrimSpace(l); l != "" {
-				lines = append(lines, yamlMessage(l, &root))
+				out = append(out, problem{where: where, what: yamlMessage(l, &root)})
 			}
 		}
-		return fmt.Errorf("config %s: %s", path, strings.Join(lines, "; "))
 	}
-	return nil
+	return out, &root
 }
 
 // checkConfig checks the values of every setting, and completes those
 // made from others (lang's catalogue name, render.theme in lower case,
-// web.url); its errors name the setting, not the source.
-func checkConfig(c *config) error {
+// web.url); its problems name the setting, not the source.
+func checkConfig(c *config) problems {
+	var out problems
+	bad := func(key, format string, args ...any) {
+		out = append(out, problem{key: key, what: fmt.Sprintf(format, args...)})
+	}
 	switch strings.ToLower(c.Log.Level) {
 	case "debug", "info", "warn", "error":
 	default:
-		return fmt.Errorf("log.level %q is not one of debug, info, warn, error", c.Log.Level)
+		bad("log.level", "log.level %q is not one of debug, info, warn, error", c.Log.Level)
 	}
 	switch strings.ToLower(c.Log.Format) {
 	case "text", "json":
 	default:
-		return fmt.Errorf("log.format %q is not text or json", c.Log.Format)
+		bad("log.format", "log.format %q is not text or json", c.Log.Format)
 	}
 	if l := c.Metrics.Listen; l != "" {
 		if _, port, err := net.SplitHostPort(l); err != nil || port == "" {
-			return fmt.Errorf("metrics.listen %q is not an address to listen on (host:port or :port, like :9090)", l)
+			bad("metrics.listen", "metrics.listen %q is not an address to listen on (host:port or :port, like %s)", l, metricsExample)
 		}
 	}
 	if c.Storage.Path == "" {
-		return errors.New("storage.path is empty")
+		bad("storage.path", "storage.path is empty")
 	}
 	if c.Storage.CommitWatchdog < duration(time.Second) {
-		return fmt.Errorf("storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", time.Duration(c.Storage.CommitWatchdog))
+		bad("storage.commit_watchdog", "storage.commit_watchdog %s is too short (at least 1s: how long one commit may run before the bot reports it stuck)", time.Duration(c.Storage.CommitWatchdog))
 	}
 	if err := checkEtcd(*c); err != nil {
-		return err
+		bad(keyOf(err.Error(), "storage.etcd"), "%v", err)
 	}
-	if w, err := chat.NewCatalogues(c.Lang); err != nil {
-		return fmt.Errorf("lang %q has no catalogue", c.Lang)
+	if w, _ := chat.NewCatalogues(""); !w.Has(cmp.Or(c.Lang, chat.DefaultLang)) {
+		bad("lang", "lang %q has no catalogue (the languages: %s)", c.Lang, strings.Join(w.Langs(), ", "))
 	} else {
-		c.Lang = w.Default()
+		c.Lang = cmp.Or(c.Lang, chat.DefaultLang)
 	}
 	switch strings.ToLower(c.Render.Theme) {
 	case "light", "dark":
 		c.Render.Theme = strings.ToLower(c.Render.Theme)
 	default:
-		return fmt.Errorf("render.theme %q is not light or dark", c.Render.Theme)
+		bad("render.theme", "render.theme %q is not light or dark", c.Render.Theme)
 	}
 	if c.Discord.ShardCount > 1 && (c.Discord.ShardID < 0 || c.Discord.ShardID >= c.Discord.ShardCount) {
-		return fmt.Errorf("discord.shard_id %d is not between 0 and shard_count-1 (%d)", c.Discord.ShardID, c.Discord.ShardCount-1)
+		bad("discord.shard_id", "discord.shard_id %d is not between 0 and shard_count-1 (%d)", c.Discord.ShardID, c.Discord.ShardCount-1)
 	}
 	if w := c.Telegram.Webhook; w.URL != "" && w.Listen == "" {
-		return errors.New("telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)")
+		bad("telegram.webhook.url", "telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)")
 	}
 	if err := checkWeb(c); err != nil {
-		return err
+		bad(keyOf(err.Error(), "web"), "%v", err)
 	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {
-		return fmt.Errorf("computer.auto_level %d is not a level from 1 to 5", c.Computer.AutoLevel)
+		bad("computer.auto_level", "computer.auto_level %d is not a level from 1 to 5", c.Computer.AutoLevel)
 	}
-	if c.Computer.MaxTime <= 0 || c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 || c.Computer.Searches < 1 || c.Computer.Searches > 64 {
-		return errors.New("computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64")
+	if c.Computer.MaxTime <= 0 {
+		bad("computer.max_time", "computer.max_time must be above 0")
 	}
-	if l := c.Limits; l.PerChat < 0 || l.Overall < 0 || l.OpenChallenges < 0 || l.ComputerGames < 0 || l.OpenTournaments < 0 {
-		return errors.New("limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0")
+	if c.Computer.TableMB < 1 || c.Computer.TableMB > 4096 {
+		bad("computer.table_mb", "computer.table_mb %d is not from 1 to 4096", c.Computer.TableMB)
+	}
+	if c.Computer.Searches < 1 || c.Computer.Searches > 64 {
+		bad("computer.searches", "computer.searches %d is not from 1 to 64", c.Computer.Searches)
+	}
+	l := c.Limits
+	for _, n := range []struct {
+		key string
+		n   int
+	}{{"per_chat", l.PerChat}, {"overall", l.Overall}, {"open_challenges", l.OpenChallenges}, {"computer_games", l.ComputerGames}, {"open_tournaments", l.OpenTournaments}} {
+		if n.n < 0 {
+			bad("limits."+n.key, "limits.%s %d is below 0 (a count; 0 turns it off)", n.key, n.n)
+		}
 	}
 	if c.Sessions.Resident < 1 {
-		return fmt.Errorf("sessions.resident %d should be at least 1 (the most sessions kept in memory)", c.Sessions.Resident)
+		bad("sessions.resident", "sessions.resident %d should be at least 1 (the most sessions kept in memory)", c.Sessions.Resident)
 	}
 	for _, clock := range []struct {
 		name string
@@ -528,13 +532,13 @@ func checkConfig(c *config) error {
 			for _, t := range sessions.MoveTimes() {
 				choices = append(choices, t.String())
 			}
-			return fmt.Errorf("clocks.%s %s is not a time per move /play offers (%s)", clock.name, d, strings.Join(choices, ", "))
+			bad("clocks."+clock.name, "clocks.%s %s is not a time per move /play offers (%s)", clock.name, d, strings.Join(choices, ", "))
 		}
 	}
 	if c.Clocks.Tick < duration(100*time.Millisecond) {
-		return fmt.Errorf("clocks.tick %s is too short (at least 100ms)", time.Duration(c.Clocks.Tick))
+		bad("clocks.tick", "clocks.tick %s is too short (at least 100ms)", time.Duration(c.Clocks.Tick))
 	}
-	return nil
+	return out
 }
 
 // etcdEndpoints returns storage.etcd.endpoints as a list (none: bbolt).

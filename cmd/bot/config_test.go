@@ -21,8 +21,8 @@ func writeConfig(t *testing.T, text string) string {
 func noEnv(string) string { return "" }
 
 // TestConfigErrors checks whole messages: each names the file (FILE
-// below) or the environment variable, the line and the setting, in words
-// (no Go type ever shows), on one line.
+// below) and the line, or the environment variable, and the setting, in
+// words (no Go type ever shows), on one line; two problems are two lines.
 func TestConfigErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
@@ -41,46 +41,50 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key, nothing near", "storage:\n  database: x.db\n", nil,
 			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
-			`config FILE: line 2: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd); line 3: unknown setting "pth" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
+			"2 problems in the configuration (config.example.yaml shows every setting with its variable):\n" +
+				`  config FILE: line 2: unknown setting "paht" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)` + "\n" +
+				`  config FILE: line 3: unknown setting "pth" in storage: did you mean "path"? (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"text for a number", "discord:\n  shard_id: abcdefghijklmnop\n", nil, `config FILE: line 2: discord.shard_id should be a whole number, not "abcdefghijklmnop"`},
 		{"two on one line", "discord: {shard_id: x, shard_count: y}\n", nil,
-			`config FILE: line 1: discord.shard_id should be a whole number, not "x"; line 1: discord.shard_count should be a whole number, not "y"`},
+			"2 problems in the configuration (config.example.yaml shows every setting with its variable):\n" +
+				`  config FILE: line 1: discord.shard_id should be a whole number, not "x"` + "\n" +
+				`  config FILE: line 1: discord.shard_count should be a whole number, not "y"`},
 		{"list for text", "storage:\n  path: [a]\n", nil, "config FILE: line 2: storage.path should be text, not a list"},
 		{"section for text", "storage:\n  path: {a: 1}\n", nil, "config FILE: line 2: storage.path should be text, not a section"},
 		{"value for a section", "storage: x\n", nil, `config FILE: line 1: storage should be a section of settings (name: value lines), not "x"`},
 		{"bad duration", "storage:\n  open_timeout: soon\n", nil, `config FILE: line 2: storage.open_timeout: "soon" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"duration as a list", "storage:\n  open_timeout: [1s]\n", nil, "config FILE: line 2: storage.open_timeout: a duration is a single value like 5s or 1h"},
 		{"short commit watchdog", "storage:\n  commit_watchdog: 10ms\n", nil,
-			"config FILE: storage.commit_watchdog 10ms is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
+			"config FILE: line 2: storage.commit_watchdog 10ms is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
 		{"commit watchdog off", "", map[string]string{"BOT_STORAGE_COMMIT_WATCHDOG": "off"},
-			"config FILE: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
-		{"bad level", "log:\n  level: loud\n", nil, `config FILE: log.level "loud" is not one of debug, info, warn, error`},
-		{"bad format", "log:\n  format: xml\n", nil, `config FILE: log.format "xml" is not text or json`},
-		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: metrics.listen "9090" is not an address to listen on (host:port or :port, like :9090)`},
-		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: storage.path is empty"},
+			"environment BOT_STORAGE_COMMIT_WATCHDOG: storage.commit_watchdog 0s is too short (at least 1s: how long one commit may run before the bot reports it stuck)"},
+		{"bad level", "log:\n  level: loud\n", nil, `config FILE: line 2: log.level "loud" is not one of debug, info, warn, error`},
+		{"bad format", "log:\n  format: xml\n", nil, `config FILE: line 2: log.format "xml" is not text or json`},
+		{"bad metrics address", "metrics:\n  listen: 9090\n", nil, `config FILE: line 2: metrics.listen "9090" is not an address to listen on (host:port or :port, like 127.0.0.1:9077)`},
+		{"empty path", "storage:\n  path: \"\"\n", nil, "config FILE: line 2: storage.path is empty"},
 		{"bad env duration", "", map[string]string{"BOT_STORAGE_OPEN_TIMEOUT": "forever"}, `environment BOT_STORAGE_OPEN_TIMEOUT: "forever" is not a duration (examples: 5m, 1h, 3d, off)`},
 		{"bad clock", "clocks:\n  telegram: daily\n", nil, `config FILE: line 2: clocks.telegram: "daily" is not a duration (examples: 5m, 1h, 3d, off)`},
-		{"clock not offered", "clocks:\n  discord: 1s\n", nil, "config FILE: clocks.discord 1s is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
-		{"env clock not offered", "", map[string]string{"BOT_CLOCKS_TELEGRAM": "2d"}, "config FILE: clocks.telegram 2d is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
-		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: computer.auto_level 9 is not a level from 1 to 5"},
-		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: computer: max_time must be above 0, table_mb from 1 to 4096, searches from 1 to 64"},
-		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: clocks.tick 1ms is too short (at least 100ms)"},
-		{"negative limit", "limits:\n  computer_games: -1\n", nil, "config FILE: limits: per_chat, overall, open_challenges, computer_games and open_tournaments are counts (0 turns one off), not below 0"},
-		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
+		{"clock not offered", "clocks:\n  discord: 1s\n", nil, "config FILE: line 2: clocks.discord 1s is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
+		{"env clock not offered", "", map[string]string{"BOT_CLOCKS_TELEGRAM": "2d"}, "environment BOT_CLOCKS_TELEGRAM: clocks.telegram 2d is not a time per move /play offers (5m, 10m, 1h, 1d, 3d, off)"},
+		{"bad auto level", "computer:\n  auto_level: 9\n", nil, "config FILE: line 2: computer.auto_level 9 is not a level from 1 to 5"},
+		{"bad searches", "computer:\n  searches: 0\n", nil, "config FILE: line 2: computer.searches 0 is not from 1 to 64"},
+		{"bad tick", "clocks:\n  tick: 1ms\n", nil, "config FILE: line 2: clocks.tick 1ms is too short (at least 100ms)"},
+		{"negative limit", "limits:\n  computer_games: -1\n", nil, "config FILE: line 2: limits.computer_games -1 is below 0 (a count; 0 turns it off)"},
+		{"no resident sessions", "sessions:\n  resident: 0\n", nil, "config FILE: line 2: sessions.resident 0 should be at least 1 (the most sessions kept in memory)"},
 		{"bad env resident", "", map[string]string{"BOT_SESSIONS_RESIDENT": "many"}, `environment BOT_SESSIONS_RESIDENT: "many" is not a whole number`},
 		{"bad env number", "", map[string]string{"BOT_COMPUTER_TABLE_MB": "lots"}, `environment BOT_COMPUTER_TABLE_MB: "lots" is not a whole number`},
 		{"etcd endpoint without port", "", map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": "10.0.0.1:2379, etcd2"},
-			`config FILE: storage.etcd.endpoints: "etcd2" is not host:port (or http:// or https://host:port)`},
+			`environment BOT_STORAGE_ETCD_ENDPOINTS: storage.etcd.endpoints: "etcd2" is not host:port (or http:// or https://host:port)`},
 		{"etcd endpoint scheme", "storage:\n  etcd:\n    endpoints: unix://x:1\n", nil,
-			`config FILE: storage.etcd.endpoints: "unix://x:1" is not host:port (or http:// or https://host:port)`},
+			`config FILE: line 3: storage.etcd.endpoints: "unix://x:1" is not host:port (or http:// or https://host:port)`},
 		{"etcd no endpoint", "storage:\n  etcd:\n    endpoints: ' , '\n", nil,
-			`config FILE: storage.etcd.endpoints " , " names no endpoint (host:port, comma-separated)`},
+			`config FILE: line 3: storage.etcd.endpoints " , " names no endpoint (host:port, comma-separated)`},
 		{"etcd bad prefix", "storage:\n  etcd:\n    endpoints: 127.0.0.1:2379\n    prefix: bot\n", nil,
-			`config FILE: storage.etcd.prefix "bot" should start and end with / (like /boardgamebot/)`},
+			`config FILE: line 4: storage.etcd.prefix "bot" should start and end with / (like /boardgamebot/)`},
 		{"etcd password alone", "", map[string]string{"BOT_STORAGE_ETCD_ENDPOINTS": "127.0.0.1:2379", "BOT_STORAGE_ETCD_PASSWORD": "p"},
-			"config FILE: storage.etcd.password is set but storage.etcd.username is empty"},
+			"environment BOT_STORAGE_ETCD_PASSWORD: storage.etcd.password is set but storage.etcd.username is empty"},
 		{"etcd cert without key", "storage:\n  etcd:\n    endpoints: https://e:2379\n    cert_file: c.pem\n", nil,
-			"config FILE: storage.etcd.cert_file and storage.etcd.key_file go together (the client's certificate and its key)"},
+			"config FILE: line 4: storage.etcd.cert_file and storage.etcd.key_file go together (the client's certificate and its key)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeConfig(t, tc.text)

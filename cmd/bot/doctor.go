@@ -22,13 +22,16 @@ import (
 	"github.com/boardgamebot/bot/storage/bolt"
 )
 
-const doctorNote = `Checks a set-up, one line per check (✓ or ✗ with what to do), and exits 0 only
-when every check passes: the configuration (every key known), the database
+const doctorNote = `Checks a set-up, one line per check (✓ or ✗ with what to do; ! a risk, – a check
+not made), and exits 0 only when every check passes: the configuration (every
+key and value of the file and the environment, every fault at once; a check
+whose own settings are bad is not made, the others are), the database
 (opened read-only, the checks of start-up; never written) or etcd (each
 endpoint, its version, the keys under the prefix), and each platform whose
 token is set (Telegram: getMe, the webhook or long polling; Discord: the token,
 the permissions in each server, the slash commands' scope), and the web board's
-address (https, or http on this machine only). Tokens are never printed.
+address (https, or http on this machine only), and the metrics' (on every
+interface, /metrics is public). Tokens are never printed.
 `
 
 // cmdDoctor checks the set-up of the configuration.
@@ -69,21 +72,35 @@ func (d *doctor) bad(what, fix string) {
 }
 
 // run runs every check of the configuration file path ("" for none); the
-// error says how many failed.
+// error says how many failed. A bad setting does not stop the checks:
+// each check whose own settings are good still runs.
 func (d *doctor) run(ctx context.Context, path string) error {
-	c, ok := d.config(path)
-	if ok {
-		if len(c.etcdEndpoints()) > 0 {
-			doctorEtcd(ctx, d, c)
-		} else {
-			d.database(ctx, c)
+	c, probs := d.config(path)
+	switch {
+	case probs.touches("storage"):
+		d.skip("database: not checked until the storage settings above are fixed")
+	case len(c.etcdEndpoints()) > 0:
+		doctorEtcd(ctx, d, c)
+	default:
+		d.database(ctx, c)
+	}
+	for _, p := range []struct {
+		name  string
+		check func()
+	}{
+		{"telegram", func() { d.telegram(ctx, c) }},
+		{"discord", func() { d.discord(ctx, c) }},
+		{"web", func() { d.web(c) }},
+		{"metrics", func() { d.metrics(c) }},
+	} {
+		if probs.touches(p.name) {
+			d.skip(fmt.Sprintf("%s: not checked until its settings above are fixed", p.name))
+			continue
 		}
-		d.telegram(ctx, c)
-		d.discord(ctx, c)
-		d.web(c)
-		if c.Telegram.Token == "" && c.Discord.Token == "" {
-			d.ok("platforms: no token set: bot run starts the console (set BOT_TELEGRAM_TOKEN or BOT_DISCORD_TOKEN to serve them)")
-		}
+		p.check()
+	}
+	if c.Telegram.Token == "" && c.Discord.Token == "" && !probs.touches("telegram") && !probs.touches("discord") {
+		d.ok("platforms: no token set: bot run starts the console (set BOT_TELEGRAM_TOKEN or BOT_DISCORD_TOKEN to serve them)")
 	}
 	if d.failed > 0 {
 		return fmt.Errorf("%d %s failed", d.failed, plural(d.failed, "check", "checks"))
@@ -98,38 +115,59 @@ func plural(n int, one, more string) string {
 	return more
 }
 
-// config checks that the configuration loads and that the environment
-// has no BOT_ variable that is not a setting.
-func (d *doctor) config(path string) (config, bool) {
-	c, err := loadConfig(path, d.getenv)
-	if err != nil {
-		d.bad(err.Error(), "fix it (config.example.yaml shows every setting with its variable)")
-		return c, false
-	}
-	var envs []string
-	for _, s := range settings {
-		envs = append(envs, s.env)
-	}
-	clean := true
-	for _, kv := range d.environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !strings.HasPrefix(name, "BOT_") || slices.Contains(envs, name) {
-			continue
+// skip writes a check not made (its settings are bad: their lines say
+// what to do).
+func (d *doctor) skip(what string) {
+	fmt.Fprintf(d.out, "– %s\n", what)
+}
+
+// warn writes a check that passes with a risk: what it is, then what to
+// do about it.
+func (d *doctor) warn(what, fix string) {
+	fmt.Fprintf(d.out, "! %s → %s\n", what, fix)
+}
+
+// config writes every problem of the configuration, the file's and the
+// environment's (a BOT_ variable that is no setting included), each with
+// what to do; it returns the configuration read past them.
+func (d *doctor) config(path string) (config, problems) {
+	c, probs := readSettings(path, d.getenv, d.environ)
+	for _, p := range probs {
+		fix := p.fix
+		switch {
+		case fix != "":
+		case strings.HasPrefix(p.where, "environment "):
+			fix = fmt.Sprintf("change %s, or unset it (config.example.yaml shows every setting with its variable)", strings.TrimPrefix(p.where, "environment "))
+		default:
+			fix = "fix it in the file (config.example.yaml shows every setting with its variable)"
 		}
-		clean = false
-		fix := "remove it (config.example.yaml names each setting's variable)"
-		if m := closest(name, envs); m != "" {
-			fix = fmt.Sprintf("did you mean %s?", m)
-		}
-		d.bad(fmt.Sprintf("environment: %s is not a setting", name), fix)
+		d.bad(p.where+": "+p.what, fix)
 	}
 	switch {
-	case path != "" && clean:
+	case len(probs) > 0:
+	case path != "":
 		d.ok("config %s: every setting known, every value good", path)
-	case clean:
+	default:
 		d.ok("config: no file (--config): the defaults and the environment, every value good")
 	}
-	return c, true
+	return c, probs
+}
+
+// metrics warns when /metrics, /healthz and /readyz are served on every
+// interface of the machine.
+func (d *doctor) metrics(c config) {
+	l := c.Metrics.Listen
+	switch {
+	case l == "":
+	case everyInterface(l) && l == c.Web.Listen:
+		d.warn(fmt.Sprintf("metrics: metrics.listen %s is the web board's address: /metrics, /healthz and /readyz are public with it", l),
+			fmt.Sprintf("give metrics.listen an address of its own on this machine (like %s), or keep those paths off your proxy", metricsExample))
+	case everyInterface(l):
+		d.warn(fmt.Sprintf("metrics: metrics.listen %s listens on every interface: /metrics, /healthz and /readyz are public", l),
+			fmt.Sprintf("listen on this machine (like %s) or a private address, unless a firewall keeps the port in", metricsExample))
+	default:
+		d.ok("metrics: /metrics, /healthz and /readyz served on %s", l)
+	}
 }
 
 // database checks the bbolt file as start-up does, opened read-only.

@@ -129,7 +129,7 @@ func TestDoctor(t *testing.T) {
 			text := out.String()
 			var failed []string
 			for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-				if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") {
+				if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") && !strings.HasPrefix(l, "! ") {
 					t.Errorf("line %q is not a check", l)
 				}
 				if strings.HasPrefix(l, "✗") {

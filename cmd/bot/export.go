@@ -29,7 +29,7 @@ func cmdExport(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if fl.NArg() != 1 {
 		return errors.New("usage: bot export [--config FILE] [--db FILE] [--platform P] [--out FILE] GAME-ID (/history lists the ids)")
 	}
-	c, err := loadConfig(*path, os.Getenv)
+	c, err := loadEnvConfig(*path)
 	if err != nil {
 		return err
 	}

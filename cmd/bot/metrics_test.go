@@ -93,6 +93,16 @@ func TestMetricsAfterGames(t *testing.T) {
 	if v, _ := before.Value("boardgamebot_moves_committed_total", "store=bbolt"); v != 0 {
 		t.Fatalf("moves before any game: %v", v)
 	}
+	// Every command's series is there at 0 from the first scrape.
+	for _, p := range ops.Platforms() {
+		for _, cmd := range append(chat.CommandNames(), ops.Other) {
+			for _, o := range []string{ops.OutcomeApplied, ops.OutcomeRefused, ops.OutcomeRateLimited, ops.OutcomeError} {
+				if v, ok := before.Value("boardgamebot_commands_total", "platform="+p, "command="+cmd, "outcome="+o); !ok || v != 0 {
+					t.Errorf("at start, commands_total{platform=%q,command=%q,outcome=%q} = %v (listed: %v), want 0 listed", p, cmd, o, v, ok)
+				}
+			}
+		}
+	}
 	run.say(t, "/play spanish @bob color=white\n/as bob\n/accept\n/as alice\n/move b3-a4\n/as bob\n/move a6-b5\n/as alice\n"+
 		"/move b3-c4\n/frobnicate\n/as bob\n/resign\n", "Saved as game #1")
 	run.say(t, "/as alice\n/play spanish bot color=white level=1\n/move b3-a4\n/board\n", "FEN:")

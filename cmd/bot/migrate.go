@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 )
 
 // cmdMigrate copies the bot's data between its two stores: --to etcd
@@ -21,7 +20,7 @@ func cmdMigrate(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fl.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (usage: bot migrate [--config FILE] --to etcd|bbolt [--force])", clipArg(fl.Arg(0)))
 	}
-	c, err := loadConfig(*path, os.Getenv)
+	c, err := loadEnvConfig(*path)
 	if err != nil {
 		return err
 	}

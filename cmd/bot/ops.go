@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/boardgamebot/bot/chat"
@@ -42,7 +43,10 @@ func newOperations(c config, store sessions.Store, kind string) (*operations, er
 	var ln net.Listener
 	if c.Metrics.Listen != c.Web.Listen {
 		var err error
-		if ln, err = net.Listen("tcp", c.Metrics.Listen); err != nil {
+		if ln, err = net.Listen("tcp", c.Metrics.Listen); errors.Is(err, syscall.EADDRINUSE) {
+			return nil, fmt.Errorf("metrics.listen: %w (another program has that port, as Prometheus has 9090: choose a port of the bot's own, like %s)", err, metricsExample)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("metrics.listen: %w", err)
 		}
 	}
@@ -179,6 +183,9 @@ func (o *operations) serve(ctx context.Context, log *slog.Logger) (stop func()) 
 		}
 	}()
 	log.Info("metrics and health served", "address", o.ln.Addr().String())
+	if everyInterface(o.ln.Addr().String()) {
+		log.Warn("metrics.listen is every interface: /metrics, /healthz and /readyz are public (bot doctor says what to do)", "address", o.ln.Addr().String())
+	}
 	return func() {
 		cancel()
 		wg.Wait()

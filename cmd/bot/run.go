@@ -34,7 +34,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if fl.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (usage: bot run [--config FILE])", fl.Arg(0))
 	}
-	c, err := loadConfig(*path, os.Getenv)
+	c, err := loadEnvConfig(*path)
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func cmdConsole(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if fl.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q (usage: bot console [--config FILE] [--as NAME])", fl.Arg(0))
 	}
-	c, err := loadConfig(*path, os.Getenv)
+	c, err := loadEnvConfig(*path)
 	if err != nil {
 		return err
 	}
