@@ -10,7 +10,7 @@ import (
 // the pseudo-language of the tests, in which a line the bot sends that
 // is not wholly ⟦...⟧ did not come from the catalogue.
 func PseudoCatalogues(def string) *Catalogues {
-	w, err := newWords(locales, def, func(s string) string { return "⟦" + s + "⟧" })
+	w, err := newCatalogues(locales, def, func(s string) string { return "⟦" + s + "⟧" })
 	if err != nil {
 		panic(err)
 	}

@@ -208,18 +208,18 @@ func (m *message) placeholders() []string {
 // NewCatalogues loads the embedded catalogues; def is the default language
 // (config lang), which must be one of them.
 func NewCatalogues(def string) (*Catalogues, error) {
-	return newWords(locales, def, nil)
+	return newCatalogues(locales, def, nil)
 }
 
 // NewCataloguesFS loads the catalogues locales/*.yaml of fsys instead of the
 // embedded ones (tests use small catalogues of their own).
 func NewCataloguesFS(fsys fs.FS, def string) (*Catalogues, error) {
-	return newWords(fsys, def, nil)
+	return newCatalogues(fsys, def, nil)
 }
 
-// newWords loads the catalogues of fsys; wrap, when set, rewrites every
+// newCatalogues loads the catalogues of fsys; wrap, when set, rewrites every
 // message (the tests' pseudo-language).
-func newWords(fsys fs.FS, def string, wrap func(string) string) (*Catalogues, error) {
+func newCatalogues(fsys fs.FS, def string, wrap func(string) string) (*Catalogues, error) {
 	if def == "" {
 		def = DefaultLang
 	}
