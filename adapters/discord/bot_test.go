@@ -972,16 +972,9 @@ func TestComputerRepliesInTheThread(t *testing.T) {
 	}
 }
 
-// clock is a fake clock for the sessions service.
-type clock struct{ now atomic.Int64 }
-
-func (c *clock) Now() time.Time      { return time.Unix(0, c.now.Load()) }
-func (c *clock) add(d time.Duration) { c.now.Add(int64(d)) }
-
 func TestClockRemindsAndMoves(t *testing.T) {
 	f := newFakeDiscord(t)
-	c := &clock{}
-	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	c := sessionstest.NewClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	e := startWith(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Now: c.Now}, "")
 	from := f.mark()
 	play := f.slash(t, fakeChan, alice, "play", str("game", "spanish"), usr("opponent", bob), str("time", "1h"))
@@ -996,7 +989,7 @@ func TestClockRemindsAndMoves(t *testing.T) {
 	}
 
 	// Near the deadline: a reminder for alice in the thread.
-	c.add(55 * time.Minute)
+	c.Add(55 * time.Minute)
 	from = f.mark()
 	e.svc.Tick(context.Background())
 	r := f.waitFor(t, from, "the reminder", posted(msg))
@@ -1005,7 +998,7 @@ func TestClockRemindsAndMoves(t *testing.T) {
 	}
 
 	// Past it: the clock plays for alice, and bob is to move.
-	c.add(10 * time.Minute)
+	c.Add(10 * time.Minute)
 	from = f.mark()
 	e.svc.Tick(context.Background())
 	m := f.waitFor(t, from, "the clock's move", posted(msg))
@@ -1020,14 +1013,13 @@ func TestClockRemindsAndMoves(t *testing.T) {
 
 func TestChallengeExpires(t *testing.T) {
 	f := newFakeDiscord(t)
-	c := &clock{}
-	c.now.Store(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC).UnixNano())
+	c := sessionstest.NewClock(time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC))
 	e := startWith(t, f, sessions.Config{Store: sessionstest.NewMemoryStore(), Now: c.Now, ChallengeTTL: time.Hour}, "")
 	from := f.mark()
 	play := f.slash(t, fakeChan, carol, "play", str("game", "halma"))
 	f.waitFor(t, from, "the challenge", onOriginal("PATCH", play))
 	msg := f.original(play["token"].(string))
-	c.add(2 * time.Hour)
+	c.Add(2 * time.Hour)
 	from = f.mark()
 	e.svc.Tick(context.Background())
 	q := f.waitFor(t, from, "the challenge's update", func(q *fakeReq) bool {

@@ -167,8 +167,7 @@ func TestTournamentThreadArchived(t *testing.T) {
 // back, the next try opens the threads and posts them.
 func TestTournamentThreadRightsLost(t *testing.T) {
 	f := newFakeDiscord(t)
-	clk := &clock{}
-	clk.now.Store(time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC).UnixNano())
+	clk := sessionstest.NewClock(time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC))
 	e := startTourAt(t, f, sessionstest.NewMemoryStore(), clk.Now)
 	ctx := context.Background()
 	en := enWords(t)
@@ -212,7 +211,7 @@ func TestTournamentThreadRightsLost(t *testing.T) {
 	f.channels[fakeChan].perms = 0 // back to all the bot's permissions
 	f.mu.Unlock()
 	from = f.mark()
-	clk.add(sessions.TourRetryEvery)
+	clk.Add(sessions.TourRetryEvery)
 	e.svc.Tick(ctx)
 	ev, _ = e.svc.TournamentHere(ctx, sessions.Key{Platform: Platform, Channel: fakeChan})
 	opened := f.waitFor(t, from, "the post of the threads opened", func(q *fakeReq) bool {

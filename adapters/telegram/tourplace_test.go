@@ -5,7 +5,6 @@ import (
 	"html"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -196,12 +195,6 @@ func (h *harness) look0(key sessions.Key) *sessions.Snapshot {
 	return s
 }
 
-// fakeClock is a clock the test moves.
-type fakeClock struct{ now atomic.Int64 }
-
-func (c *fakeClock) Now() time.Time      { return time.Unix(0, c.now.Load()) }
-func (c *fakeClock) add(d time.Duration) { c.now.Add(int64(d)) }
-
 // TestTournamentTopicRightsLost: the bot loses the right to manage topics
 // between /tournament new and start: the start's pairings say which games
 // wait for their place, and a post in the tournament's topic tells the
@@ -211,8 +204,7 @@ func (c *fakeClock) add(d time.Duration) { c.now.Add(int64(d)) }
 // try opens the topics and posts their links.
 func TestTournamentTopicRightsLost(t *testing.T) {
 	f := newFake(t)
-	clk := &fakeClock{}
-	clk.now.Store(time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC).UnixNano())
+	clk := sessionstest.NewClock(time.Date(2026, 11, 3, 10, 0, 0, 0, time.UTC))
 	h := startMemoryBotOn(t, f, sessionstest.NewMemoryStore(), clk.Now)
 	en := enWords(t)
 	const forum int64 = -1006103
@@ -247,7 +239,7 @@ func TestTournamentTopicRightsLost(t *testing.T) {
 	// The right given back: the next try opens the topics and posts them.
 	f.setMember(forum, botID, "administrator", "can_manage_chat", "can_manage_topics")
 	m = f.mark()
-	clk.add(sessions.TourRetryEvery)
+	clk.Add(sessions.TourRetryEvery)
 	h.svc.Tick(context.Background())
 	tour = h.tournamentAt(forum)
 	opened, _ := f.waitCall(m, func(c *call) bool {
