@@ -418,77 +418,32 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 		snap = nil
 	}
 	words := b.h.Catalogues().In(b.h.LangFor(ctx, Platform, user, q.From.LanguageCode))
-	msgID := q.Message.MessageID
+	p := &press{b: b, ctx: ctx, q: q, w: w, user: user, snap: snap, words: words, ver: ver, msgID: q.Message.MessageID}
 	if game, closed := b.topicClosed(ctx, w); closed {
 		b.answer(q.ID, words.T("TourPlaceClosed", "Game", game), true)
 		return
 	}
 	if ver != version(snap) {
 		b.answer(q.ID, words.T("KeyboardOutOfDate"), true)
-		b.editMarkup(w.chat, msgID, nil)
+		b.editMarkup(w.chat, p.msgID, nil)
 		return
 	}
-	run := func(text string) {
-		r := b.h.Handle(ctx, chat.Message{Key: w.key(), Community: Community(w.key()), User: user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
-		if r.Duplicate || r.Dropped {
-			b.answer(q.ID, "", false)
-			return
-		}
-		if r.Error {
-			b.answer(q.ID, r.Text(), true)
-			return
-		}
-		after := r.Session // the reply's values: no second call of the service
-		b.deliver(ctx, w, r, 0, after)
-		b.answer(q.ID, "", false)
-		if version(after) != ver {
-			b.editMarkup(w.chat, msgID, nil)
-		}
-	}
 	switch op {
-	case opMove:
-		if why := mayMove(words, snap, user); why != "" {
-			b.answer(q.ID, why, true)
-			return
-		}
-		b.editMarkup(w.chat, msgID, piecesKeyboard(snap, ver))
-		b.answer(q.ID, words.T("ChoosePiece"), false)
-	case opPiece:
-		if why := mayMove(words, snap, user); why != "" {
-			b.answer(q.ID, why, true)
-			return
-		}
-		kb := targetsKeyboard(snap, ver, arg)
-		if kb == nil {
-			b.answer(q.ID, words.T("PieceCannotMove"), true)
-			return
-		}
-		b.editMarkup(w.chat, msgID, kb)
-		b.answer(q.ID, words.T("ChooseTarget"), false)
-	case opTarget:
-		if why := mayMove(words, snap, user); why != "" {
-			b.answer(q.ID, why, true)
-			return
-		}
-		mv, ok := target(snap, arg)
-		if !ok {
-			b.answer(q.ID, words.T("MoveNotPossible"), true)
-			return
-		}
-		run("/move " + mv)
+	case opMove, opPiece, opTarget:
+		p.moveKeys(op, arg)
 	case opBack:
-		b.editMarkup(w.chat, msgID, b.keyboard(words, gameButtons(words), ver))
+		b.editMarkup(w.chat, p.msgID, b.keyboard(words, gameButtons(words), ver))
 		b.answer(q.ID, "", false)
 	case opResign:
 		if snap == nil || snap.Phase() != sessions.PhasePlaying || len(snap.Record.SeatsOf(user)) == 0 {
 			b.answer(q.ID, words.T("OnlyPlayerResigns"), true)
 			return
 		}
-		b.editMarkup(w.chat, msgID, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{
+		b.editMarkup(w.chat, p.msgID, &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{{
 			button(words.T("ButtonYesResign"), opResignY+":"+ver), button(words.T("ButtonNoPlayOn"), opBack+":"+ver)}}})
 		b.answer(q.ID, words.T("ResignConfirm"), false)
 	case opResignY:
-		run("/resign")
+		p.run("/resign")
 	case opCommand:
 		if arg == "" || strings.ContainsAny(arg, " /@") {
 			b.answer(q.ID, "", false)
@@ -499,11 +454,75 @@ func (b *Bot) onCallback(ctx context.Context, q *callback) {
 				b.answer(q.ID, why, true)
 				return
 			}
-			user = unclash(snap, q.From)
+			p.user = unclash(snap, q.From)
 		}
-		run("/" + arg)
+		p.run("/" + arg)
 	default:
 		b.answer(q.ID, "", false)
+	}
+}
+
+// press is one press of a keyboard's button, on the game as it stood.
+type press struct {
+	b     *Bot
+	ctx   context.Context
+	q     *callback
+	w     where
+	user  sessions.User
+	snap  *sessions.Snapshot
+	words chat.Speaker
+	ver   string // the keyboard's version of the game
+	msgID int
+}
+
+// moveKeys answers the move keyboard's buttons: Move shows the pieces that
+// can move, a piece its targets, a target plays the move.
+func (p *press) moveKeys(op, arg string) {
+	b, q := p.b, p.q
+	if why := mayMove(p.words, p.snap, p.user); why != "" {
+		b.answer(q.ID, why, true)
+		return
+	}
+	switch op {
+	case opMove:
+		b.editMarkup(p.w.chat, p.msgID, piecesKeyboard(p.snap, p.ver))
+		b.answer(q.ID, p.words.T("ChoosePiece"), false)
+	case opPiece:
+		kb := targetsKeyboard(p.snap, p.ver, arg)
+		if kb == nil {
+			b.answer(q.ID, p.words.T("PieceCannotMove"), true)
+			return
+		}
+		b.editMarkup(p.w.chat, p.msgID, kb)
+		b.answer(q.ID, p.words.T("ChooseTarget"), false)
+	case opTarget:
+		mv, ok := target(p.snap, arg)
+		if !ok {
+			b.answer(q.ID, p.words.T("MoveNotPossible"), true)
+			return
+		}
+		p.run("/move " + mv)
+	}
+}
+
+// run sends text as the presser's command, and takes the keyboard off when
+// the game changed.
+func (p *press) run(text string) {
+	b, q, w := p.b, p.q, p.w
+	r := b.h.Handle(p.ctx, chat.Message{Key: w.key(), Community: Community(w.key()), User: p.user, Text: text, ID: "telegram:callback:" + q.ID, Lang: q.From.LanguageCode})
+	if r.Duplicate || r.Dropped {
+		b.answer(q.ID, "", false)
+		return
+	}
+	if r.Error {
+		b.answer(q.ID, r.Text(), true)
+		return
+	}
+	after := r.Session // the reply's values: no second call of the service
+	b.deliver(p.ctx, w, r, 0, after)
+	b.answer(q.ID, "", false)
+	if version(after) != p.ver {
+		b.editMarkup(w.chat, p.msgID, nil)
 	}
 }
 
