@@ -5,7 +5,7 @@
 // legal. The server's API and stream are api.js's, the buttons
 // controls.js's, the stepping through a finished game replay.js's, the
 // Telegram Mini App's glue miniapp.js's.
-import {drawBoard, listen} from './draw.js';
+import {drawBoard, listen, firstSquare} from './draw.js';
 import * as api from './api.js';
 import {controls} from './controls.js';
 import * as replay from './replay.js';
@@ -214,10 +214,10 @@ function view(st) {
   const moves = mine ? (st.moves || []).filter(m => !m.pass) : [];
   const targets = ui.sel ? moves.filter(m => m.f === ui.sel).map(m => m.to) : [];
   return {
-    rows, pieces, last, numbers: st.numbers, camps: st.camps,
+    rows, pieces, last, numbers: st.numbers, playable: st.playable, camps: st.camps,
     colours: st.seats.map(s => s.colour),
     movable: replay.replaying(rp) ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
-    targets, sel: ui.sel, focus: ui.focus || (rows[rows.length - 1] || [])[0], choices: ui.choices,
+    targets, sel: ui.sel, focus: ui.focus || firstSquare(rows, st.playable), choices: ui.choices,
     arrows: st.phase !== 'finished',
     label: (sq, p) => sq + ', ' + (p ? pieceName(st, p) : say('WebEmpty')),
   };
@@ -375,6 +375,10 @@ async function signIn() {
 
 async function start() {
   if (app.dataset.error) return;
+  // The page carries its first state (and the server drew its board):
+  // the script takes over from it, and the stream follows.
+  const first = document.getElementById('state');
+  if (first && first.textContent) setState(JSON.parse(first.textContent));
   if (mode === 'tg' && !(await signIn())) return;
   live = api.stream(link, events);
 }
