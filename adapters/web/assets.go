@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"html/template"
 	"io/fs"
 	"mime"
@@ -102,8 +103,25 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 // writeHTML answers a page made for this request, gzipped when the
 // browser takes it.
 func writeHTML(w http.ResponseWriter, r *http.Request, status int, page []byte) {
+	writeGzip(w, r, status, "text/html; charset=utf-8", page)
+}
+
+// writeJSONGzip answers v as JSON (a state, a game's frames), gzipped
+// when the browser takes it, as the page's files are.
+func writeJSONGzip(w http.ResponseWriter, r *http.Request, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	writeGzip(w, r, status, "application/json; charset=utf-8", append(b, '\n'))
+}
+
+// writeGzip answers body, made for this request, gzipped when the
+// browser takes it.
+func writeGzip(w http.ResponseWriter, r *http.Request, status int, ctype string, page []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Type", ctype)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Encoding")
 	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {

@@ -88,6 +88,9 @@ function fail(text) {
 function setState(st) {
   const prev = state;
   state = st;
+  // The Mini App shows its page with the first state (till then hidden:
+  // nothing moves as it fills in).
+  if (app.dataset.mode !== mode) app.dataset.mode = mode;
   offset = Date.parse(st.now) - Date.now();
   if (!prev || prev.v !== st.v) {
     ui.sel = null;
@@ -369,7 +372,6 @@ async function signIn() {
   link.token = j.token;
   link.ref = j.ref || '';
   mode = j.mode || '';
-  app.dataset.mode = mode;
   return true;
 }
 
