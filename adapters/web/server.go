@@ -151,7 +151,7 @@ func csp(miniApp bool) string {
 	if miniApp {
 		script, frame = "'self' https://telegram.org", "https://web.telegram.org https://*.telegram.org"
 	}
-	return "default-src 'self'; script-src " + script + "; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	return "default-src 'self'; script-src " + script + "; style-src 'self' " + pageStyleHash + "; img-src 'self' data:; connect-src 'self'; " +
 		"base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors " + frame
 }
 
