@@ -28,9 +28,13 @@ func palettes(t *testing.T) (css string, light, dark palette) {
 		}
 	}
 	root := regexp.MustCompile(`(?s)^:root\s*\{(.*?)\n\}`).FindStringSubmatch(css)
-	darkRoot := regexp.MustCompile(`(?s)@media \(prefers-color-scheme: dark\) \{\s*:root \{(.*?)\}`).FindStringSubmatch(css)
-	if root == nil || darkRoot == nil {
-		t.Fatal("board.css has no :root block, or none for the dark theme")
+	darkRoot := regexp.MustCompile(`(?s)@media \(prefers-color-scheme: dark\) \{\s*:root:not\(\[data-scheme="light"\]\) \{(.*?)\}`).FindStringSubmatch(css)
+	telegramDark := regexp.MustCompile(`(?s)\n:root\[data-scheme="dark"\] \{(.*?)\}`).FindStringSubmatch(css)
+	if root == nil || darkRoot == nil || telegramDark == nil {
+		t.Fatal("board.css has no :root block, or none for the dark theme (the system's, Telegram's)")
+	}
+	if strings.Join(strings.Fields(darkRoot[1]), " ") != strings.Join(strings.Fields(telegramDark[1]), " ") {
+		t.Errorf("the system's dark theme and Telegram's differ:\n%s\n%s", darkRoot[1], telegramDark[1])
 	}
 	light, dark = palette{}, palette{}
 	read(root[1], light)
