@@ -4,11 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"html"
+	"html/template"
 	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/boardgamebot/bot/render"
+	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/sessions"
 )
 
 // The first board of a page is drawn here, on the server, into the
@@ -338,4 +343,45 @@ func boardBox(rows [][]string) (viewBox, layout string) {
 	n := len(rows)
 	js, _ := json.Marshal(rows)
 	return "-0.5 -0.5 " + strconv.Itoa(n+1) + " " + strconv.Itoa(n+1), string(js)
+}
+
+// miniBoard is a game's position as a small picture for the tournament
+// page (SVG, hidden from screen readers: the link beside it names the
+// game), in the board's colours; empty when there is no position.
+func miniBoard(snap *sessions.Snapshot) template.HTML {
+	if snap == nil || snap.State == nil {
+		return ""
+	}
+	view := snap.State.View()
+	rows, err := render.Layout(view, 0)
+	if err != nil || len(rows) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	w := svgWriter{&b}
+	n := strconv.Itoa(len(rows))
+	w.open("svg", "class", "mini", "viewBox", "0 0 "+n+" "+n, "aria-hidden", "true", "focusable", "false")
+	pos := map[rules.Square][2]int{}
+	for r, row := range rows {
+		for c, sq := range row {
+			pos[sq] = [2]int{c, r}
+			name := sq.String()
+			cls := "light"
+			if (int(name[0])-97+atoi(name[1:])-1)%2 == 0 {
+				cls = "dark"
+			}
+			w.leaf("rect", "x", strconv.Itoa(c), "y", strconv.Itoa(r), "width", "1", "height", "1", "class", cls)
+		}
+	}
+	for _, p := range view.Pieces {
+		q, ok := pos[p.Square]
+		if !ok {
+			continue
+		}
+		w.open("g", "class", "piece p-"+render.SeatColour(view, p.Seat))
+		w.leaf("circle", "cx", num(float64(q[0])+0.5), "cy", num(float64(q[1])+0.5), "r", "0.37", "class", "disc")
+		w.close("g")
+	}
+	w.close("svg")
+	return template.HTML(b.String())
 }

@@ -114,6 +114,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /tg", s.miniAppPage)
 	m.HandleFunc("POST /tg/login", s.miniAppLogin)
 	m.HandleFunc("GET /t/{ref}", s.tournamentPage)
+	m.HandleFunc("GET /t/{ref}/standings.png", s.standingsPicture)
+	m.HandleFunc("GET /t/{ref}/events", s.tournamentEvents)
 	m.HandleFunc("GET /{$}", s.home)
 }
 
