@@ -225,7 +225,8 @@ func atoi(s string) int {
 	return n
 }
 
-// drawCoords is draw.js's drawCoords: the coordinates on the four edges.
+// drawCoords is draw.js's drawCoords: the coordinates below the board
+// and on its left.
 func drawCoords(w svgWriter, rows [][]string) {
 	n := len(rows)
 	w.open("g", "class", "coords", "aria-hidden", "true")
@@ -237,13 +238,11 @@ func drawCoords(w svgWriter, rows [][]string) {
 	}
 	for c := range n {
 		t := lineName(rows[0][c], rows[n-1][c])
-		w.text("text", t, "x", num(float64(c)+0.5), "y", "-0.15")
 		w.text("text", t, "x", num(float64(c)+0.5), "y", num(float64(n)+0.35))
 	}
 	for r := range n {
 		t := lineName(rows[r][0], rows[r][n-1])
 		w.text("text", t, "x", "-0.25", "y", num(float64(r)+0.6))
-		w.text("text", t, "x", num(float64(n)+0.25), "y", num(float64(r)+0.6))
 	}
 	w.close("g")
 }

@@ -188,8 +188,9 @@ export function drawBoard(svg, v) {
 }
 
 /**
- * drawCoords writes the coordinates on the four edges: a line of squares
- * is named by the file or rank its squares share.
+ * drawCoords writes the coordinates below the board and on its left, as
+ * on a real board: a line of squares is named by the file or rank its
+ * squares share.
  * @param {SVGSVGElement} svg
  * @param {string[][]} rows
  */
@@ -200,13 +201,11 @@ function drawCoords(svg, rows) {
   const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
   for (let c = 0; c < n; c++) {
     const t = lineName(rows[0][c], rows[n - 1][c]);
-    el('text', {x: c + 0.5, y: -0.15}, coords).textContent = t;
     el('text', {x: c + 0.5, y: n + 0.35}, coords).textContent = t;
   }
   for (let r = 0; r < n; r++) {
     const t = lineName(rows[r][0], rows[r][n - 1]);
     el('text', {x: -0.25, y: r + 0.6}, coords).textContent = t;
-    el('text', {x: n + 0.25, y: r + 0.6}, coords).textContent = t;
   }
 }
 
