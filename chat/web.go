@@ -143,7 +143,7 @@ var webPageWords = []string{"WebFlip", "WebCopyFEN", "WebCopied", "WebDraw", "We
 	"WebResignConfirm", "WebYesResign", "WebNoPlayOn", "WebTakeback", "WebFirst", "WebBack", "WebForward", "WebLast",
 	"WebAutoplay", "WebPause", "WebDownload", "WebMoves", "WebWatching", "WebChoosePath", "WebPass",
 	"WebDefaultFormation", "WebHuff", "WebReconnecting", "WebPieceMan", "WebPieceKing", "WebPieceLevel", "WebPiece",
-	"WebEmpty", "WebBoardLabel", "WebTournamentPage", "WebBadLink"}
+	"WebEmpty", "WebBoardLabel", "WebTournamentPage", "WebBadLink", "WebFullscreen"}
 
 // PageWords returns the words of the web board's page in lang, by
 // message id; a placeholder stays in the text as {{.Name}}, for the page

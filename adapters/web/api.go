@@ -101,13 +101,13 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 	v := s.viewerOf(r, t, snap)
 	switch {
 	case errors.Is(err, errGone):
-		writeJSON(w, http.StatusOK, goneState(s.say(v.lang, "WebGone")))
+		writeJSONGzip(w, r, http.StatusOK, goneState(s.say(v.lang, "WebGone")))
 		return
 	case err != nil:
 		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, v.lang)
 		return
 	}
-	writeJSON(w, http.StatusOK, buildState(snap, v, s.chat, s.now()))
+	writeJSONGzip(w, r, http.StatusOK, buildState(snap, v, s.chat, s.now()))
 }
 
 // events serves the game's live stream to a page: its state now, then at
@@ -160,7 +160,7 @@ func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "private, max-age=3600")
-	writeJSON(w, http.StatusOK, fr)
+	writeJSONGzip(w, r, http.StatusOK, fr)
 }
 
 // boardPicture answers the board's picture (the pages' og:image).

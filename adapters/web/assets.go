@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"embed"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"html/template"
 	"io/fs"
 	"mime"
@@ -20,6 +22,18 @@ import (
 //
 //go:embed static
 var static embed.FS
+
+// pageStyle is the pages' style sheet (static/board.css), which the
+// pages carry in a <style> element: nothing holds up their first paint.
+// The Content Security Policy allows it by its hash, pageStyleHash.
+var pageStyle, pageStyleHash = func() (template.CSS, string) {
+	b, err := fs.ReadFile(static, "static/board.css")
+	if err != nil {
+		panic(err) // embedded: there
+	}
+	sum := sha256.Sum256(b)
+	return template.CSS(b), "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
 
 // asset is one static file, as is and gzipped.
 type asset struct {
@@ -49,7 +63,7 @@ func loadAssets() (assets, error) {
 		}
 		switch path.Ext(name) {
 		case ".html":
-			t, err := template.New(name).Parse(string(b))
+			t, err := template.New(name).Funcs(template.FuncMap{"style": func() template.CSS { return pageStyle }}).Parse(string(b))
 			if err != nil {
 				return a, err
 			}
@@ -102,8 +116,25 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 // writeHTML answers a page made for this request, gzipped when the
 // browser takes it.
 func writeHTML(w http.ResponseWriter, r *http.Request, status int, page []byte) {
+	writeGzip(w, r, status, "text/html; charset=utf-8", page)
+}
+
+// writeJSONGzip answers v as JSON (a state, a game's frames), gzipped
+// when the browser takes it, as the page's files are.
+func writeJSONGzip(w http.ResponseWriter, r *http.Request, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	writeGzip(w, r, status, "application/json; charset=utf-8", append(b, '\n'))
+}
+
+// writeGzip answers body, made for this request, gzipped when the
+// browser takes it.
+func writeGzip(w http.ResponseWriter, r *http.Request, status int, ctype string, page []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Type", ctype)
 	h.Set("Cache-Control", "no-store")
 	h.Set("Vary", "Accept-Encoding")
 	if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {

@@ -276,32 +276,35 @@ func browserFinished(t *testing.T, browser context.Context) {
 }
 
 // browserKeyboard: a game played with the keyboard alone: Tab reaches the
-// board, the arrow keys move the focus from square to square, Enter picks
-// the piece and then its target. Every square is labelled for screen
-// readers ("b3, White man").
+// board, the arrow keys move the focus from playable square to playable
+// square (up: the row above, on the nearest playable column, the left
+// first), Enter picks the piece and then its target. Every playable
+// square is labelled for screen readers by what it shows first, its
+// number ("12, b3, White man"); the others are presentation.
 func browserKeyboard(t *testing.T, browser context.Context) {
 	f := newFixture(t)
 	f.game(here, alice, bob, "spanish")
 	a := open(t, browser, f.link(here, alice))
 	a.WaitVersion(2)
-	if got := a.Attr(`[data-square="b3"]`, "aria-label"); got != "b3, White man" {
+	if got := a.Attr(`[data-square="b3"]`, "aria-label"); got != "12, b3, White man" {
 		t.Fatalf("b3's label %q", got)
 	}
-	if got := a.Attr(`[data-square="a4"]`, "aria-label"); got != "a4, empty" {
+	if got := a.Attr(`[data-square="a4"]`, "aria-label"); got != "16, a4, empty" {
 		t.Fatalf("a4's label %q", got)
 	}
-	a.Run(chromedp.KeyEvent(kb.Tab))
-	a.WaitFor(`document.activeElement.dataset.square === 'a1'`)
-	// a1 to b3: two up, one right (alice sees White's side: rank 1 below).
-	for _, k := range []string{kb.ArrowUp, kb.ArrowUp, kb.ArrowRight} {
-		a.Run(chromedp.KeyEvent(k))
+	if role, label := a.Attr(`[data-square="a1"]`, "role"), a.Attr(`[data-square="a1"]`, "aria-label"); role != "presentation" || label != "" {
+		t.Fatalf("a1, a square no piece stands on in Spanish draughts: role %q, label %q", role, label)
 	}
+	a.Run(chromedp.KeyEvent(kb.Tab))
+	a.WaitFor(`document.activeElement.dataset.square === 'b1'`)
+	// b1 to b3 by a2 (alice sees White's side: rank 1 below).
+	a.Run(chromedp.KeyEvent(kb.ArrowUp))
+	a.WaitFor(`document.activeElement.dataset.square === 'a2'`)
+	a.Run(chromedp.KeyEvent(kb.ArrowUp))
 	a.WaitFor(`document.activeElement.dataset.square === 'b3'`)
 	a.Run(chromedp.KeyEvent(kb.Enter))
 	a.WaitFor(`document.querySelector('[data-square="b3"]').classList.contains('sel') && document.activeElement.dataset.square === 'b3'`)
-	for _, k := range []string{kb.ArrowUp, kb.ArrowLeft} {
-		a.Run(chromedp.KeyEvent(k))
-	}
+	a.Run(chromedp.KeyEvent(kb.ArrowUp))
 	a.WaitFor(`document.activeElement.dataset.square === 'a4'`)
 	a.Run(chromedp.KeyEvent(kb.Enter))
 	a.WaitVersion(3)
@@ -325,7 +328,7 @@ func browserSpanish(t *testing.T, browser context.Context) {
 	if got, lang := b.Text("#controls button.draw"), b.Attr("html", "lang"); got != "Ofrecer tablas" || lang != "es" {
 		t.Fatalf("bob's page: draw button %q, lang %q", got, lang)
 	}
-	if got := b.Attr(`[data-square="b7"]`, "aria-label"); got != "b7, peón de Negras" {
+	if got := b.Attr(`[data-square="b7"]`, "aria-label"); got != "28, b7, peón de Negras" {
 		t.Fatalf("b7's label %q", got)
 	}
 	w := webtest.OpenWith(t, browser, f.links.Board(f.look(here), carol).Watch,

@@ -35,4 +35,11 @@
 // stepping through a finished game (replay.js) and the Mini App's glue
 // (miniapp.js). Each module is type-checked (// @ts-check) against
 // types.js, which mirrors [State] by its JSON names.
+//
+// A board page carries its first State (a JSON script element) and its
+// first board, drawn by the server (board.go mirrors draw.js element for
+// element), so the board shows in the first paint, with no script and no
+// second request, and the script takes over the same elements. A
+// tournament's page is live too: its stream sends the page's live part,
+// drawn by the same template, at every change (tournament.js).
 package web

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"html/template"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/boardgamebot/bot/sessions"
 )
@@ -17,13 +20,30 @@ type pageData struct {
 	Tournament, TournamentLabel     string
 	// The page's fixed words.
 	BoardLabel, Watching, First, Back, Autoplay, Forward, Last, Download, Moves string
+	words                                                                       map[string]string
+
+	// The first state, drawn in the page (none before a Mini App's
+	// sign-in): the board's box, its squares, the panel's lines, and the
+	// state itself for the script (State, a JSON script element).
+	ViewBox, Layout string
+	Board, State    template.HTML
+	Status, Clock   string
+	Notes           []string
+	History         []pagePlayed
+	ShowWatching    bool
+}
+
+// pagePlayed is a move of the page's move list: its text, its player.
+type pagePlayed struct {
+	Ply         int
+	Text, Title string
 }
 
 // newPage starts the data of a board page in lang.
 func (s *Server) newPage(lang string) pageData {
 	words := s.chat.PageWords(lang)
 	js, _ := json.Marshal(words)
-	return pageData{Lang: lang, Words: string(js), Title: s.say(lang, "ButtonOpenBoard"), BoardLabel: words["WebBoardLabel"],
+	return pageData{words: words, Lang: lang, Words: string(js), Title: s.say(lang, "ButtonOpenBoard"), BoardLabel: words["WebBoardLabel"],
 		Watching: words["WebWatching"], First: words["WebFirst"], Back: words["WebBack"], Autoplay: words["WebAutoplay"],
 		Forward: words["WebForward"], Last: words["WebLast"], Download: words["WebDownload"], Moves: words["WebMoves"],
 		TournamentLabel: words["WebTournamentPage"]}
@@ -73,6 +93,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
 	d.Title, d.Description = bw.Title, bw.Players
+	d.first(buildState(snap, s.viewerOf(r, t, snap), s.chat, s.now()))
 	if snap.State != nil {
 		watch := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
 		d.Image = s.links.Base() + "/g/" + ref + "/board.png?t=" + s.signer.Sign(watch)
@@ -99,4 +120,52 @@ func (s *Server) home(w http.ResponseWriter, r *http.Request) {
 	d := s.newPage(lang)
 	d.Error = s.say(lang, "WebNoToken")
 	s.writePage(w, r, http.StatusNotFound, d)
+}
+
+// first puts the state st in the page: the board drawn as the script
+// draws it, the panel's lines as the script writes them, and st itself,
+// so that the script starts from it without asking for it.
+func (d *pageData) first(st State) {
+	js, err := json.Marshal(st) // escapes <, > and &: it cannot end the script element
+	if err != nil {
+		return
+	}
+	d.State = template.HTML(`<script type="application/json" id="state">` + string(js) + `</script>`)
+	d.Status, d.Notes = st.Words.Status, st.Words.Notes
+	d.ShowWatching = d.Mode != "play" && st.Phase != "finished"
+	for i, m := range st.History {
+		title := ""
+		if m.Seat >= 0 && m.Seat < len(st.Seats) {
+			title = st.Seats[m.Seat].Label
+		}
+		d.History = append(d.History, pagePlayed{Ply: i + 1, Text: m.Text, Title: title})
+	}
+	if !st.Deadline.IsZero() && st.Phase != "finished" {
+		d.Clock = clockText(st.Deadline.Sub(st.Now))
+	}
+	if len(st.Rows) == 0 {
+		return
+	}
+	d.ViewBox, d.Layout = boardBox(st.Rows)
+	var b bytes.Buffer
+	drawBoard(&b, firstView(st, d.words))
+	d.Board = template.HTML(b.String())
+}
+
+// clockText is board.js's renderClock's text of the time left.
+func clockText(left time.Duration) string {
+	s := int(max(left, 0) / time.Second)
+	h, m := s/3600, s%3600/60
+	sec := strconv.Itoa(s % 60)
+	if len(sec) < 2 {
+		sec = "0" + sec
+	}
+	if h > 0 {
+		mm := strconv.Itoa(m)
+		if len(mm) < 2 {
+			mm = "0" + mm
+		}
+		return strconv.Itoa(h) + ":" + mm + ":" + sec
+	}
+	return strconv.Itoa(m) + ":" + sec
 }

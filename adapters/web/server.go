@@ -114,6 +114,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /tg", s.miniAppPage)
 	m.HandleFunc("POST /tg/login", s.miniAppLogin)
 	m.HandleFunc("GET /t/{ref}", s.tournamentPage)
+	m.HandleFunc("GET /t/{ref}/standings.png", s.standingsPicture)
+	m.HandleFunc("GET /t/{ref}/events", s.tournamentEvents)
 	m.HandleFunc("GET /{$}", s.home)
 }
 
@@ -151,7 +153,7 @@ func csp(miniApp bool) string {
 	if miniApp {
 		script, frame = "'self' https://telegram.org", "https://web.telegram.org https://*.telegram.org"
 	}
-	return "default-src 'self'; script-src " + script + "; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	return "default-src 'self'; script-src " + script + "; style-src 'self' " + pageStyleHash + "; img-src 'self' data:; connect-src 'self'; " +
 		"base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors " + frame
 }
 

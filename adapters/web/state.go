@@ -25,6 +25,8 @@ type State struct {
 	Rows [][]string `json:"rows,omitempty"`
 	// Numbers are the draughts squares' numbers.
 	Numbers map[string]int `json:"numbers,omitempty"`
+	// Playable are the squares pieces stand on (nil: every square).
+	Playable []string `json:"playable,omitempty"`
 	// Camps are Halma's camps, per seat.
 	Camps   [][]string `json:"camps,omitempty"`
 	Pieces  []Piece    `json:"pieces"`
@@ -186,6 +188,7 @@ func buildState(s *sessions.Snapshot, v viewer, words *chat.Handler, now time.Ti
 			st.Numbers[sq.String()] = n
 		}
 	}
+	st.Playable = squareNames(view.Playable)
 	for _, camp := range view.Camps {
 		st.Camps = append(st.Camps, squareNames(camp))
 	}

@@ -2,9 +2,14 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"html/template"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/tournament"
@@ -14,10 +19,16 @@ import (
 type tourData struct {
 	Lang, Title, Error, Status      string
 	StandingsLabel, CrosstableLabel string
-	Headings                        [6]string
-	Rows                            []tourRow
-	Cross                           []crossRow
-	Rounds                          []tourRound
+	// CrossNote says which results the crosstable counts; Image is the
+	// standings picture (og:image), ImageAlt its description; Ref and
+	// Token are the page's tournament and link, for its live stream.
+	CrossNote, Image, ImageAlt, Ref, Token string
+	// Version tells one drawing of the live part from another.
+	Version  string
+	Headings [6]string
+	Rows     []tourRow
+	Cross    []crossRow
+	Rounds   []tourRound
 }
 
 type tourRow struct {
@@ -43,6 +54,9 @@ type tourRound struct {
 
 type tourGame struct {
 	Text, Link string
+	// Board is the game's position as a small picture (SVG), when the
+	// game is on the board.
+	Board template.HTML
 }
 
 // points writes half points as the standings do: "2½".
@@ -79,6 +93,12 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 		d.Error, status = s.say(lang, f.msg), f.status
 	} else {
 		s.fillTournament(r, &d, ev)
+		d.Ref, d.Token = r.PathValue("ref"), tokenOf(r)
+		d.Image = s.links.Base() + "/t/" + d.Ref + "/standings.png?t=" + d.Token
+		d.ImageAlt = s.say(lang, "WebStandingsPicture")
+	}
+	if d.Error == "" {
+		d.Version = s.tourLive(d).v
 	}
 	var b bytes.Buffer
 	if err := s.assets.tour.Execute(&b, d); err != nil {
@@ -89,12 +109,79 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	writeHTML(w, r, status, b.Bytes())
 }
 
+// tourDrawing is the live part of a tournament's page, drawn, and its
+// version (a hash of it).
+type tourDrawing struct {
+	v    string
+	html string
+}
+
+func (s *Server) tourLive(d tourData) tourDrawing {
+	var b bytes.Buffer
+	if err := s.assets.tour.ExecuteTemplate(&b, "live", d); err != nil {
+		s.log.Error("web: the tournament page's template", "err", err)
+	}
+	sum := sha256.Sum256(b.Bytes())
+	return tourDrawing{v: hex.EncodeToString(sum[:8]), html: b.String()}
+}
+
+// tourPoll is how often a tournament's live page looks for a change.
+const tourPoll = time.Second
+
+// tournamentEvents serves a tournament page's live stream (Server-Sent
+// Events, as a game's): the page's live part at once, then at every
+// change (looked for every tourPoll), until the page goes.
+func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
+	t, f := s.check(r, r.PathValue("ref"), false)
+	lang := s.pageLang(r, t)
+	if f == nil && t.Scope != ScopeTournament {
+		f = &failure{http.StatusForbidden, "WebOtherGame"}
+	}
+	if f != nil {
+		s.refuse(w, f, lang)
+		return
+	}
+	ws := newWriterStream(w)
+	defer ws.close()
+	tick := time.NewTicker(tourPoll)
+	defer tick.Stop()
+	sent, idle := "", 0
+	for {
+		ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, t.Tournament)
+		if err == nil && ev.Tournament != nil {
+			d := tourData{Lang: lang}
+			s.fillTournament(r, &d, ev)
+			if dr := s.tourLive(d); dr.v != sent {
+				js, _ := json.Marshal(map[string]string{"v": dr.v, "html": dr.html})
+				if ws.write([]byte("event: tournament\ndata: "+string(js)+"\n\n"), time.Now().Add(writeWithin)) != nil {
+					return
+				}
+				sent, idle = dr.v, 0
+			}
+		}
+		if idle++; idle*int(tourPoll) >= int(20*time.Second) {
+			if ws.write([]byte(": alive\n\n"), time.Now().Add(writeWithin)) != nil {
+				return
+			}
+			idle = 0
+		}
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ws.done:
+			return
+		case <-tick.C:
+		}
+	}
+}
+
 // fillTournament puts the tournament of ev on its page.
 func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEvent) {
 	lang, tour := d.Lang, ev.Tournament
 	table := s.chat.StandingsTable(lang, ev)
 	d.Title, d.Headings = table.Title, table.Headings
 	d.StandingsLabel, d.CrosstableLabel = s.say(lang, "WebStandings"), s.say(lang, "WebCrosstable")
+	d.CrossNote = s.say(lang, "WebCrosstableNote")
 	d.Status = s.say(lang, "TourStatus"+map[sessions.TourStatus]string{sessions.StatusSignup: "Signup",
 		sessions.StatusRunning: "Running", sessions.StatusFinished: "Finished", sessions.StatusCancelled: "Cancelled"}[tour.Status])
 	number := map[string]int{} // user id -> number in the crosstable
@@ -116,10 +203,18 @@ func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEv
 	}
 	for _, round := range tour.Played {
 		rd := tourRound{Label: s.say(lang, "WebRound", "N", round.Number)}
+		// The crosstable counts what the standings count: complete
+		// rounds (its note says so).
+		complete := true
+		for _, g := range round.Games {
+			if g.Result == tournament.Pending {
+				complete = false
+			}
+		}
 		for _, g := range round.Games {
 			rd.Games = append(rd.Games, s.tourGame(r, lang, tour, g, names))
 			wi, bi := number[g.White]-1, number[g.Black]-1
-			if wi < 0 || bi < 0 || g.Result == tournament.Pending || g.Result == tournament.Bye {
+			if !complete || wi < 0 || bi < 0 || g.Result == tournament.Pending || g.Result == tournament.Bye {
 				continue
 			}
 			mine, theirs := results(g.Result)
@@ -172,6 +267,34 @@ func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournamen
 	}
 	if snap != nil {
 		out.Link = s.links.Watch(snap)
+		out.Board = miniBoard(snap)
 	}
 	return out
+}
+
+// standingsPicture answers a tournament's standings as the chat draws
+// them (the page's og:image).
+func (s *Server) standingsPicture(w http.ResponseWriter, r *http.Request) {
+	t, f := s.check(r, r.PathValue("ref"), false)
+	if f == nil && t.Scope != ScopeTournament {
+		f = &failure{http.StatusForbidden, "WebOtherGame"}
+	}
+	if f != nil {
+		http.Error(w, http.StatusText(f.status), f.status)
+		return
+	}
+	ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, t.Tournament)
+	if err != nil || ev.Tournament == nil {
+		http.NotFound(w, r)
+		return
+	}
+	png, err := s.r.Standings(s.chat.StandingsTable(s.pageLang(r, t), ev), s.picture)
+	if err != nil {
+		s.log.Error("web: drawing the standings", "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "private, max-age=60")
+	_, _ = w.Write(png)
 }

@@ -55,7 +55,7 @@ func TestTournamentPage(t *testing.T) {
 	}
 	names := map[string]string{alice.ID: "alice", bob.ID: "bob", carol.ID: "carol"}
 	want := names[game.White] + " – " + names[game.Black] + ": 1-0"
-	watch := regexp.MustCompile(`<a href="(` + regexp.QuoteMeta(f.links.Base()) + `/g/[^"]+)">` + regexp.QuoteMeta(want) + `</a>`).FindStringSubmatch(page)
+	watch := regexp.MustCompile(`<a href="(` + regexp.QuoteMeta(f.links.Base()) + `/g/[^"]+)"><svg class="mini"[^<]*(?:<[^a/][^>]*>|</[^a][^>]*>)*<span>` + regexp.QuoteMeta(want) + `</span></a>`).FindStringSubmatch(page)
 	if watch == nil {
 		t.Fatalf("the page does not link the game %q:\n%s", want, page)
 	}

@@ -5,11 +5,11 @@
 // legal. The server's API and stream are api.js's, the buttons
 // controls.js's, the stepping through a finished game replay.js's, the
 // Telegram Mini App's glue miniapp.js's.
-import {drawBoard, listen} from './draw.js';
+import {drawBoard, listen, firstSquare} from './draw.js';
 import * as api from './api.js';
 import {controls} from './controls.js';
 import * as replay from './replay.js';
-import {launch} from './miniapp.js';
+import * as telegram from './miniapp.js';
 
 /** @typedef {import('./types.js').State} State */
 /** @typedef {import('./types.js').Move} Move */
@@ -36,6 +36,7 @@ const say = (id, vars) => (words[id] || id).replace(/\{\{\.(\w+)\}\}/g, (_, k) =
 /** @type {api.Link} */
 const link = {token: new URLSearchParams(location.search).get('t') || '', ref: app.dataset.ref || '', lang: app.dataset.lang || ''};
 let mode = app.dataset.mode || ''; // play, watch or tg (the Mini App, before its sign-in)
+const inTelegram = mode === 'tg'; // the page is Telegram's Mini App
 /** @type {State | null} */
 let state = null;
 /** @type {api.Stream | null} */
@@ -50,6 +51,7 @@ const ui = {
   /** @type {string | null} */ focus: null,
   confirm: false,
   painted: false,
+  pick: -1, // the path picked among the choices, in the Mini App (its MainButton plays it)
 };
 const rp = replay.newReplay(m => announce(m.t), () => render());
 
@@ -88,16 +90,36 @@ function fail(text) {
 function setState(st) {
   const prev = state;
   state = st;
+  // The Mini App shows its page with the first state (till then hidden:
+  // nothing moves as it fills in).
+  if (app.dataset.mode !== mode) app.dataset.mode = mode;
   offset = Date.parse(st.now) - Date.now();
   if (!prev || prev.v !== st.v) {
     ui.sel = null;
     ui.choices = null;
     ui.confirm = false;
+    ui.pick = -1;
   }
+  if (inTelegram && prev && prev.v !== st.v) feel(prev, st);
   if (prev && st.words.last && st.words.last !== prev.words.last) announce(st.words.last);
   if (st.phase === 'finished' && !rp.frames) loadFrames();
   render();
   mark('board-shown', st.v);
+}
+
+/**
+ * feel is Telegram's haptic feedback for what changed from prev to st: a
+ * move, a capture, the game's end for the user.
+ * @param {State} prev
+ * @param {State} st
+ */
+function feel(prev, st) {
+  if (st.phase === 'finished' && prev.phase !== 'finished') {
+    const you = st.you || prev.you || [];
+    telegram.haptic(st.winner < 0 ? 'drawn' : you.includes(st.winner) ? 'won' : you.length ? 'lost' : 'drawn');
+  } else if (st.last && st.history.length > prev.history.length) {
+    telegram.haptic(st.last.x && st.last.x.length ? 'capture' : 'move');
+  }
 }
 
 /** @type {api.StreamEvents} */
@@ -214,10 +236,10 @@ function view(st) {
   const moves = mine ? (st.moves || []).filter(m => !m.pass) : [];
   const targets = ui.sel ? moves.filter(m => m.f === ui.sel).map(m => m.to) : [];
   return {
-    rows, pieces, last, numbers: st.numbers, camps: st.camps,
+    rows, pieces, last, numbers: st.numbers, playable: st.playable, camps: st.camps,
     colours: st.seats.map(s => s.colour),
     movable: replay.replaying(rp) ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
-    targets, sel: ui.sel, focus: ui.focus || (rows[rows.length - 1] || [])[0], choices: ui.choices,
+    targets, sel: ui.sel, focus: ui.focus || firstSquare(rows, st.playable), choices: ui.choices,
     arrows: st.phase !== 'finished',
     label: (sq, p) => sq + ', ' + (p ? pieceName(st, p) : say('WebEmpty')),
   };
@@ -259,6 +281,7 @@ function render() {
   renderMoves(st);
   renderControls(st);
   renderClock(st);
+  if (inTelegram) telegram.native(nativeFor());
   if (!ui.painted) {
     // The first board: marked once painted (the frame after this one),
     // at once in a hidden tab, which paints nothing.
@@ -285,21 +308,61 @@ function renderMoves(st) {
   $('moves').replaceChildren(...items);
 }
 
+/** resignAsked asks to confirm a resignation (on) or calls it off. @param {boolean} on */
+function resignAsked(on) {
+  ui.confirm = on;
+  render();
+  const no = $('controls').querySelector('.resign-no');
+  if (on && no instanceof HTMLElement) no.focus();
+}
+
+function resign() {
+  ui.confirm = false;
+  act('resign');
+}
+
+/**
+ * nativeFor is what Telegram's buttons do now: the BackButton steps back
+ * (calls off a resignation, a piece picked or a choice of paths; steps
+ * back a move in a finished game), the MainButton confirms (the
+ * resignation, the path picked).
+ * @returns {telegram.Native}
+ */
+function nativeFor() {
+  /** @type {telegram.Native} */
+  const n = {back: null, main: null};
+  if (ui.confirm) {
+    n.back = () => resignAsked(false);
+    n.main = {text: say('WebYesResign'), run: resign};
+  } else if (ui.choices || ui.sel) {
+    n.back = () => {
+      ui.sel = null;
+      ui.choices = null;
+      ui.pick = -1;
+      notice('');
+      render();
+    };
+    const m = ui.choices && ui.choices[ui.pick];
+    if (m) n.main = {text: `${ui.pick + 1}. ${m.t}`, run: () => play(m)};
+  } else if (rp.frames && rp.frame > 0) {
+    n.back = () => replay.step(rp, rp.frame - 1);
+  }
+  return n;
+}
+
 /** @param {State} st */
 function renderControls(st) {
   const c = $('controls');
   c.replaceChildren(...controls({
     state: st, mode, mine: myTurn(), confirm: ui.confirm, choices: ui.choices, say, act, play,
-    confirmResign(on) {
-      ui.confirm = on;
+    confirmResign: resignAsked,
+    resign,
+    picked: ui.pick,
+    pick: inTelegram ? i => {
+      ui.pick = i;
       render();
-      const no = c.querySelector('.resign-no');
-      if (on && no instanceof HTMLElement) no.focus();
-    },
-    resign() {
-      ui.confirm = false;
-      act('resign');
-    },
+    } : undefined,
+    fullscreen: inTelegram && telegram.canFullscreen() ? telegram.fullscreen : undefined,
     flip() {
       ui.flip = !ui.flip;
       render();
@@ -350,7 +413,7 @@ setInterval(() => { if (state) renderClock(state); }, 1000);
 // signIn signs the Mini App's user in with Telegram's launch data and
 // takes the link's token for their game.
 async function signIn() {
-  const {init, g} = launch();
+  const {init, g} = telegram.launch(() => render());
   const r = await api.signIn(init, g);
   if (!r) {
     fail(say('WebReconnecting'));
@@ -369,12 +432,15 @@ async function signIn() {
   link.token = j.token;
   link.ref = j.ref || '';
   mode = j.mode || '';
-  app.dataset.mode = mode;
   return true;
 }
 
 async function start() {
   if (app.dataset.error) return;
+  // The page carries its first state (and the server drew its board):
+  // the script takes over from it, and the stream follows.
+  const first = document.getElementById('state');
+  if (first && first.textContent) setState(JSON.parse(first.textContent));
   if (mode === 'tg' && !(await signIn())) return;
   live = api.stream(link, events);
 }

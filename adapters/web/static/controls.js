@@ -22,6 +22,9 @@
  * @property {() => void} resign resigning confirmed
  * @property {() => void} flip turn the board
  * @property {() => void} copy copy the position (FEN)
+ * @property {((i: number) => void) | undefined} [pick] pick a path among the choices, to confirm elsewhere (the Mini App's MainButton); absent, a path's button plays it
+ * @property {number} [picked] the path picked
+ * @property {(() => void) | undefined} [fullscreen] show the page full screen (where Telegram can)
  */
 
 /**
@@ -75,10 +78,13 @@ export function controls(c) {
     if (c.mine) for (const sq of state.huffable || []) out.push(button(say('WebHuff', {Square: sq}), () => c.act('huff', sq), 'huff'));
   }
   for (const [i, m] of (c.choices || []).entries()) {
-    const b = button(`${i + 1}. ${m.t}`, () => c.play(m), 'choice');
+    const pick = c.pick;
+    const b = button(`${i + 1}. ${m.t}`, pick ? () => pick(i) : () => c.play(m), 'choice');
     b.dataset.move = m.t;
+    if (pick) b.setAttribute('aria-pressed', String(c.picked === i));
     out.push(b);
   }
   out.push(button(say('WebFlip'), c.flip, 'flip'), button(say('WebCopyFEN'), c.copy, 'copy'));
+  if (c.fullscreen) out.push(button(say('WebFullscreen'), c.fullscreen, 'fullscreen'));
   return out;
 }

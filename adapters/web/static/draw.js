@@ -12,6 +12,7 @@
  * @typedef {object} View
  * @property {string[][]} rows squares, top row first, as the viewer sees them
  * @property {Object<string, number>} [numbers] square -> number (draughts)
+ * @property {string[]} [playable] the squares pieces stand on (all when absent)
  * @property {string[][]} [camps] per seat, its camp's squares (Halma)
  * @property {Piece[]} pieces
  * @property {string[]} colours per seat, its colour name
@@ -59,12 +60,51 @@ function centre(pos, sq) {
 }
 
 /**
- * drawBoard redraws svg from v, and only from v.
+ * numberSize is the font size of the squares' numbers on a board of n
+ * lines, in board units: 11 CSS px where the board is 320 px wide (a
+ * phone's), more where it is wider.
+ * @param {number} n
+ */
+export function numberSize(n) {
+  return Math.round(11 * (n + 1) / 320 * 100) / 100;
+}
+
+/**
+ * isPlayable is whether a square is one pieces stand on.
+ * @param {View} v
+ * @param {Set<string> | null} playable
+ * @param {string} sq
+ */
+function isPlayable(v, playable, sq) {
+  return !playable || playable.has(sq);
+}
+
+/**
+ * firstSquare is the square the keyboard's focus starts on: the first
+ * playable square of the bottom row (the viewer's side).
+ * @param {string[][]} rows
+ * @param {string[] | undefined} playable
+ * @returns {string}
+ */
+export function firstSquare(rows, playable) {
+  const p = playable ? new Set(playable) : null;
+  for (let r = rows.length - 1; r >= 0; r--) {
+    const sq = rows[r].find(s => !p || p.has(s));
+    if (sq) return sq;
+  }
+  return '';
+}
+
+/**
+ * drawBoard redraws svg from v, and only from v. The server draws the
+ * first board the same way (board.go's drawBoard), element for element:
+ * the script then takes over its squares.
  * @param {SVGSVGElement} svg
  * @param {View} v
  */
 export function drawBoard(svg, v) {
   const n = v.rows.length;
+  const playable = v.playable ? new Set(v.playable) : null;
   // The squares stay the same elements from one drawing to the next (as
   // long as the layout does): what a user, or a test, holds of the board
   // keeps working while the game changes under it.
@@ -75,7 +115,7 @@ export function drawBoard(svg, v) {
     svg.dataset.layout = layout;
     drawCoords(svg, v.rows);
     v.rows.forEach((row, r) => row.forEach((sq, c) => {
-      const g = el('g', {'data-square': sq, role: 'button'}, svg);
+      const g = el('g', {'data-square': sq, role: isPlayable(v, playable, sq) ? 'button' : 'presentation'}, svg);
       g.dataset.c = String(c);
       g.dataset.r = String(r);
     }));
@@ -90,6 +130,7 @@ export function drawBoard(svg, v) {
   const targets = new Set(v.targets || []);
   const lastSq = new Set();
   if (v.last) (v.last.p && v.last.p.length ? v.last.p : [v.last.f, v.last.to]).forEach(s => lastSq.add(s));
+  const fs = String(numberSize(n));
 
   /** @type {NodeListOf<SVGGElement>} */ (svg.querySelectorAll('g[data-square]')).forEach(g => {
     const sq = g.dataset.square || '', c = Number(g.dataset.c), r = Number(g.dataset.r);
@@ -103,19 +144,23 @@ export function drawBoard(svg, v) {
     if (targets.has(sq)) cls.push('target');
     if (v.sel === sq) cls.push('sel');
     g.setAttribute('class', cls.join(' '));
-    g.setAttribute('tabindex', v.focus === sq ? '0' : '-1');
     const num = v.numbers && v.numbers[sq];
+    const p = pieceAt.get(sq);
+    if (isPlayable(v, playable, sq)) {
+      // Its name starts with what it shows: its number, if drawn.
+      g.setAttribute('tabindex', v.focus === sq ? '0' : '-1');
+      g.setAttribute('aria-label', (num ? num + ', ' : '') + v.label(sq, p));
+    }
     if (num) g.setAttribute('data-number', String(num));
     else g.removeAttribute('data-number');
-    const p = pieceAt.get(sq);
     if (p) g.setAttribute('data-piece', p.o + ':' + p.l);
     else g.removeAttribute('data-piece');
-    g.setAttribute('aria-label', v.label(sq, p));
     g.replaceChildren();
     el('rect', {x: c, y: r, width: 1, height: 1, class: 'cell'}, g);
-    if (num) el('text', {x: c + 0.06, y: r + 0.22, class: 'num'}, g).textContent = String(num);
     if (p) drawPiece(g, c + 0.5, r + 0.5, p, v.colours);
     if (targets.has(sq)) el('circle', {cx: c + 0.5, cy: r + 0.5, r: p ? 0.46 : 0.16, class: 'dot'}, g);
+    // The number over the piece, never under it.
+    if (num) el('text', {x: c + 0.04, y: r + 0.04 + Math.round(Number(fs) * 74) / 100, 'font-size': fs, class: 'num'}, g).textContent = String(num);
   });
 
   const marks = /** @type {SVGGElement} */ (svg.querySelector('g.marks'));
@@ -143,8 +188,9 @@ export function drawBoard(svg, v) {
 }
 
 /**
- * drawCoords writes the coordinates on the four edges: a line of squares
- * is named by the file or rank its squares share.
+ * drawCoords writes the coordinates below the board and on its left, as
+ * on a real board: a line of squares is named by the file or rank its
+ * squares share.
  * @param {SVGSVGElement} svg
  * @param {string[][]} rows
  */
@@ -155,13 +201,11 @@ function drawCoords(svg, rows) {
   const lineName = (a, b) => (a[0] === b[0] ? a[0] : a.slice(1));
   for (let c = 0; c < n; c++) {
     const t = lineName(rows[0][c], rows[n - 1][c]);
-    el('text', {x: c + 0.5, y: -0.15}, coords).textContent = t;
     el('text', {x: c + 0.5, y: n + 0.35}, coords).textContent = t;
   }
   for (let r = 0; r < n; r++) {
     const t = lineName(rows[r][0], rows[r][n - 1]);
     el('text', {x: -0.25, y: r + 0.6}, coords).textContent = t;
-    el('text', {x: n + 0.25, y: r + 0.6}, coords).textContent = t;
   }
 }
 
@@ -243,14 +287,11 @@ export function listen(svg, current, events) {
   svg.addEventListener('keydown', e => {
     const v = current();
     if (!v || !v.rows.length) return;
-    const rows = v.rows, cur = v.focus;
-    let r = rows.findIndex(row => row.includes(cur)), c = r >= 0 ? rows[r].indexOf(cur) : 0;
-    if (r < 0) r = rows.length - 1;
+    const cur = v.focus;
     if (arrows[e.key] && v.arrows) {
-      r = Math.max(0, Math.min(rows.length - 1, r + arrows[e.key][0]));
-      c = Math.max(0, Math.min(rows[r].length - 1, c + arrows[e.key][1]));
-      events.focus(rows[r][c]);
-      focusSquare(svg, rows[r][c]);
+      const to = step(v, cur, arrows[e.key]);
+      events.focus(to);
+      focusSquare(svg, to);
       e.preventDefault();
     } else if (e.key === 'Enter' || e.key === ' ') {
       events.tap(cur);
@@ -259,3 +300,34 @@ export function listen(svg, current, events) {
     }
   });
 }
+
+/**
+ * step is the playable square an arrow key moves the focus to from cur:
+ * up and down, the row above or below, on the same column where it is
+ * playable, else the nearest playable column (the left one first); left
+ * and right, the next playable square of the row. The focus stays where
+ * there is none.
+ * @param {View} v
+ * @param {string} cur
+ * @param {number[]} d rows and columns to move
+ * @returns {string}
+ */
+function step(v, cur, d) {
+  const rows = v.rows;
+  const p = v.playable ? new Set(v.playable) : null;
+  /** @param {number} r @param {number} c */
+  const ok = (r, c) => r >= 0 && r < rows.length && c >= 0 && c < rows[r].length && (!p || p.has(rows[r][c]));
+  let r = rows.findIndex(row => row.includes(cur)), c = r >= 0 ? rows[r].indexOf(cur) : 0;
+  if (r < 0) r = rows.length - 1;
+  if (d[0]) {
+    const nr = r + d[0];
+    for (let k = 0; k < rows.length; k++) {
+      if (ok(nr, c - k)) return rows[nr][c - k];
+      if (ok(nr, c + k)) return rows[nr][c + k];
+    }
+    return cur;
+  }
+  for (let nc = c + d[1]; nc >= 0 && nc < rows[r].length; nc += d[1]) if (ok(r, nc)) return rows[r][nc];
+  return cur;
+}
+

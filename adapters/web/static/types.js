@@ -13,6 +13,7 @@
  * @property {number} size
  * @property {string[][]} [rows]
  * @property {Object<string, number>} [numbers]
+ * @property {string[]} [playable]
  * @property {string[][]} [camps]
  * @property {Piece[]} pieces
  * @property {number} turn
