@@ -46,7 +46,7 @@ func TestAccessibility(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	f.game(here, alice, bob, "spanish")
 	f.must(here, alice, "/move "+f.firstMove(here))
 	f.must(here, bob, "/move "+f.firstMove(here))

@@ -377,7 +377,7 @@ func miniBoard(snap *sessions.Snapshot) template.HTML {
 		if !ok {
 			continue
 		}
-		w.open("g", "class", "piece p-"+render.SeatColour(view, p.Seat))
+		w.open("g", "class", "piece p-"+render.SeatColor(view, p.Seat))
 		w.leaf("circle", "cx", num(float64(q[0])+0.5), "cy", num(float64(q[1])+0.5), "r", "0.37", "class", "disc")
 		w.close("g")
 	}

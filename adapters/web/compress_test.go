@@ -18,7 +18,7 @@ import (
 // come gzipped to a browser that takes it (as the page and its files
 // do), and read the same once unzipped.
 func TestCompressed(t *testing.T) {
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	f.game(here, alice, bob, "spanish")
 	f.must(here, alice, "/move "+f.firstMove(here))
 	link := f.links.Board(f.look(here), carol).Watch

@@ -128,7 +128,7 @@ func TestMiniAppNative(t *testing.T) {
 	// Resigning: the MainButton confirms it, and the loss is felt.
 	p.Run(chromedp.Click(`#controls button.resign`, chromedp.ByQuery))
 	p.WaitFor(`document.querySelector('#controls button.resign-yes') !== null`)
-	want := f.chat.Words().In("en").T("WebYesResign")
+	want := f.chat.Catalogues().In("en").T("WebYesResign")
 	if got := last("MainButton.setText"); got != "MainButton.setText "+want || last("MainButton.") != "MainButton.show" {
 		t.Fatalf("resigning: the MainButton says %q, last %q", got, last("MainButton."))
 	}

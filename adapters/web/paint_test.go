@@ -70,7 +70,7 @@ var phone = emulation.SetDeviceMetricsOverride(360, 740, 2, true)
 // are at least 44 px.
 func TestFirstPaint(t *testing.T) {
 	browser := webtest.Browser(t)
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	f.game(here, alice, bob, "spanish time=1h")
 	for range 3 {
 		s := f.look(here)

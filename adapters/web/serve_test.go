@@ -20,7 +20,7 @@ func TestServePages(t *testing.T) {
 	if out == "" {
 		t.Skip("BOT_SERVE_PAGES is not set")
 	}
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	f.game(here, alice, bob, "spanish")
 	f.must(here, alice, "/move "+f.firstMove(here))
 	done := sessions.Key{Platform: "console", Channel: "finished"}

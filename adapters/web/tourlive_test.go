@@ -18,7 +18,7 @@ import (
 // results it counts; its og:image is the standings' picture.
 func TestTournamentLive(t *testing.T) {
 	browser := webtest.Browser(t)
-	f := newFixtureWith(t, fixtureOptions{venues: sessions.VenueSet{"console": console.Venues{}}})
+	f := newFixtureWith(t, fixtureOptions{places: sessions.PlaceSet{"console": console.Places{}}})
 	club := sessions.Key{Platform: "console", Channel: "club"}
 	f.must(club, alice, "/tournament new spanish rounds=1")
 	for _, u := range []sessions.User{alice, bob, carol} {
@@ -42,7 +42,7 @@ func TestTournamentLive(t *testing.T) {
 	if got := p.Attr("ol.round a", "href"); !strings.Contains(got, "/g/") {
 		t.Fatalf("the game's board links to %q", got)
 	}
-	if note := p.Text("#tournament .note"); note != f.chat.Words().In("en").T("WebCrosstableNote") {
+	if note := p.Text("#tournament .note"); note != f.chat.Catalogues().In("en").T("WebCrosstableNote") {
 		t.Errorf("the crosstable's note: %q", note)
 	}
 	before := p.Attr("#live", "data-v")
