@@ -31,7 +31,7 @@ func TestWebCommand(t *testing.T) {
 	if r.Web == nil || r.Web.Play == "" || !strings.HasSuffix(r.Text(), r.Web.Play) || r.Web.Watch == "" || r.Web.PlayFor != 24*time.Hour {
 		t.Fatalf("alice's /web: %+v", r.Web)
 	}
-	tok, err := signer.Parse(r.Web.Play[strings.Index(r.Web.Play, "?t=")+3:], time.Now())
+	tok, err := signer.Parse(r.Web.Play[strings.Index(r.Web.Play, "#t=")+3:], time.Now())
 	if err != nil || tok.Scope != web.ScopePlay || tok.User != user("alice") {
 		t.Fatalf("alice's token %+v, %v", tok, err)
 	}

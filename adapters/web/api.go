@@ -13,7 +13,7 @@ import (
 
 // viewerOf is who a request's page shows the game to.
 func (s *Server) viewerOf(r *http.Request, t Token, snap *sessions.Snapshot) viewer {
-	v := viewer{user: t.User, play: t.Scope == ScopePlay, lang: s.pageLang(r, t)}
+	v := viewer{user: t.User, play: t.Scope == ScopePlay || (t.Scope == ScopeStream && !t.User.IsZero()), lang: s.pageLang(r, t)}
 	if snap != nil {
 		v.seat = seatOf(snap, t.User)
 	}

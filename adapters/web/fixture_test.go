@@ -194,7 +194,7 @@ func (f *fixture) link(key sessions.Key, u sessions.User) string {
 func parts(t testing.TB, link string) (path, token string) {
 	t.Helper()
 	i := strings.Index(link, "/g/")
-	j := strings.Index(link, "?t=")
+	j := strings.Index(link, "#t=")
 	if i < 0 || j < 0 {
 		t.Fatalf("%q is not a board link", link)
 	}

@@ -69,13 +69,15 @@ func (l *Links) token(scope Scope, s *sessions.Snapshot, u sessions.User) Token 
 	return Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
 }
 
-// page is the URL of the page of a token.
+// page is the URL of the page of a token: the token in its fragment,
+// which the browser never sends (nor a proxy logs); the page sends it in
+// a header.
 func (l *Links) page(t Token) string {
 	prefix := "/g/"
 	if t.Scope == ScopeTournament {
 		prefix = "/t/"
 	}
-	return l.base + prefix + t.Ref() + "?t=" + l.signer.Sign(t)
+	return l.base + prefix + t.Ref() + "#t=" + l.signer.Sign(t)
 }
 
 // Board implements chat.WebLinks: u's own link to play when they hold a
@@ -97,6 +99,27 @@ func (l *Links) Board(s *sessions.Snapshot, u sessions.User) chat.WebBoard {
 // Watch returns the watch page of the game of s.
 func (l *Links) Watch(s *sessions.Snapshot) string {
 	return l.page(l.token(ScopeWatch, s, sessions.User{}))
+}
+
+// WatchUntil returns the watch page of the game of s for a link minted
+// from another link: it ends when that link does, or before.
+func (l *Links) WatchUntil(s *sessions.Snapshot, until time.Time) string {
+	t := l.token(ScopeWatch, s, sessions.User{})
+	if until.Before(t.Expires) {
+		t.Expires = until
+	}
+	return l.page(t)
+}
+
+// TournamentUntil is Tournament for a link minted from another link: it
+// ends when that link does, or before.
+func (l *Links) TournamentUntil(tour *sessions.Tournament, until time.Time) string {
+	t := Token{Scope: ScopeTournament, Key: sessions.Key{Platform: tour.Key.Platform, Channel: tour.Key.Channel},
+		Tournament: tour.ID, Expires: l.now().Add(l.watchFor)}
+	if until.Before(t.Expires) {
+		t.Expires = until
+	}
+	return l.page(t)
 }
 
 // Tournament implements chat.WebLinks: the page of tournament t.

@@ -44,9 +44,18 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, status int, d
 }
 
 // boardPage answers a link to a game: the board page, to play or to
-// watch it; a link that does not check out gets a page saying why.
+// watch it; a link that does not check out gets a page saying why. A
+// link's token rides in its fragment (#t=), which the browser keeps: the
+// request then has none, and the page is the board's empty page, whose
+// script sends the token in a header (an old link's ?t= still works).
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("ref")
+	if tokenOf(r) == "" {
+		d := s.newPage(s.langOf(r, sessions.User{}, "", ""))
+		d.Ref = ref
+		s.writePage(w, r, http.StatusOK, d)
+		return
+	}
 	t, f := s.check(r, ref, false)
 	lang := s.pageLang(r, t)
 	d := s.newPage(lang)
@@ -79,7 +88,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	if tr := snap.Record.Tour; tr != nil {
 		if ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, tr.ID); err == nil && ev.Tournament != nil {
-			d.Tournament = s.links.Tournament(ev.Tournament)
+			d.Tournament = s.links.TournamentUntil(ev.Tournament, t.Expires)
 		}
 	}
 	s.writePage(w, r, http.StatusOK, d)

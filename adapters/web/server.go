@@ -107,6 +107,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{ref}", s.boardPage)
 	m.HandleFunc("GET /g/{ref}/state", s.getState)
 	m.HandleFunc("GET /g/{ref}/events", s.events)
+	m.HandleFunc("GET /g/{ref}/pass", s.pass)
 	m.HandleFunc("GET /g/{ref}/frames", s.getFrames)
 	m.HandleFunc("GET /g/{ref}/board.png", s.boardPicture)
 	m.HandleFunc("GET /g/{ref}/record", s.record)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/tournament"
@@ -12,7 +13,10 @@ import (
 
 // tourData fills the tournament page's template.
 type tourData struct {
-	Lang, Title, Error, Status      string
+	Lang, Title, Error, Status string
+	// Pending: the request carried no token (the link's is in its
+	// fragment): the page's script asks again with it in a header.
+	Pending                         bool
 	StandingsLabel, CrosstableLabel string
 	Headings                        [6]string
 	Rows                            []tourRow
@@ -65,20 +69,25 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	lang := s.pageLang(r, t)
 	d := tourData{Lang: lang, Title: s.say(lang, "WebTournamentPage")}
 	status := http.StatusOK
+	if tokenOf(r) == "" {
+		d.Pending, f = true, nil
+	}
 	if f == nil && t.Scope != ScopeTournament {
 		f = &failure{http.StatusForbidden, "WebOtherGame"}
 	}
 	var ev sessions.TourEvent
-	if f == nil {
+	if f == nil && !d.Pending {
 		var err error
 		if ev, err = s.svc.TournamentByID(r.Context(), t.Key.Platform, t.Tournament); err != nil || ev.Tournament == nil {
 			f = &failure{http.StatusNotFound, "WebGone"}
 		}
 	}
-	if f != nil {
+	switch {
+	case d.Pending:
+	case f != nil:
 		d.Error, status = s.say(lang, f.msg), f.status
-	} else {
-		s.fillTournament(r, &d, ev)
+	default:
+		s.fillTournament(r, &d, ev, t.Expires)
 	}
 	var b bytes.Buffer
 	if err := s.assets.tour.Execute(&b, d); err != nil {
@@ -90,7 +99,8 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // fillTournament puts the tournament of ev on its page.
-func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEvent) {
+// Its games' links end when the page's link does, or before.
+func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEvent, until time.Time) {
 	lang, tour := d.Lang, ev.Tournament
 	table := s.chat.StandingsTable(lang, ev)
 	d.Title, d.Headings = table.Title, table.Headings
@@ -117,7 +127,7 @@ func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEv
 	for _, round := range tour.Played {
 		rd := tourRound{Label: s.say(lang, "WebRound", "N", round.Number)}
 		for _, g := range round.Games {
-			rd.Games = append(rd.Games, s.tourGame(r, lang, tour, g, names))
+			rd.Games = append(rd.Games, s.tourGame(r, lang, tour, g, names, until))
 			wi, bi := number[g.White]-1, number[g.Black]-1
 			if wi < 0 || bi < 0 || g.Result == tournament.Pending || g.Result == tournament.Bye {
 				continue
@@ -152,7 +162,7 @@ func results(r tournament.Result) (white, black string) {
 
 // tourGame is one pairing as the page lists it, linked to the game's
 // watch page when it was played on the board.
-func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournament, g sessions.TourGame, names map[string]string) tourGame {
+func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournament, g sessions.TourGame, names map[string]string, until time.Time) tourGame {
 	if g.Black == "" {
 		return tourGame{Text: names[g.White] + ": " + s.say(lang, "WebBye")}
 	}
@@ -171,7 +181,7 @@ func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournamen
 		}
 	}
 	if snap != nil {
-		out.Link = s.links.Watch(snap)
+		out.Link = s.links.WatchUntil(snap, until)
 	}
 	return out
 }

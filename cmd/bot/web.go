@@ -44,8 +44,13 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 	if c.Web.Listen == "" {
 		return nil, nil
 	}
-	key := []byte(c.Web.Secret)
-	if len(key) == 0 {
+	var key []byte
+	if c.Web.Secret != "" {
+		var err error
+		if key, err = web.SecretKey(c.Web.Secret); err != nil {
+			return nil, fmt.Errorf("web.secret: %w", err)
+		}
+	} else {
 		var err error
 		key, err = store.Secret(ctx, "web", func() ([]byte, error) {
 			b := make([]byte, 32)
@@ -56,7 +61,7 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 			return nil, fmt.Errorf("the web board's secret: %w", err)
 		}
 	}
-	signer, err := web.NewSigner(key)
+	signer, err := webSigner(c, key)
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,28 @@ let words = JSON.parse(app.dataset.words || '{}');
  */
 const say = (id, vars) => (words[id] || id).replace(/\{\{\.(\w+)\}\}/g, (_, k) => (vars && k in vars ? String(vars[k]) : ''));
 
+/**
+ * linkToken takes the link's token from the page's address: its fragment
+ * (#t=, which the browser never sends), or an old link's query (?t=); and
+ * takes it out of the address at once, so that no token stays in the
+ * history, a bookmark or a screenshot.
+ * @returns {string}
+ */
+function linkToken() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const token = hash.get('t') || query.get('t') || '';
+  if (hash.has('t') || query.has('t')) {
+    hash.delete('t');
+    query.delete('t');
+    const q = query.toString(), h = hash.toString();
+    history.replaceState(history.state, '', location.pathname + (q ? '?' + q : '') + (h ? '#' + h : ''));
+  }
+  return token;
+}
+
 /** @type {api.Link} */
-const link = {token: new URLSearchParams(location.search).get('t') || '', ref: app.dataset.ref || '', lang: app.dataset.lang || ''};
+const link = {token: app.dataset.mode === 'tg' ? '' : linkToken(), ref: app.dataset.ref || '', lang: app.dataset.lang || ''};
 let mode = app.dataset.mode || ''; // play, watch or tg (the Mini App, before its sign-in)
 /** @type {State | null} */
 let state = null;
@@ -311,7 +331,7 @@ function renderControls(st) {
   if (rp.frames) {
     const dl = /** @type {HTMLAnchorElement} */ ($('download'));
     dl.hidden = !st.gameId;
-    dl.href = `/g/${link.ref}/record?t=${encodeURIComponent(link.token)}&lang=${encodeURIComponent(link.lang)}`;
+    dl.href = `/g/${link.ref}/record?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`;
   }
 }
 
@@ -375,7 +395,31 @@ async function signIn() {
 
 async function start() {
   if (app.dataset.error) return;
-  if (mode === 'tg' && !(await signIn())) return;
+  const telegram = mode === 'tg';
+  if (telegram && !(await signIn())) return;
+  if (!link.token) {
+    fail(say('WebNoToken'));
+    return;
+  }
+  // The stream token: for the stream and the downloads, whose addresses
+  // carry it; the link's own token stays in headers.
+  const r = await api.renewPass(link);
+  if ('failure' in r) {
+    if (r.failure.status !== 0) {
+      fail(r.failure.error || say('WebBadLink'));
+      return;
+    }
+  } else {
+    mode = r.value.mode;
+    app.dataset.mode = mode;
+    if (!telegram && r.value.lang && r.value.lang !== link.lang) {
+      // The page was served before its token was seen: it speaks the
+      // link's user's language from now on.
+      words = r.value.words || words;
+      link.lang = r.value.lang;
+      document.documentElement.lang = r.value.lang;
+    }
+  }
   live = api.stream(link, events);
 }
 start();
