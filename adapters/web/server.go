@@ -161,7 +161,11 @@ func csp(miniApp bool) string {
 // proxy in front). The server has read, write and idle timeouts; the live
 // streams leave it (they are the hub's) and close with Serve.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile string) error {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	handler := s.Handler()
+	if certFile != "" {
+		handler = hsts(handler)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
 		// HTTP/1.1 only: a page's live stream then leaves the server
 		// (hijacked), costing no goroutine while it waits.
@@ -198,6 +202,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile s
 		return fmt.Errorf("web: %w", err)
 	}
 	return nil
+}
+
+// hsts tells browsers to come back over https only, for two years: the
+// server serves TLS itself.
+func hsts(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Strict-Transport-Security", "max-age=63072000")
+		h.ServeHTTP(w, r)
+	})
 }
 
 // Close ends the live streams (Serve does it too).

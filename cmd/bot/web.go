@@ -108,7 +108,9 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 	if err != nil {
 		return nil, err
 	}
-	mounted := o.mount(srv)
+	// On the board's listener the operator's endpoints answer the
+	// operator only: loopback and private addresses, or metrics.token.
+	mounted := o.mount(ops.Guarded{Mux: srv, Token: c.Metrics.Token})
 	ln, err := net.Listen("tcp", c.Web.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("web.listen %s: %w", c.Web.Listen, err)
