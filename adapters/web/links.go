@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ type Links struct {
 	watchFor time.Duration
 	now      func() time.Time
 	miniApp  bool
+	gens     sessions.LinkGenerations
 }
 
 // LinksConfig sets up Links.
@@ -34,6 +36,9 @@ type LinksConfig struct {
 	// MiniApp: the server runs the Telegram Mini App (a bot token is
 	// set), so Telegram games get its links (WebBoard.App, Start).
 	MiniApp bool
+	// Generations are the users' link generations (the store's), which
+	// a user's own links carry; nil: none (every link at generation 0).
+	Generations sessions.LinkGenerations
 }
 
 // Default link lifetimes.
@@ -44,7 +49,8 @@ const (
 
 // NewLinks returns Links.
 func NewLinks(c LinksConfig) *Links {
-	l := &Links{base: strings.TrimRight(c.Base, "/"), signer: c.Signer, playFor: c.PlayFor, watchFor: c.WatchFor, now: c.Now, miniApp: c.MiniApp}
+	l := &Links{base: strings.TrimRight(c.Base, "/"), signer: c.Signer, playFor: c.PlayFor, watchFor: c.WatchFor, now: c.Now, miniApp: c.MiniApp,
+		gens: c.Generations}
 	if l.playFor <= 0 {
 		l.playFor = DefaultPlayFor
 	}
@@ -66,7 +72,16 @@ func (l *Links) token(scope Scope, s *sessions.Snapshot, u sessions.User) Token 
 	if scope == ScopePlay {
 		life = l.playFor
 	}
-	return Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
+	t := Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
+	if !u.IsZero() && l.gens != nil {
+		// The user's generation now: their links end when they raise
+		// it (/web revoke). Unread, 0: a link that ends at once if
+		// they ever revoked.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		t.Gen, _ = l.gens.LinkGeneration(ctx, s.Record.Key.Platform, u.ID)
+		cancel()
+	}
+	return t
 }
 
 // page is the URL of the page of a token: the token in its fragment,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +130,45 @@ func TestMiniAppLoginLife(t *testing.T) {
 	soon := f.signer.Sign(web.Token{Scope: web.ScopeWatch, Key: group, Created: f.look(group).Record.Created, Expires: f.clock().Add(10 * time.Minute)})
 	if _, tok := login(soon); tok.Expires.After(f.clock().Add(10 * time.Minute)) {
 		t.Errorf("a login from a link ending in 10 minutes lasts until %v", tok.Expires)
+	}
+}
+
+// TestRevoke: /web revoke ends every link the user was given (the page,
+// its state, its stream's pass, its actions) at the next request, and
+// only theirs: the other player's and the watch links work on; /web then
+// gives a link that works.
+func TestRevoke(t *testing.T) {
+	f := newFixture(t)
+	f.game(here, alice, bob, "spanish")
+	alicePath, aliceTok := parts(t, f.link(here, alice))
+	_, bobTok := parts(t, f.link(here, bob))
+	_, watchTok := parts(t, f.links.Board(f.look(here), sessions.User{}).Watch)
+	_, pass := f.pass(alicePath, aliceTok)
+	r := f.must(here, alice, "/web revoke")
+	if !strings.Contains(r.Text(), "has ended") {
+		t.Fatalf("/web revoke: %q", r.Text())
+	}
+	en := f.chat.Catalogues().In("en")
+	for _, c := range []struct{ what, tok string }{{"alice's link", aliceTok}, {"alice's pass", pass.Token}} {
+		code, b := f.get(alicePath+"/state", "X-Board-Token", c.tok)
+		if code != http.StatusUnauthorized || !strings.Contains(string(b), en.T("WebRevokedLink")) {
+			t.Errorf("%s after /web revoke: %d %s", c.what, code, b)
+		}
+	}
+	if code, _ := f.pass(alicePath, aliceTok); code != http.StatusUnauthorized {
+		t.Errorf("a pass from alice's revoked link: %d", code)
+	}
+	before := f.moves(here)
+	if code, _ := f.post(alicePath, "move", aliceTok, map[string]any{"id": "revoked-1", "arg": f.firstMove(here)}); code != http.StatusUnauthorized || f.moves(here) != before {
+		t.Errorf("a move with alice's revoked link: %d", code)
+	}
+	for _, c := range []struct{ what, tok string }{{"bob's link", bobTok}, {"the watch link", watchTok}} {
+		if code, b := f.get(alicePath+"/state", "X-Board-Token", c.tok); code != http.StatusOK {
+			t.Errorf("%s after alice's /web revoke: %d %s", c.what, code, b)
+		}
+	}
+	_, fresh := parts(t, f.link(here, alice))
+	if code, b := f.get(alicePath+"/state", "X-Board-Token", fresh); code != http.StatusOK {
+		t.Errorf("alice's new link: %d %s", code, b)
 	}
 }

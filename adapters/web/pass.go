@@ -66,7 +66,10 @@ func (s *Server) pass(w http.ResponseWriter, r *http.Request) {
 		Lang: lang, Words: s.chat.PageWords(lang)})
 }
 
-// generation is u's link generation now (0 when the store keeps none).
+// generation is u's link generation now on Telegram, for a Mini App's
+// login (0 when the store keeps none or does not answer: the token is
+// then refused if the user revoked their links).
 func (s *Server) generation(ctx context.Context, u sessions.User) uint64 {
-	return 0
+	g, _ := s.svc.LinkGeneration(ctx, telegramPlatform, u)
+	return g
 }

@@ -238,8 +238,9 @@ func tokenOf(r *http.Request) string {
 	return ""
 }
 
-// check checks a request's token for the game or tournament ref: signed
-// by this bot, not expired, for ref, and, when play, a token that plays.
+// check checks a request's token for the game or tournament ref: sealed
+// by this bot, not expired, for ref, not revoked by its user, and, when
+// play, a token that plays.
 func (s *Server) check(r *http.Request, ref string, play bool) (Token, *failure) {
 	text := tokenOf(r)
 	if text == "" {
@@ -257,6 +258,19 @@ func (s *Server) check(r *http.Request, ref string, play bool) (Token, *failure)
 		return t, &failure{http.StatusForbidden, "WebWatchOnly"}
 	case t.Scope == ScopeTournament && r.PathValue("action") != "":
 		return t, &failure{http.StatusForbidden, "WebWatchOnly"}
+	}
+	if !t.User.IsZero() {
+		// A user's own link: ended when they revoked their links after
+		// it was made (read from the store on every request, so that a
+		// revocation holds at once in every process).
+		gen, err := s.svc.LinkGeneration(r.Context(), t.Key.Platform, t.User)
+		switch {
+		case err != nil:
+			s.log.Error("web: reading a link generation", "err", err)
+			return t, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}
+		case t.Gen < gen:
+			return t, &failure{http.StatusUnauthorized, "WebRevokedLink"}
+		}
 	}
 	return t, nil
 }

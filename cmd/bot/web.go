@@ -69,7 +69,8 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 	if _, shared := store.(sessions.SharedStore); shared {
 		poll = pollShared
 	}
-	links := web.NewLinks(web.LinksConfig{Base: c.Web.URL, Signer: signer, PlayFor: time.Duration(c.Web.PlayLinks),
+	gens, _ := store.(sessions.LinkGenerations)
+	links := web.NewLinks(web.LinksConfig{Base: c.Web.URL, Signer: signer, PlayFor: time.Duration(c.Web.PlayLinks), Generations: gens,
 		WatchFor: time.Duration(c.Web.WatchLinks),
 		// Telegram opens a Mini App at https addresses only.
 		MiniApp: c.Telegram.Token != "" && strings.HasPrefix(c.Web.URL, "https://")})

@@ -111,6 +111,7 @@ func (s *Store) exporters() []exporter {
 		{dump.KindRated, exportRated},
 		{dump.KindMember, exportMember},
 		{dump.KindCommunityLadder, exportCommunityLadder},
+		{dump.KindLinkGeneration, exportLinkGenerations},
 	}
 }
 
@@ -370,6 +371,8 @@ func (s *Store) Import(ctx context.Context, items []dump.Item) error {
 
 func importItem(tx *bbolt.Tx, it dump.Item) error {
 	switch it.Kind {
+	case dump.KindLinkGeneration:
+		return importLinkGeneration(tx, it)
 	case dump.KindCounter:
 		n, err := strconv.ParseUint(string(it.Value), 10, 64)
 		switch {

@@ -67,6 +67,7 @@ func (s *Store) exporters() []exporter {
 		s.records(dump.KindRated, "rh/", ratedID, ratedValue),
 		s.records(dump.KindMember, "cm/", partsID(5), nil),
 		s.records(dump.KindCommunityLadder, "cl/", ladderRowID(6), standingValue),
+		s.records(dump.KindLinkGeneration, linkGenPrefix, partsID(2), linkGenValue),
 	}
 }
 
@@ -381,6 +382,14 @@ func (s *Store) importOps(it dump.Item) ([]clientv3.Op, int, error) {
 		return []clientv3.Op{clientv3.OpPut(k, string(v))}, len(k) + len(v), nil
 	}
 	switch it.Kind {
+	case dump.KindLinkGeneration:
+		if _, err := dump.SplitID(it, 2); err != nil {
+			return nil, 0, err
+		}
+		if _, err := linkGenValue(it.Value); err != nil {
+			return nil, 0, err
+		}
+		return put(s.prefix+linkGenPrefix+it.ID, it.Value)
 	case dump.KindCounter:
 		_, err := strconv.ParseUint(string(it.Value), 10, 64)
 		switch {
