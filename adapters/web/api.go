@@ -37,6 +37,7 @@ func (s *Server) event(snap *sessions.Snapshot, v viewer) []byte {
 		st = goneState(s.say(v.lang, "WebGone"))
 	} else {
 		st = buildState(snap, v, s.chat, s.now())
+		noBidiState(&st)
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -107,7 +108,9 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, v.lang)
 		return
 	}
-	writeJSON(w, http.StatusOK, buildState(snap, v, s.chat, s.now()))
+	st := buildState(snap, v, s.chat, s.now())
+	noBidiState(&st)
+	writeJSON(w, http.StatusOK, st)
 }
 
 // events serves the game's live stream to a page: its state now, then at

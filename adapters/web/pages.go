@@ -81,7 +81,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
-	d.Title, d.Description = bw.Title, bw.Players
+	d.Title, d.Description = noBidi(bw.Title), noBidi(bw.Players)
 	if snap.State != nil {
 		watch := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
 		d.Image = s.links.Base() + "/g/" + ref + "/board.png?t=" + s.signer.Sign(watch)

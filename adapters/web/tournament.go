@@ -113,10 +113,10 @@ func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEv
 	}
 	names := map[string]string{}
 	for _, e := range tour.Players {
-		names[e.User.ID] = e.User.Name
+		names[e.User.ID] = noBidi(e.User.Name)
 	}
 	for _, row := range table.Rows {
-		d.Rows = append(d.Rows, tourRow{Place: row.Place, Name: row.Name, Points: points(row.Points), Buchholz: points(row.Buchholz),
+		d.Rows = append(d.Rows, tourRow{Place: row.Place, Name: noBidi(row.Name), Points: points(row.Points), Buchholz: points(row.Buchholz),
 			SB: strconv.FormatFloat(row.SonnebornBerger, 'f', -1, 64), Wins: row.Wins})
 	}
 	cells := make([][]string, len(ev.Standings))
