@@ -331,7 +331,10 @@ function renderControls(st) {
   if (rp.frames) {
     const dl = /** @type {HTMLAnchorElement} */ ($('download'));
     dl.hidden = !st.gameId;
-    dl.href = `/g/${link.ref}/record?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`;
+    // The stream token of the moment (it is renewed every few minutes).
+    const href = () => `/g/${link.ref}/record?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`;
+    dl.href = href();
+    dl.onclick = () => { dl.href = href(); };
   }
 }
 
