@@ -22,7 +22,7 @@ func commandTable() []*command {
 		{name: "move", aliases: []string{"m"}, minArgs: 1, maxArgs: 1, run: (*Handler).move},
 		{name: "moves", reads: true, run: (*Handler).moves},
 		{name: "board", reads: true, run: (*Handler).board},
-		{name: "web", reads: true, run: (*Handler).web},
+		{name: "web", reads: true, maxArgs: 1, run: (*Handler).web},
 		{name: "huff", minArgs: 1, maxArgs: 1, run: (*Handler).huff},
 		{name: "draw", run: simple((*sessions.Service).Draw, "draw")},
 		{name: "resign", run: simple((*sessions.Service).Resign, "resign")},

@@ -370,6 +370,9 @@ func (h *Handler) show(ctx context.Context, m Message, args []string) Reply {
 	if l := m.sp.ratingLine(s); l != "" {
 		out.Lines = append(out.Lines, l)
 	}
+	if h.links != nil {
+		out.Lines = append(out.Lines, m.sp.T("ShowWebLink", "URL", h.links.Board(s, m.User).Watch))
+	}
 	out.Picture = picture(s, m.User)
 	out.Buttons = []Button{{m.sp.T("ButtonReplay"), "/replay " + rec.ID}, {m.sp.T("ButtonExport"), "/export " + rec.ID}}
 	return out

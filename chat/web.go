@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/boardgamebot/bot/render"
@@ -39,15 +40,33 @@ type WebBoard struct {
 
 // web answers /web: the user's own link to the game here on the web
 // board (a watch link for those who do not play), or, where no game is
-// played but a tournament is, the tournament's page.
+// played but a tournament is, the tournament's page, else the page of
+// the last game finished here. /web revoke ends every link the user was
+// given.
 func (h *Handler) web(ctx context.Context, m Message, args []string) Reply {
 	if h.links == nil {
 		return fail(m.sp.T("WebOff"))
+	}
+	if len(args) > 0 {
+		if !strings.EqualFold(args[0], "revoke") {
+			return fail(m.sp.T("TakesLess", "Name", "web", "Usage", m.sp.T("CmdUsage_web")))
+		}
+		if _, err := h.svc.RevokeLinks(ctx, m.Key.Platform, m.User); err != nil {
+			return h.errorReply("web", m, err)
+		}
+		return Reply{Lines: []string{m.sp.T("WebRevoked")}}
 	}
 	s, err := h.svc.Look(ctx, m.Key)
 	if errors.Is(err, sessions.ErrNoGame) {
 		if ev, terr := h.svc.TournamentHere(ctx, m.Key); terr == nil && ev.Tournament != nil {
 			return Reply{Lines: []string{m.sp.T("WebLinkTournament", "ID", ev.Tournament.ID, "URL", h.links.Tournament(ev.Tournament))}}
+		}
+		// The last game finished here: its page, to watch it again.
+		if recs, herr := h.svc.History(ctx, sessions.HistoryQuery{Key: m.Key, Limit: 1}); herr == nil && len(recs) == 1 {
+			if last, rerr := h.svc.Replay(recs[0]); rerr == nil {
+				b := h.links.Board(last, m.User)
+				return Reply{Lines: []string{m.sp.T("WebLinkFinished", "ID", last.Record.ID, "URL", b.Watch)}}
+			}
 		}
 	}
 	if err != nil {

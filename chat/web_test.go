@@ -1,6 +1,7 @@
 package chat_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestWebCommand(t *testing.T) {
 	if r.Web == nil || r.Web.Play == "" || !strings.HasSuffix(r.Text(), r.Web.Play) || r.Web.Watch == "" || r.Web.PlayFor != 24*time.Hour {
 		t.Fatalf("alice's /web: %+v", r.Web)
 	}
-	tok, err := signer.Parse(r.Web.Play[strings.Index(r.Web.Play, "?t=")+3:], time.Now())
+	tok, err := signer.Parse(r.Web.Play[strings.Index(r.Web.Play, "#t=")+3:], time.Now())
 	if err != nil || tok.Scope != web.ScopePlay || tok.User != user("alice") {
 		t.Fatalf("alice's token %+v, %v", tok, err)
 	}
@@ -39,6 +40,21 @@ func TestWebCommand(t *testing.T) {
 	if r.Web == nil || r.Web.Play != "" {
 		t.Fatalf("carol's /web: %+v", r.Web)
 	}
+	// After the game: /web gives the finished game's page (a watch
+	// link), and /show N carries it.
+	f.expect("alice", "/resign", `resign`, false)
+	r = f.expect("carol", "/web", `^No game is being played here; the last one, #\d+, on the web board: https://board\.example\.org/g/[^ ]+#t=`, false)
+	link := r.Text()[strings.Index(r.Text(), "https://"):]
+	tok, err = signer.Parse(link[strings.Index(link, "#t=")+3:], time.Now())
+	if err != nil || tok.Scope != web.ScopeWatch || !tok.User.IsZero() {
+		t.Fatalf("the finished game's link %q: %+v, %v", link, tok, err)
+	}
+	id := regexp.MustCompile(`#(\d+), on the web`).FindStringSubmatch(r.Text())[1]
+	ref := link[len("https://board.example.org/g/"):strings.Index(link, "#")]
+	f.expect("carol", "/show "+id, `(?s)On the web board: https://board\.example\.org/g/`+regexp.QuoteMeta(ref)+`#t=`, false)
+	// /web revoke: alice's links end; the line says so.
+	f.expect("alice", "/web revoke", `^Every link to the web board you were given has ended`, false)
+	f.expect("alice", "/web now", `^/web takes less`, true)
 }
 
 // TestNoticeEventWording: a change made on the web board reads in the

@@ -56,7 +56,7 @@ func token(t *testing.T, e *env, signer *web.Signer, link string, key sessions.K
 	if err != nil || u.Scheme != "https" || u.Host != "board.example.org" || !strings.HasPrefix(u.Path, "/g/") {
 		t.Fatalf("link %q: want https://board.example.org/g/...", link)
 	}
-	tok, err := signer.Parse(u.Query().Get("t"), time.Now())
+	tok, err := signer.Parse(strings.TrimPrefix(u.Fragment, "t="), time.Now())
 	if err != nil {
 		t.Fatalf("link %q: %v", link, err)
 	}

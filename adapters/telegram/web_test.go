@@ -45,7 +45,7 @@ func only(t *testing.T, c *call) kbButton {
 	return kb[0][0]
 }
 
-// gameToken reads the token a link carries (?t= or the Mini App's ?g=),
+// gameToken reads the token a link carries (#t= or the Mini App's ?g=),
 // with the signer, and checks it names the game at chat.
 func gameToken(t *testing.T, h *harness, signer *web.Signer, chatID int64, text string) web.Token {
 	t.Helper()
@@ -138,7 +138,7 @@ func TestWebGroupPrivateLink(t *testing.T) {
 		t.Fatalf("bob's private link %+v", b)
 	}
 	u, _ := url.Parse(*b.URL)
-	if tok := gameToken(t, h, signer, group, u.Query().Get("t")); tok.Scope != web.ScopePlay || tok.User != (sessions.User{ID: "2", Name: "bob"}) {
+	if tok := gameToken(t, h, signer, group, strings.TrimPrefix(u.Fragment, "t=")); tok.Scope != web.ScopePlay || tok.User != (sessions.User{ID: "2", Name: "bob"}) {
 		t.Fatalf("bob's token %+v: want play as bob", tok)
 	}
 	said, _ := f.waitCall(m, sent(group, "sendMessage"))

@@ -13,7 +13,7 @@ import (
 
 // viewerOf is who a request's page shows the game to.
 func (s *Server) viewerOf(r *http.Request, t Token, snap *sessions.Snapshot) viewer {
-	v := viewer{user: t.User, play: t.Scope == ScopePlay, lang: s.pageLang(r, t)}
+	v := viewer{user: t.User, play: t.Scope == ScopePlay || (t.Scope == ScopeStream && !t.User.IsZero()), lang: s.pageLang(r, t)}
 	if snap != nil {
 		v.seat = seatOf(snap, t.User)
 	}
@@ -37,6 +37,7 @@ func (s *Server) event(snap *sessions.Snapshot, v viewer) []byte {
 		st = goneState(s.say(v.lang, "WebGone"))
 	} else {
 		st = buildState(snap, v, s.chat, s.now())
+		noBidiState(&st)
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -107,7 +108,9 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, v.lang)
 		return
 	}
-	writeJSONGzip(w, r, http.StatusOK, buildState(snap, v, s.chat, s.now()))
+	st := buildState(snap, v, s.chat, s.now())
+	noBidiState(&st)
+	writeJSONGzip(w, r, http.StatusOK, st)
 }
 
 // events serves the game's live stream to a page: its state now, then at

@@ -40,6 +40,46 @@ func TestBrowser(t *testing.T) {
 	t.Run("Spanish", func(t *testing.T) { browserSpanish(t, browser) })
 	t.Run("MiniApp", func(t *testing.T) { browserMiniApp(t, browser) })
 	t.Run("DragDark", func(t *testing.T) { browserDragDark(t, browser) })
+	t.Run("TokenOutOfAddress", func(t *testing.T) { browserTokenOutOfAddress(t, browser) })
+}
+
+// browserTokenOutOfAddress: a link's token in its fragment (#t=) opens
+// the board, and an old link's ?t= too; either way the page's address
+// keeps no token afterwards, the board works (a move played by taps), and
+// no request's address carries the link's own token (the stream's
+// carries a derived one).
+func browserTokenOutOfAddress(t *testing.T, browser context.Context) {
+	f := newFixture(t)
+	f.game(here, alice, bob, "spanish")
+	link := f.link(here, alice)
+	if !strings.Contains(link, "#t=") || strings.Contains(link, "?t=") {
+		t.Fatalf("the link %q: want its token in the fragment", link)
+	}
+	_, tok := parts(t, link)
+	old := strings.Replace(link, "#t=", "?t=", 1)
+	for _, c := range []struct{ name, link string }{{"fragment", link}, {"query", old}} {
+		pg := open(t, browser, c.link)
+		pg.WaitVersion(f.look(here).Record.Version)
+		var href string
+		pg.Eval("location.href", &href)
+		if strings.Contains(href, tok) || strings.Contains(href, "t=") {
+			t.Errorf("%s: the address after opening is %q", c.name, href)
+		}
+		for _, r := range pg.Requests() {
+			if c.name == "fragment" && strings.Contains(r, tok) {
+				t.Errorf("%s: a request's address carries the link's token: %q", c.name, r)
+			}
+		}
+	}
+	s := f.look(here)
+	legal := s.State.Moves()
+	a := open(t, browser, link)
+	a.WaitVersion(s.Record.Version)
+	a.PlayByTaps(legal[0], legal)
+	a.WaitVersion(s.Record.Version + 1)
+	if after := f.look(here); after.Record.Version != s.Record.Version+1 || after.Last.Text != legal[0].Text {
+		t.Fatalf("the move by taps on a fragment link: version %d, last %v", after.Record.Version, after.Last)
+	}
 }
 
 // browserGame: two pages play a short game against each other by taps

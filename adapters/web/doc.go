@@ -3,14 +3,18 @@
 // live, to step through once finished; the Telegram Mini App; and the
 // tournaments' pages.
 //
-// Links carry a Token signed by a Signer (HMAC-SHA256 with the server's
-// secret): platform, user, game (session key and creation time), what
-// it allows (ScopePlay, ScopeWatch, ScopeTournament) and until when.
-// Links makes them (it implements chat.WebLinks, which /web uses). Every
-// request names its game in its path (/g/<Ref>) and carries a token for
-// that game; a request that changes something carries it in the
-// X-Board-Token header. The Mini App signs its user in with Telegram's
-// launch data (ValidateInitData, as the Bot API documents it).
+// Links carry a Token sealed by a Signer (AES-256-GCM, its key derived
+// from the server's secret by HKDF-SHA256; a previous secret opens its
+// tokens for a grace): platform, user, game (session key and creation
+// time), what it allows (ScopePlay, ScopeWatch, ScopeTournament, and
+// ScopeStream, a page's stream token for minutes), until when, and the
+// user's link generation (sessions.LinkGenerations: /web revoke). Links
+// makes them (it implements chat.WebLinks, which /web uses), with the
+// token in the address's fragment (#t=), which the page sends in the
+// X-Board-Token header only. Every request names its game in its path
+// (/g/<Ref>) and carries a token for that game. The Mini App signs its
+// user in with Telegram's launch data (ValidateInitData, as the Bot API
+// documents it).
 //
 // A page's actions become chat commands of the token's user in the game's
 // place, through the chat handler's Handle (the chat's checks, limits and

@@ -111,7 +111,8 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	if o.http2 {
 		base = "https://" + f.srv.Listener.Addr().String()
 	}
-	f.links = web.NewLinks(web.LinksConfig{Base: base, Signer: f.signer, Now: f.clock, MiniApp: true})
+	gens, _ := o.store.(sessions.LinkGenerations)
+	f.links = web.NewLinks(web.LinksConfig{Base: base, Signer: f.signer, Now: f.clock, MiniApp: true, Generations: gens})
 	f.chat = chat.New(chat.Config{Sessions: f.svc, Web: f.links, Rate: o.rate})
 	f.server, err = web.New(web.Config{Sessions: f.svc, Chat: f.chat, Hub: f.hub, Links: f.links, Signer: f.signer,
 		TelegramToken: botToken, Now: f.clock})
@@ -194,7 +195,7 @@ func (f *fixture) link(key sessions.Key, u sessions.User) string {
 func parts(t testing.TB, link string) (path, token string) {
 	t.Helper()
 	i := strings.Index(link, "/g/")
-	j := strings.Index(link, "?t=")
+	j := strings.Index(link, "#t=")
 	if i < 0 || j < 0 {
 		t.Fatalf("%q is not a board link", link)
 	}

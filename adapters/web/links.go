@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"time"
@@ -18,6 +19,7 @@ type Links struct {
 	watchFor time.Duration
 	now      func() time.Time
 	miniApp  bool
+	gens     sessions.LinkGenerations
 }
 
 // LinksConfig sets up Links.
@@ -34,6 +36,9 @@ type LinksConfig struct {
 	// MiniApp: the server runs the Telegram Mini App (a bot token is
 	// set), so Telegram games get its links (WebBoard.App, Start).
 	MiniApp bool
+	// Generations are the users' link generations (the store's), which
+	// a user's own links carry; nil: none (every link at generation 0).
+	Generations sessions.LinkGenerations
 }
 
 // Default link lifetimes.
@@ -44,7 +49,8 @@ const (
 
 // NewLinks returns Links.
 func NewLinks(c LinksConfig) *Links {
-	l := &Links{base: strings.TrimRight(c.Base, "/"), signer: c.Signer, playFor: c.PlayFor, watchFor: c.WatchFor, now: c.Now, miniApp: c.MiniApp}
+	l := &Links{base: strings.TrimRight(c.Base, "/"), signer: c.Signer, playFor: c.PlayFor, watchFor: c.WatchFor, now: c.Now, miniApp: c.MiniApp,
+		gens: c.Generations}
 	if l.playFor <= 0 {
 		l.playFor = DefaultPlayFor
 	}
@@ -66,16 +72,39 @@ func (l *Links) token(scope Scope, s *sessions.Snapshot, u sessions.User) Token 
 	if scope == ScopePlay {
 		life = l.playFor
 	}
-	return Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
+	t := Token{Scope: scope, User: u, Key: s.Record.Key, Created: s.Record.Created, Expires: l.now().Add(life)}
+	if !u.IsZero() && l.gens != nil {
+		// The user's generation now: their links end when they raise
+		// it (/web revoke). Unread, 0: a link that ends at once if
+		// they ever revoked.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		t.Gen, _ = l.gens.LinkGeneration(ctx, s.Record.Key.Platform, u.ID)
+		cancel()
+	}
+	return t
 }
 
-// page is the URL of the page of a token.
+// page is the URL of the page of a token: the token in its fragment,
+// which the browser never sends (nor a proxy logs); the page sends it in
+// a header.
 func (l *Links) page(t Token) string {
 	prefix := "/g/"
 	if t.Scope == ScopeTournament {
 		prefix = "/t/"
 	}
-	return l.base + prefix + t.Ref() + "?t=" + l.signer.Sign(t)
+	if t.Scope == ScopeWatch || t.Scope == ScopeTournament {
+		// A watch link is its view token: the server draws the page
+		// from it, in its first paint (a tournament's page only watches).
+		return l.base + prefix + t.Ref() + "?v=" + l.signer.Sign(t)
+	}
+	if t.Scope == ScopePlay {
+		// A play link also carries a watch token in its address, for the
+		// server to draw the board in the page's first paint; the play
+		// token stays in the fragment, which no server or log sees.
+		view := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
+		return l.base + prefix + t.Ref() + "?v=" + l.signer.Sign(view) + "#t=" + l.signer.Sign(t)
+	}
+	return l.base + prefix + t.Ref() + "#t=" + l.signer.Sign(t)
 }
 
 // Board implements chat.WebLinks: u's own link to play when they hold a
@@ -97,6 +126,27 @@ func (l *Links) Board(s *sessions.Snapshot, u sessions.User) chat.WebBoard {
 // Watch returns the watch page of the game of s.
 func (l *Links) Watch(s *sessions.Snapshot) string {
 	return l.page(l.token(ScopeWatch, s, sessions.User{}))
+}
+
+// WatchUntil returns the watch page of the game of s for a link minted
+// from another link: it ends when that link does, or before.
+func (l *Links) WatchUntil(s *sessions.Snapshot, until time.Time) string {
+	t := l.token(ScopeWatch, s, sessions.User{})
+	if until.Before(t.Expires) {
+		t.Expires = until
+	}
+	return l.page(t)
+}
+
+// TournamentUntil is Tournament for a link minted from another link: it
+// ends when that link does, or before.
+func (l *Links) TournamentUntil(tour *sessions.Tournament, until time.Time) string {
+	t := Token{Scope: ScopeTournament, Key: sessions.Key{Platform: tour.Key.Platform, Channel: tour.Key.Channel},
+		Tournament: tour.ID, Expires: l.now().Add(l.watchFor)}
+	if until.Before(t.Expires) {
+		t.Expires = until
+	}
+	return l.page(t)
 }
 
 // Tournament implements chat.WebLinks: the page of tournament t.

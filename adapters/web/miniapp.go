@@ -54,6 +54,9 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	var key sessions.Key
 	var snap *sessions.Snapshot
+	// The login's token works for init_max_age at most, and never
+	// outlives the token that named the game.
+	until := s.now().Add(s.maxAge)
 	if named != "" {
 		t, err := s.signer.Parse(named, s.now())
 		if err != nil || t.Key.Platform != telegramPlatform || t.Scope == ScopeTournament {
@@ -61,6 +64,9 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		key = t.Key
+		if t.Expires.Before(until) {
+			until = t.Expires
+		}
 		snap, err = s.current(r.Context(), t.Key, t.Created)
 		if err != nil {
 			answer(http.StatusGone, map[string]any{"ok": false, "error": s.say(lang, "WebGone")})
@@ -79,6 +85,10 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 	t := Token{Scope: ScopeWatch, Key: key, Created: snap.Record.Created, Expires: s.now().Add(s.links.watchFor)}
 	if snap.Record.Result == nil && len(snap.Record.SeatsOf(u)) > 0 {
 		t.Scope, t.User, t.Expires = ScopePlay, u, s.now().Add(s.links.playFor)
+		t.Gen = s.generation(r.Context(), u)
+	}
+	if until.Before(t.Expires) {
+		t.Expires = until
 	}
 	mode := "watch"
 	if t.Scope == ScopePlay {

@@ -64,9 +64,25 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, status int, d
 }
 
 // boardPage answers a link to a game: the board page, to play or to
-// watch it; a link that does not check out gets a page saying why.
+// watch it; a link that does not check out gets a page saying why. A
+// link's token rides in its fragment (#t=), which the browser keeps: the
+// request then has none, and the page is the board's empty page, whose
+// script sends the token in a header (an old link's ?t= still works).
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("ref")
+	if view := r.URL.Query().Get("v"); tokenOf(r) == "" && view != "" {
+		// The link's view token (a watch token, Links.page): the server
+		// draws the game as its watchers see it, and the page's own
+		// token, in the fragment, takes over in the script.
+		r = r.Clone(r.Context())
+		r.Header.Set(tokenHeader, view)
+	}
+	if tokenOf(r) == "" {
+		d := s.newPage(s.langOf(r, sessions.User{}, "", ""))
+		d.Ref = ref
+		s.writePage(w, r, http.StatusOK, d)
+		return
+	}
 	t, f := s.check(r, ref, false)
 	lang := s.pageLang(r, t)
 	d := s.newPage(lang)
@@ -92,15 +108,17 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
-	d.Title, d.Description = bw.Title, bw.Players
-	d.first(buildState(snap, s.viewerOf(r, t, snap), s.chat, s.now()))
+	d.Title, d.Description = noBidi(bw.Title), noBidi(bw.Players)
+	first := buildState(snap, s.viewerOf(r, t, snap), s.chat, s.now())
+	noBidiState(&first)
+	d.first(first)
 	if snap.State != nil {
 		watch := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
 		d.Image = s.links.Base() + "/g/" + ref + "/board.png?t=" + s.signer.Sign(watch)
 	}
 	if tr := snap.Record.Tour; tr != nil {
 		if ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, tr.ID); err == nil && ev.Tournament != nil {
-			d.Tournament = s.links.Tournament(ev.Tournament)
+			d.Tournament = s.links.TournamentUntil(ev.Tournament, t.Expires)
 		}
 	}
 	s.writePage(w, r, http.StatusOK, d)

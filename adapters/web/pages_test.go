@@ -14,7 +14,8 @@ import (
 // TestPageHeaders: a board page forbids anything from another host
 // (Content-Security-Policy default-src 'self'), sends no referrer (its
 // address holds the link's token), and unfurls with the board's picture
-// (og:image, an absolute URL that answers a PNG); the Mini App's entry
+// (og:image, an absolute URL that answers a PNG, on a page asked with
+// its token: an old link's ?t=); the Mini App's entry
 // alone may load Telegram's script and be framed by Telegram's web
 // client.
 func TestPageHeaders(t *testing.T) {
@@ -22,6 +23,7 @@ func TestPageHeaders(t *testing.T) {
 	f.game(here, alice, bob, "spanish")
 	link := f.link(here, alice)
 	u, _ := url.Parse(link)
+	u.RawQuery, u.Fragment = "t="+strings.TrimPrefix(u.Fragment, "t="), ""
 	res, err := http.Get(f.srv.URL + u.RequestURI())
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +83,6 @@ func TestRefusedPages(t *testing.T) {
 		status      int
 		line        string
 	}{
-		{"no token", "", false, http.StatusUnauthorized, en.T("WebNoToken")},
 		{"a changed token", "?t=" + tok[:len(tok)-2] + "AA", false, http.StatusUnauthorized, en.T("WebBadLink")},
 		{"an expired token", "?t=" + tok, true, http.StatusUnauthorized, en.T("WebExpired")},
 	} {
@@ -96,6 +97,15 @@ func TestRefusedPages(t *testing.T) {
 		if code != c.status || !strings.Contains(page, `data-error="`+c.line+`"`) || !strings.Contains(page, `<p id="status" role="status">`+c.line+`</p>`) {
 			t.Errorf("%s: %d\n%s", c.name, code, page)
 		}
+	}
+	// A page without a token in its address is the board's empty page
+	// (a link's token is in its fragment, which the script sends): its
+	// pass, asked without a token, is refused.
+	if code, body := f.get(path); code != http.StatusOK || strings.Contains(string(body), "data-error") {
+		t.Errorf("a page without a token in its address: %d\n%s", code, body)
+	}
+	if code, _ := f.get(path + "/pass"); code != http.StatusUnauthorized {
+		t.Errorf("a pass without a token: %d", code)
 	}
 	other := "/g/AAAAAAAAAAAA?t=" + tok
 	if code, body := f.get(other); code != http.StatusForbidden || !strings.Contains(html.UnescapeString(string(body)), en.T("WebOtherGame")) {

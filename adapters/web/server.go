@@ -107,6 +107,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{ref}", s.boardPage)
 	m.HandleFunc("GET /g/{ref}/state", s.getState)
 	m.HandleFunc("GET /g/{ref}/events", s.events)
+	m.HandleFunc("GET /g/{ref}/pass", s.pass)
 	m.HandleFunc("GET /g/{ref}/frames", s.getFrames)
 	m.HandleFunc("GET /g/{ref}/board.png", s.boardPicture)
 	m.HandleFunc("GET /g/{ref}/record", s.record)
@@ -162,7 +163,11 @@ func csp(miniApp bool) string {
 // proxy in front). The server has read, write and idle timeouts; the live
 // streams leave it (they are the hub's) and close with Serve.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile string) error {
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
+	handler := s.Handler()
+	if certFile != "" {
+		handler = hsts(handler)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		WriteTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
 		// HTTP/1.1 only: a page's live stream then leaves the server
 		// (hijacked), costing no goroutine while it waits.
@@ -201,6 +206,15 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, certFile, keyFile s
 	return nil
 }
 
+// hsts tells browsers to come back over https only, for two years: the
+// server serves TLS itself.
+func hsts(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Strict-Transport-Security", "max-age=63072000")
+		h.ServeHTTP(w, r)
+	})
+}
+
 // Close ends the live streams (Serve does it too).
 func (s *Server) Close() { s.hub.close() }
 
@@ -226,8 +240,9 @@ func tokenOf(r *http.Request) string {
 	return ""
 }
 
-// check checks a request's token for the game or tournament ref: signed
-// by this bot, not expired, for ref, and, when play, a token that plays.
+// check checks a request's token for the game or tournament ref: sealed
+// by this bot, not expired, for ref, not revoked by its user, and, when
+// play, a token that plays.
 func (s *Server) check(r *http.Request, ref string, play bool) (Token, *failure) {
 	text := tokenOf(r)
 	if text == "" {
@@ -245,6 +260,19 @@ func (s *Server) check(r *http.Request, ref string, play bool) (Token, *failure)
 		return t, &failure{http.StatusForbidden, "WebWatchOnly"}
 	case t.Scope == ScopeTournament && r.PathValue("action") != "":
 		return t, &failure{http.StatusForbidden, "WebWatchOnly"}
+	}
+	if !t.User.IsZero() {
+		// A user's own link: ended when they revoked their links after
+		// it was made (read from the store on every request, so that a
+		// revocation holds at once in every process).
+		gen, err := s.svc.LinkGeneration(r.Context(), t.Key.Platform, t.User)
+		switch {
+		case err != nil:
+			s.log.Error("web: reading a link generation", "err", err)
+			return t, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}
+		case t.Gen < gen:
+			return t, &failure{http.StatusUnauthorized, "WebRevokedLink"}
+		}
 	}
 	return t, nil
 }

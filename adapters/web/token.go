@@ -1,11 +1,15 @@
 package web
 
 import (
-	"crypto/hmac"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/hkdf"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -23,12 +27,17 @@ const (
 	ScopeWatch Scope = 2
 	// ScopeTournament: see a tournament's page.
 	ScopeTournament Scope = 3
+	// ScopeStream: a page's live stream and downloads, derived from
+	// its link for minutes (it rides in the stream's address): it
+	// watches as the link's user, and never acts.
+	ScopeStream Scope = 4
 )
 
-// Token is what a link carries, signed by the bot: who (the platform's
+// Token is what a link carries, sealed by the bot: who (the platform's
 // user, none for a watch link anyone may open), which game (its session
 // key and when it was created: a later game at the same key is another
-// game) or tournament, what it allows, and until when.
+// game) or tournament, what it allows, and until when. Its text reveals
+// none of it.
 type Token struct {
 	Scope Scope
 	// User is the player (ScopePlay); zero for a link anyone may open.
@@ -42,71 +51,135 @@ type Token struct {
 	Tournament string
 	// Expires is when the token stops working.
 	Expires time.Time
+	// Gen is the user's link generation when the token was made: a
+	// token of an older generation is revoked (/web revoke).
+	Gen uint64
 }
 
 // The reasons a token is refused.
 var (
 	// ErrBadToken: the text is not a token of this bot (cut short,
-	// changed, or signed with another secret).
+	// changed, or sealed with another secret).
 	ErrBadToken = errors.New("web: bad token")
 	// ErrExpired: the token's time is over.
 	ErrExpired = errors.New("web: token expired")
 )
 
 // tokenVersion is the first byte of every token.
-const tokenVersion = 1
+const tokenVersion = 2
 
-// macSize is how many bytes of the HMAC-SHA256 a token keeps: 128 bits.
-const macSize = 16
+// MinSecret is the fewest bytes of a secret the Signer takes.
+const MinSecret = 32
 
-// Signer signs and checks tokens with the server's secret. It is safe for
-// concurrent use.
+// sealKey is one secret's sealing key: AES-256-GCM with a key derived
+// from the secret by HKDF-SHA256, its id (the token's second byte), and
+// when it stops opening tokens (zero: never; a previous secret's grace).
+type sealKey struct {
+	id    byte
+	aead  cipher.AEAD
+	until time.Time
+}
+
+// Signer seals and opens tokens with the server's secret (and, for a
+// grace, the previous one). A token's bytes are its version, its key's
+// id, a random nonce and the sealed body: nothing in them reads without
+// the secret. It is safe for concurrent use.
 type Signer struct {
-	secret []byte
+	keys []sealKey // the current key first
 }
 
-// NewSigner returns a Signer with secret (at least 16 bytes).
+// NewSigner returns a Signer with secret (at least MinSecret bytes).
 func NewSigner(secret []byte) (*Signer, error) {
-	if len(secret) < 16 {
-		return nil, errors.New("web: the secret must have at least 16 bytes")
+	k, err := newSealKey(secret)
+	if err != nil {
+		return nil, err
 	}
-	return &Signer{secret: append([]byte(nil), secret...)}, nil
+	return &Signer{keys: []sealKey{k}}, nil
 }
 
-// Sign returns t as a link's text: base64url without padding (only A-Z,
-// a-z, 0-9, _ and -, as Telegram's start parameters take them), at most
-// a few hundred characters.
-func (s *Signer) Sign(t Token) string {
-	b := []byte{tokenVersion, byte(t.Scope)}
-	b = binary.AppendVarint(b, t.Expires.Unix())
-	b = binary.AppendVarint(b, created(t.Created))
-	for _, f := range []string{t.Key.Platform, t.Key.Channel, t.Key.Thread, t.Tournament, t.User.ID, t.User.Name} {
-		b = binary.AppendUvarint(b, uint64(len(f)))
-		b = append(b, f...)
+// WithPrevious returns a Signer that seals with s's secret and opens
+// tokens of previous too until until: the previous secret's links keep
+// working for the grace of a rotation.
+func (s *Signer) WithPrevious(previous []byte, until time.Time) (*Signer, error) {
+	k, err := newSealKey(previous)
+	if err != nil {
+		return nil, err
 	}
-	b = append(b, s.mac(b)...)
+	k.until = until
+	return &Signer{keys: []sealKey{s.keys[0], k}}, nil
+}
+
+func newSealKey(secret []byte) (sealKey, error) {
+	if len(secret) < MinSecret {
+		return sealKey{}, fmt.Errorf("web: the secret must have at least %d bytes", MinSecret)
+	}
+	key, err := hkdf.Key(sha256.New, secret, nil, "boardgamebot web token v2", 32)
+	if err != nil {
+		return sealKey{}, err
+	}
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return sealKey{}, err
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return sealKey{}, err
+	}
+	id := sha256.Sum256(append([]byte("key id\x00"), key...))
+	return sealKey{id: id[0], aead: aead}, nil
+}
+
+// Sign returns t sealed as a link's text: base64url without padding
+// (only A-Z, a-z, 0-9, _ and -, as Telegram's start parameters take
+// them), at most a few hundred characters. Two seals of one token differ
+// (a random nonce).
+func (s *Signer) Sign(t Token) string {
+	k := s.keys[0]
+	body := []byte{byte(t.Scope)}
+	body = binary.AppendVarint(body, t.Expires.Unix())
+	body = binary.AppendVarint(body, created(t.Created))
+	body = binary.AppendUvarint(body, t.Gen)
+	for _, f := range []string{t.Key.Platform, t.Key.Channel, t.Key.Thread, t.Tournament, t.User.ID, t.User.Name} {
+		body = binary.AppendUvarint(body, uint64(len(f)))
+		body = append(body, f...)
+	}
+	head := []byte{tokenVersion, k.id}
+	nonce := make([]byte, k.aead.NonceSize())
+	if _, err := rand.Read(nonce); err != nil {
+		panic("web: no randomness: " + err.Error())
+	}
+	b := append(head, nonce...)
+	b = k.aead.Seal(b, nonce, body, head)
 	return base64.RawURLEncoding.EncodeToString(b)
 }
 
-// Parse checks text's signature (in constant time) and its expiry at now,
-// and returns the token: ErrBadToken or ErrExpired otherwise.
+// Parse opens text (its key's id names the secret: the current one, or
+// the previous one during its grace), checks its expiry at now, and
+// returns the token: ErrBadToken or ErrExpired otherwise.
 func (s *Signer) Parse(text string, now time.Time) (Token, error) {
 	if len(text) > 1024 {
 		return Token{}, ErrBadToken
 	}
-	b, err := base64.RawURLEncoding.DecodeString(text)
-	if err != nil || len(b) < 2+macSize {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(text)
+	if err != nil || len(b) < 2 || b[0] != tokenVersion {
 		return Token{}, ErrBadToken
 	}
-	body, sum := b[:len(b)-macSize], b[len(b)-macSize:]
-	if !hmac.Equal(sum, s.mac(body)) {
+	var body []byte
+	for _, k := range s.keys {
+		ns := k.aead.NonceSize()
+		if k.id != b[1] || len(b) < 2+ns+k.aead.Overhead() || (!k.until.IsZero() && !now.Before(k.until)) {
+			continue
+		}
+		if body, err = k.aead.Open(nil, b[2:2+ns], b[2+ns:], b[:2]); err == nil {
+			break
+		}
+		body = nil
+	}
+	if body == nil {
 		return Token{}, ErrBadToken
 	}
-	if body[0] != tokenVersion {
-		return Token{}, ErrBadToken
-	}
-	t := Token{Scope: Scope(body[1])}
-	rest := body[2:]
+	t := Token{Scope: Scope(body[0])}
+	rest := body[1:]
 	exp, n := binary.Varint(rest)
 	if n <= 0 {
 		return Token{}, ErrBadToken
@@ -114,6 +187,10 @@ func (s *Signer) Parse(text string, now time.Time) (Token, error) {
 	rest = rest[n:]
 	cr, n := binary.Varint(rest)
 	if n <= 0 {
+		return Token{}, ErrBadToken
+	}
+	rest = rest[n:]
+	if t.Gen, n = binary.Uvarint(rest); n <= 0 {
 		return Token{}, ErrBadToken
 	}
 	rest = rest[n:]
@@ -126,7 +203,7 @@ func (s *Signer) Parse(text string, now time.Time) (Token, error) {
 		fields[i] = string(rest[n : n+int(l)])
 		rest = rest[n+int(l):]
 	}
-	if len(rest) != 0 || t.Scope < ScopePlay || t.Scope > ScopeTournament {
+	if len(rest) != 0 || t.Scope < ScopePlay || t.Scope > ScopeStream {
 		return Token{}, ErrBadToken
 	}
 	t.Expires = time.Unix(exp, 0).UTC()
@@ -140,13 +217,6 @@ func (s *Signer) Parse(text string, now time.Time) (Token, error) {
 		return t, ErrExpired
 	}
 	return t, nil
-}
-
-func (s *Signer) mac(b []byte) []byte {
-	m := hmac.New(sha256.New, s.secret)
-	m.Write([]byte("boardgamebot web token\x00"))
-	m.Write(b)
-	return m.Sum(nil)[:macSize]
 }
 
 // created is a game's creation time as a token writes it: Unix

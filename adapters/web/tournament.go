@@ -75,6 +75,11 @@ func points(p float64) string {
 // tournamentPage answers a tournament's page: the standings, the
 // crosstable and every round's games, each linked to its watch page.
 func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
+	if view := r.URL.Query().Get("v"); tokenOf(r) == "" && view != "" {
+		// The link's view token (Links.page): tournament pages only watch.
+		r = r.Clone(r.Context())
+		r.Header.Set(tokenHeader, view)
+	}
 	t, f := s.check(r, r.PathValue("ref"), false)
 	lang := s.pageLang(r, t)
 	d := tourData{Lang: lang, Title: s.say(lang, "WebTournamentPage")}
@@ -92,12 +97,10 @@ func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
 	if f != nil {
 		d.Error, status = s.say(lang, f.msg), f.status
 	} else {
-		s.fillTournament(r, &d, ev)
+		s.fillTournament(r, &d, ev, t.Expires)
 		d.Ref, d.Token = r.PathValue("ref"), tokenOf(r)
 		d.Image = s.links.Base() + "/t/" + d.Ref + "/standings.png?t=" + d.Token
 		d.ImageAlt = s.say(lang, "WebStandingsPicture")
-	}
-	if d.Error == "" {
 		d.Version = s.tourLive(d).v
 	}
 	var b bytes.Buffer
@@ -150,7 +153,7 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
 		ev, err := s.svc.TournamentByID(r.Context(), t.Key.Platform, t.Tournament)
 		if err == nil && ev.Tournament != nil {
 			d := tourData{Lang: lang}
-			s.fillTournament(r, &d, ev)
+			s.fillTournament(r, &d, ev, t.Expires)
 			if dr := s.tourLive(d); dr.v != sent {
 				js, _ := json.Marshal(map[string]string{"v": dr.v, "html": dr.html})
 				if ws.write([]byte("event: tournament\ndata: "+string(js)+"\n\n"), time.Now().Add(writeWithin)) != nil {
@@ -176,7 +179,8 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
 }
 
 // fillTournament puts the tournament of ev on its page.
-func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEvent) {
+// Its games' links end when the page's link does, or before.
+func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEvent, until time.Time) {
 	lang, tour := d.Lang, ev.Tournament
 	table := s.chat.StandingsTable(lang, ev)
 	d.Title, d.Headings = table.Title, table.Headings
@@ -190,10 +194,10 @@ func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEv
 	}
 	names := map[string]string{}
 	for _, e := range tour.Players {
-		names[e.User.ID] = e.User.Name
+		names[e.User.ID] = noBidi(e.User.Name)
 	}
 	for _, row := range table.Rows {
-		d.Rows = append(d.Rows, tourRow{Place: row.Place, Name: row.Name, Points: points(row.Points), Buchholz: points(row.Buchholz),
+		d.Rows = append(d.Rows, tourRow{Place: row.Place, Name: noBidi(row.Name), Points: points(row.Points), Buchholz: points(row.Buchholz),
 			SB: strconv.FormatFloat(row.SonnebornBerger, 'f', -1, 64), Wins: row.Wins})
 	}
 	cells := make([][]string, len(ev.Standings))
@@ -212,7 +216,7 @@ func (s *Server) fillTournament(r *http.Request, d *tourData, ev sessions.TourEv
 			}
 		}
 		for _, g := range round.Games {
-			rd.Games = append(rd.Games, s.tourGame(r, lang, tour, g, names))
+			rd.Games = append(rd.Games, s.tourGame(r, lang, tour, g, names, until))
 			wi, bi := number[g.White]-1, number[g.Black]-1
 			if !complete || wi < 0 || bi < 0 || g.Result == tournament.Pending || g.Result == tournament.Bye {
 				continue
@@ -247,7 +251,7 @@ func results(r tournament.Result) (white, black string) {
 
 // tourGame is one pairing as the page lists it, linked to the game's
 // watch page when it was played on the board.
-func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournament, g sessions.TourGame, names map[string]string) tourGame {
+func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournament, g sessions.TourGame, names map[string]string, until time.Time) tourGame {
 	if g.Black == "" {
 		return tourGame{Text: names[g.White] + ": " + s.say(lang, "WebBye")}
 	}
@@ -266,7 +270,7 @@ func (s *Server) tourGame(r *http.Request, lang string, tour *sessions.Tournamen
 		}
 	}
 	if snap != nil {
-		out.Link = s.links.Watch(snap)
+		out.Link = s.links.WatchUntil(snap, until)
 		out.Board = miniBoard(snap)
 	}
 	return out

@@ -37,7 +37,9 @@ func TestTournamentPage(t *testing.T) {
 		t.Fatalf("/web where a tournament is played: %q", r.Text())
 	}
 	u, _ := url.Parse(link)
-	code, body := f.get(u.RequestURI())
+	// The page's script sends the fragment's token in a header.
+	tok := strings.TrimPrefix(u.Fragment, "t=")
+	code, body := f.get(u.Path, "X-Board-Token", tok)
 	if code != http.StatusOK || !strings.Contains(string(body), "under way") || !strings.Contains(string(body), "bye") {
 		t.Fatalf("the page during round 1: %d\n%s", code, body)
 	}
@@ -48,7 +50,7 @@ func TestTournamentPage(t *testing.T) {
 		}
 	}
 	f.must(game.Key, loser, "/resign")
-	code, body = f.get(u.RequestURI())
+	code, body = f.get(u.Path, "X-Board-Token", tok)
 	page := string(body)
 	if code != http.StatusOK {
 		t.Fatalf("the page: %d %s", code, page)
@@ -68,8 +70,8 @@ func TestTournamentPage(t *testing.T) {
 		}
 	}
 	// A board link is no tournament's: refused with the reason.
-	_, tok := parts(t, strings.ReplaceAll(watch[1], "&amp;", "&"))
-	if code, _ := f.get(u.Path + "?t=" + tok); code != http.StatusForbidden {
+	_, gameTok := parts(t, strings.ReplaceAll(watch[1], "&amp;", "&"))
+	if code, _ := f.get(u.Path + "?t=" + gameTok); code != http.StatusForbidden {
 		t.Fatalf("a game's token on the tournament's page: %d", code)
 	}
 }

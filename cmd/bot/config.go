@@ -57,6 +57,11 @@ type config struct {
 		// Listen is the address of /metrics, /healthz and /readyz
 		// ("127.0.0.1:9077"); empty serves none and counts nothing.
 		Listen string `yaml:"listen"`
+		// Token lets a request with it as a bearer token read the
+		// endpoints on a shared listener (metrics.listen is
+		// web.listen) from any address; without it, loopback and
+		// private addresses only.
+		Token string `yaml:"token"`
 	} `yaml:"metrics"`
 	Console struct {
 		As       string `yaml:"as"`
@@ -97,9 +102,14 @@ type config struct {
 		URL      string `yaml:"url"`
 		CertFile string `yaml:"cert_file"`
 		KeyFile  string `yaml:"key_file"`
-		// Secret signs the links; empty: one made on first start and
-		// kept in the store (shared by every process on etcd).
+		// Secret seals the links (32 random bytes at least: openssl
+		// rand -base64 32); empty: one made on first start and kept in
+		// the store (shared by every process on etcd).
 		Secret string `yaml:"secret"`
+		// PreviousSecret, after a rotation, still opens the links it
+		// sealed until PreviousSecretUntil (a date or RFC 3339 time).
+		PreviousSecret      string `yaml:"previous_secret"`
+		PreviousSecretUntil string `yaml:"previous_secret_until"`
 		// How long links work: play links, watch links.
 		PlayLinks  duration `yaml:"play_links"`
 		WatchLinks duration `yaml:"watch_links"`
@@ -636,8 +646,8 @@ func checkWeb(c *config) error {
 		return fmt.Errorf("web.url %q is not an http(s) URL (the public address of the board, e.g. https://board.example.org)", w.URL)
 	}
 	w.URL = strings.TrimRight(w.URL, "/")
-	if w.Secret != "" && len(w.Secret) < 16 {
-		return fmt.Errorf("web.secret is %d characters: it needs at least 16 (or leave it empty: the bot makes one and keeps it in the store)", len(w.Secret))
+	if err := checkSecrets(w.Secret, w.PreviousSecret, w.PreviousSecretUntil); err != nil {
+		return err
 	}
 	if w.PlayLinks <= 0 || w.WatchLinks <= 0 || w.InitMaxAge <= 0 {
 		return fmt.Errorf("web.play_links, web.watch_links and web.init_max_age must be above 0")

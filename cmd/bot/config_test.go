@@ -170,8 +170,9 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_STORAGE_ETCD_PREFIX"] = "/x/"
 	env["BOT_STORAGE_ETCD_DIAL_TIMEOUT"] = "4s"
 	env["BOT_METRICS_LISTEN"] = "127.0.0.1:9090"
-	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "sixteen chars at least"
+	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="
 	env["BOT_WEB_PLAY_LINKS"], env["BOT_WEB_WATCH_LINKS"], env["BOT_WEB_INIT_MAX_AGE"] = "2h", "3d", "2h"
+	env["BOT_WEB_PREVIOUS_SECRET"], env["BOT_WEB_PREVIOUS_SECRET_UNTIL"] = "L9oQOJAkCplz6meRgg6l5cl1Yemy1GQpU4xHEQwqUjE=", "2026-07-01"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +181,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Storage.Path, want.Storage.OpenTimeout, want.Storage.CommitWatchdog = "x", duration(3*time.Second), duration(time.Minute)
 	want.Log.Level, want.Log.Format = "debug", "json"
 	want.Metrics.Listen = "127.0.0.1:9090"
+	want.Metrics.Token = "x"
 	want.Console.As, want.Console.Channel, want.Console.Pictures = "x", "x", "x"
 	want.Render.Theme = "dark"
 	want.Lang = "en"
@@ -189,7 +191,8 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	w.URL, w.Listen, w.SecretToken, w.CertFile, w.KeyFile = "x", "x", "x", "x", "x"
 	want.Telegram.AppName = "x"
 	wb := &want.Web
-	wb.Listen, wb.URL, wb.CertFile, wb.KeyFile, wb.Secret = "127.0.0.1:8080", "https://board.example.org", "x", "x", "sixteen chars at least"
+	wb.Listen, wb.URL, wb.CertFile, wb.KeyFile, wb.Secret = "127.0.0.1:8080", "https://board.example.org", "x", "x", "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="
+	wb.PreviousSecret, wb.PreviousSecretUntil = "L9oQOJAkCplz6meRgg6l5cl1Yemy1GQpU4xHEQwqUjE=", "2026-07-01"
 	wb.PlayLinks, wb.WatchLinks, wb.InitMaxAge = duration(2*time.Hour), duration(72*time.Hour), duration(2*time.Hour)
 	h2 := duration(2 * time.Hour)
 	d3 := duration(72 * time.Hour)
@@ -228,7 +231,11 @@ func TestWebConfig(t *testing.T) {
 		{map[string]string{"BOT_WEB_LISTEN": "8080"}, "", "web.listen \"8080\" is not host:port"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "ftp://x"}, "", "web.url \"ftp://x\" is not an http(s) URL"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_CERT_FILE": "c"}, "", "web.cert_file and web.key_file go together"},
-		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "short"}, "", "web.secret is 5 characters"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "short"}, "", "web.secret is weak: it must carry at least 32 random bytes; make one with `openssl rand -base64 32`"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "sixteen chars at least"}, "", "web.secret is weak"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="}, "http://localhost:8080", ""},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=", "BOT_WEB_PREVIOUS_SECRET": "H3yNzX5IJ1TAF2nJK1vvnGLIu1BWPrEn0NtN9vyaEnw="}, "", "web.previous_secret and web.previous_secret_until go together"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=", "BOT_WEB_PREVIOUS_SECRET": "H3yNzX5IJ1TAF2nJK1vvnGLIu1BWPrEn0NtN9vyaEnw=", "BOT_WEB_PREVIOUS_SECRET_UNTIL": "soon"}, "", "web.previous_secret_until \"soon\" is not a date"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_PLAY_LINKS": "0"}, "", "must be above 0"},
 	} {
 		got, err := loadConfig("", func(k string) string { return c.env[k] })

@@ -302,6 +302,7 @@ func (d *doctor) web(c config) {
 		d.bad(fmt.Sprintf("web: web.url %s is not https: the links' tokens (which play as the player) would cross the network in clear, and Telegram opens a Mini App at https only", c.Web.URL),
 			"serve https (web.cert_file and web.key_file), or put a TLS proxy in front and set web.url to its https address")
 	}
+	d.webSecret(c, time.Now())
 }
 
 // loopback reports whether host names this machine.

@@ -44,8 +44,13 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 	if c.Web.Listen == "" {
 		return nil, nil
 	}
-	key := []byte(c.Web.Secret)
-	if len(key) == 0 {
+	var key []byte
+	if c.Web.Secret != "" {
+		var err error
+		if key, err = web.SecretKey(c.Web.Secret); err != nil {
+			return nil, fmt.Errorf("web.secret: %w", err)
+		}
+	} else {
 		var err error
 		key, err = store.Secret(ctx, "web", func() ([]byte, error) {
 			b := make([]byte, 32)
@@ -56,7 +61,7 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 			return nil, fmt.Errorf("the web board's secret: %w", err)
 		}
 	}
-	signer, err := web.NewSigner(key)
+	signer, err := webSigner(c, key)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +69,8 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 	if _, shared := store.(sessions.SharedStore); shared {
 		poll = pollShared
 	}
-	links := web.NewLinks(web.LinksConfig{Base: c.Web.URL, Signer: signer, PlayFor: time.Duration(c.Web.PlayLinks),
+	gens, _ := store.(sessions.LinkGenerations)
+	links := web.NewLinks(web.LinksConfig{Base: c.Web.URL, Signer: signer, PlayFor: time.Duration(c.Web.PlayLinks), Generations: gens,
 		WatchFor: time.Duration(c.Web.WatchLinks),
 		// Telegram opens a Mini App at https addresses only.
 		MiniApp: c.Telegram.Token != "" && strings.HasPrefix(c.Web.URL, "https://")})
@@ -103,7 +109,9 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 	if err != nil {
 		return nil, err
 	}
-	mounted := o.mount(srv)
+	// On the board's listener the operator's endpoints answer the
+	// operator only: loopback and private addresses, or metrics.token.
+	mounted := o.mount(ops.Guarded{Mux: srv, Token: c.Metrics.Token})
 	ln, err := net.Listen("tcp", c.Web.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("web.listen %s: %w", c.Web.Listen, err)

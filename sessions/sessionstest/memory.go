@@ -33,6 +33,8 @@ type MemoryStore struct {
 	names     map[string]sessions.User
 	tours     map[string][]byte
 	tourOrder []string
+	// linkGens are the users' link generations (platform 0 user).
+	linkGens map[string]uint64
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error

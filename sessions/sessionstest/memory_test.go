@@ -10,3 +10,7 @@ import (
 func TestMemoryStore(t *testing.T) {
 	sessionstest.TestStore(t, func(t *testing.T) sessions.Store { return sessionstest.NewMemoryStore() })
 }
+
+func TestMemoryLinkGenerations(t *testing.T) {
+	sessionstest.TestLinkGenerations(t, func(t *testing.T) sessions.LinkGenerations { return sessionstest.NewMemoryStore() }, nil)
+}

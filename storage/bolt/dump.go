@@ -391,6 +391,7 @@ var importers = map[string]func(tx *bbolt.Tx, it dump.Item) error{
 	dump.KindRated:           importRated,
 	dump.KindMember:          importMember,
 	dump.KindCommunityLadder: importCommunityLadder,
+	dump.KindLinkGeneration:  importLinkGeneration,
 }
 
 func importCounter(tx *bbolt.Tx, it dump.Item) error {

@@ -70,6 +70,9 @@ const (
 	// rating (decimal) 0 user; a sessions.Standing. The community
 	// ladders' index.
 	KindCommunityLadder = "community_ladder"
+	// KindLinkGeneration: ID platform 0 user; the user's web link
+	// generation (decimal, above 0): /web revoke raised it.
+	KindLinkGeneration = "link_generation"
 )
 
 // Kinds are the kinds of Item, in the order Export gives them. Request
@@ -81,7 +84,7 @@ const (
 // same two in package etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
 	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament,
-		KindRated, KindMember, KindCommunityLadder}
+		KindRated, KindMember, KindCommunityLadder, KindLinkGeneration}
 }
 
 // RecordValue is the Value of a live session or finished game: its JSON

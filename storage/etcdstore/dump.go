@@ -67,6 +67,7 @@ func (s *Store) exporters() []exporter {
 		s.records(dump.KindRated, "rh/", ratedID, ratedValue),
 		s.records(dump.KindMember, "cm/", partsID(5), nil),
 		s.records(dump.KindCommunityLadder, "cl/", ladderRowID(6), standingValue),
+		s.records(dump.KindLinkGeneration, linkGenPrefix, partsID(2), linkGenValue),
 	}
 }
 
@@ -399,6 +400,7 @@ var importers = map[string]func(s *Store, it dump.Item) ([]clientv3.Op, int, err
 	dump.KindRated:           (*Store).importRated,
 	dump.KindMember:          (*Store).importMember,
 	dump.KindCommunityLadder: (*Store).importCommunityLadder,
+	dump.KindLinkGeneration:  (*Store).importLinkGeneration,
 }
 
 // putOp is the write of v at k, and its size.
@@ -621,4 +623,14 @@ func (s *Store) Running(ctx context.Context) (int64, error) {
 		return 0, fmt.Errorf("etcdstore: reading the clocks' election: %w", err)
 	}
 	return resp.Count, nil
+}
+
+func (s *Store) importLinkGeneration(it dump.Item) ([]clientv3.Op, int, error) {
+	if _, err := dump.SplitID(it, 2); err != nil {
+		return nil, 0, err
+	}
+	if _, err := linkGenValue(it.Value); err != nil {
+		return nil, 0, err
+	}
+	return putOp(s.prefix+linkGenPrefix+it.ID, it.Value)
 }

@@ -30,6 +30,7 @@ type bot interface {
 	Langs(ctx context.Context, platform string) (map[string]string, error)
 	SaveRoute(ctx context.Context, platform, channel string, key sessions.Key) error
 	Routes(ctx context.Context, platform string) (map[string]sessions.Key, error)
+	sessions.LinkGenerations
 }
 
 var (
@@ -147,6 +148,11 @@ func fill(t testing.TB, store bot, finished int) {
 			t.Fatal(err)
 		}
 	}
+	for _, u := range []string{"a", "a", "c"} {
+		if _, err := store.RaiseLinkGeneration(ctx, "telegram", u); err != nil {
+			t.Fatal(err)
+		}
+	}
 
 	tour := func(ch string, rounds int, start bool) {
 		t.Helper()
@@ -219,6 +225,8 @@ func answers(t *testing.T, s bot) map[string]string {
 			}
 			rh, err := s.RatingHistory(ctx, p, u, "")
 			put("rating history of "+p+" "+u, rh, err)
+			lg, err := s.LinkGeneration(ctx, p, u)
+			put("link generation of "+p+" "+u, lg, err)
 			with, err := s.History(ctx, sessions.HistoryQuery{Platform: p, User: u, With: "b", Limit: 4})
 			put("history of "+p+" "+u+" with b", with, err)
 		}

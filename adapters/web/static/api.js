@@ -7,14 +7,18 @@
 /** @typedef {import('./types.js').Frames} Frames */
 /** @typedef {import('./types.js').Answer} Answer */
 /** @typedef {import('./types.js').Login} Login */
+/** @typedef {import('./types.js').Pass} Pass */
 
 /**
- * Link is the game a page shows and the link's token that opens it,
- * with the page's language.
+ * Link is the game a page shows and the link's token that opens it
+ * (sent in a header only), with the page's language, and the stream
+ * token derived from it for minutes (pass: the stream and downloads,
+ * whose addresses carry it).
  * @typedef {object} Link
  * @property {string} ref
  * @property {string} token
  * @property {string} lang
+ * @property {string} [pass]
  */
 
 /**
@@ -58,6 +62,27 @@ export function fetchState(link) {
 export function fetchFrames(link) {
   return get(link, 'frames');
 }
+
+/**
+ * renewPass asks for the link's stream token (the link's token in the
+ * header) and keeps it on link.pass, asking again before it ends: the
+ * answer, or why not.
+ * @param {Link} link
+ * @returns {Promise<{value: Pass} | {failure: Failure}>}
+ */
+export async function renewPass(link) {
+  /** @type {{value: Pass} | {failure: Failure}} */
+  const r = await get(link, 'pass');
+  if ('value' in r) {
+    link.pass = r.value.token;
+    clearTimeout(renewal);
+    renewal = setTimeout(() => renewPass(link), Math.max(10, r.value.seconds / 2) * 1000);
+  }
+  return r;
+}
+
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let renewal;
 
 /** requestID is a new action's id. */
 function requestID() {
@@ -121,7 +146,8 @@ export async function signIn(init, g) {
  */
 
 /**
- * stream follows the game's states live: the browser reconnects a
+ * stream follows the game's states live (with the link's stream token:
+ * renewPass first): the browser reconnects a
  * stream that broke; one the server refused (the server full, the link
  * gone bad) is replaced by a plain request for the state, or why not, and
  * a new stream later while the link is good. It ends with the game.
@@ -131,10 +157,18 @@ export async function signIn(init, g) {
  */
 export function stream(link, on) {
   let ended = false;
-  /** @type {EventSource} */
+  /** @type {EventSource | undefined} */
   let es;
-  const connect = () => {
-    es = new EventSource(`/g/${link.ref}/events?t=${encodeURIComponent(link.token)}&lang=${encodeURIComponent(link.lang)}`);
+  const connect = async () => {
+    if (es) {
+      // The stream token may have ended while the stream was away.
+      const r = await renewPass(link);
+      if ('failure' in r && r.failure.status !== 0) {
+        on.refused(r.failure);
+        return;
+      }
+    }
+    es = new EventSource(`/g/${link.ref}/events?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`);
     es.addEventListener('state', e => on.state(JSON.parse(e.data)));
     es.addEventListener('end', () => {
       ended = true;
@@ -151,7 +185,7 @@ export function stream(link, on) {
     };
   };
   connect();
-  return {open: () => es.readyState === EventSource.OPEN};
+  return {open: () => !!es && es.readyState === EventSource.OPEN};
 }
 
 /**

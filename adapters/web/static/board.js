@@ -33,8 +33,30 @@ let words = JSON.parse(app.dataset.words || '{}');
  */
 const say = (id, vars) => (words[id] || id).replace(/\{\{\.(\w+)\}\}/g, (_, k) => (vars && k in vars ? String(vars[k]) : ''));
 
+/**
+ * linkToken takes the link's token from the page's address: its fragment
+ * (#t=, which the browser never sends), or an old link's query (?t=), else
+ * the view token (?v=, a watch token: the game as its watchers see it);
+ * and takes t out of the address at once, so that no token that acts
+ * stays in the history, a bookmark or a screenshot (v stays: it only
+ * watches, and a reload draws the board from it).
+ * @returns {string}
+ */
+function linkToken() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  const token = hash.get('t') || query.get('t') || query.get('v') || '';
+  if (hash.has('t') || query.has('t')) {
+    hash.delete('t');
+    query.delete('t');
+    const q = query.toString(), h = hash.toString();
+    history.replaceState(history.state, '', location.pathname + (q ? '?' + q : '') + (h ? '#' + h : ''));
+  }
+  return token;
+}
+
 /** @type {api.Link} */
-const link = {token: new URLSearchParams(location.search).get('t') || '', ref: app.dataset.ref || '', lang: app.dataset.lang || ''};
+const link = {token: app.dataset.mode === 'tg' ? '' : linkToken(), ref: app.dataset.ref || '', lang: app.dataset.lang || ''};
 let mode = app.dataset.mode || ''; // play, watch or tg (the Mini App, before its sign-in)
 const inTelegram = mode === 'tg'; // the page is Telegram's Mini App
 /** @type {State | null} */
@@ -374,7 +396,10 @@ function renderControls(st) {
   if (rp.frames) {
     const dl = /** @type {HTMLAnchorElement} */ ($('download'));
     dl.hidden = !st.gameId;
-    dl.href = `/g/${link.ref}/record?t=${encodeURIComponent(link.token)}&lang=${encodeURIComponent(link.lang)}`;
+    // The stream token of the moment (it is renewed every few minutes).
+    const href = () => `/g/${link.ref}/record?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`;
+    dl.href = href();
+    dl.onclick = () => { dl.href = href(); };
   }
 }
 
@@ -437,11 +462,37 @@ async function signIn() {
 
 async function start() {
   if (app.dataset.error) return;
-  // The page carries its first state (and the server drew its board):
-  // the script takes over from it, and the stream follows.
+  // The page carries its first state when its address named the game
+  // (the link's view token, ?v=: the game as its watchers see it) and the
+  // server drew its board: the script takes over from it, and the stream
+  // follows with the state of the page's own token.
   const first = document.getElementById('state');
   if (first && first.textContent) setState(JSON.parse(first.textContent));
-  if (mode === 'tg' && !(await signIn())) return;
+  const telegram = mode === 'tg';
+  if (telegram && !(await signIn())) return;
+  if (!link.token) {
+    fail(say('WebNoToken'));
+    return;
+  }
+  // The stream token: for the stream and the downloads, whose addresses
+  // carry it; the link's own token stays in headers.
+  const r = await api.renewPass(link);
+  if ('failure' in r) {
+    if (r.failure.status !== 0) {
+      fail(r.failure.error || say('WebBadLink'));
+      return;
+    }
+  } else {
+    mode = r.value.mode;
+    app.dataset.mode = mode;
+    if (!telegram && r.value.lang && r.value.lang !== link.lang) {
+      // The page was served before its token was seen: it speaks the
+      // link's user's language from now on.
+      words = r.value.words || words;
+      link.lang = r.value.lang;
+      document.documentElement.lang = r.value.lang;
+    }
+  }
   live = api.stream(link, events);
 }
 start();

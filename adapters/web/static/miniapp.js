@@ -14,6 +14,7 @@
  * @property {() => void} expand
  * @property {Object<string, string>} themeParams
  * @property {string} [colorScheme]
+ * @property {string} [initData]
  * @property {(name: string, f: () => void) => void} onEvent
  * @property {(v: string) => boolean} [isVersionAtLeast]
  * @property {() => void} [disableVerticalSwipes]
@@ -53,7 +54,8 @@ export function themeFrom(p, scheme) {
   /** @type {Object<string, string>} */
   const map = {bg_color: '--bg', text_color: '--fg', hint_color: '--hint', button_color: '--accent',
     button_text_color: '--accent-fg', secondary_bg_color: '--panel'};
-  for (const k in map) if (p[k]) root.setProperty(map[k], p[k]);
+  // Colours only as #rrggbb: a theme is data, never CSS of its own.
+  for (const k in map) if (typeof p[k] === 'string' && /^#[0-9a-fA-F]{6}$/.test(p[k])) root.setProperty(map[k], p[k]);
   document.documentElement.classList.add('telegram');
   if (scheme !== 'light' && scheme !== 'dark' && /^#[0-9a-f]{6}$/i.test(p.bg_color || '')) {
     // No scheme said (Telegram's script not there): the background's.
@@ -177,10 +179,15 @@ export function launch(ready) {
   onReady = ready;
   if (document.readyState === 'complete') telegram();
   else addEventListener('load', telegram);
+  // Launch data from the fragment only (Telegram puts it there; the
+  // query is anyone's to craft: a link signing a victim in as someone
+  // else), or from Telegram's script once loaded.
   const hash = new URLSearchParams(location.hash.slice(1));
-  const query = new URLSearchParams(location.search);
   try {
-    themeFrom(JSON.parse(hash.get('tgWebAppThemeParams') || query.get('tgWebAppThemeParams') || 'null'));
+    themeFrom(JSON.parse(hash.get('tgWebAppThemeParams') || 'null'));
   } catch (e) { /* no theme: the page's own */ }
-  return {init: hash.get('tgWebAppData') || query.get('tgWebAppData') || '', g: query.get('g') || ''};
+  /** @type {TelegramWebApp | undefined} */
+  const tg = /** @type {any} */ (window).Telegram?.WebApp;
+  const g = new URLSearchParams(location.search).get('g') || '';
+  return {init: hash.get('tgWebAppData') || (tg && tg.initData) || '', g};
 }

@@ -104,6 +104,17 @@
  */
 
 /**
+ * Pass is a page's stream token (GET /g/{ref}/pass): it works for
+ * seconds, and the link plays or watches (mode).
+ * @typedef {object} Pass
+ * @property {string} token
+ * @property {number} seconds
+ * @property {string} mode
+ * @property {string} lang
+ * @property {Object<string, string>} words
+ */
+
+/**
  * Answer is the answer to an action (POST /g/{ref}/{action}).
  * @typedef {object} Answer
  * @property {boolean} [ok]
