@@ -28,7 +28,7 @@ func (h *Handler) review(ctx context.Context, m Message, args []string) Reply {
 		}
 		id = args[0]
 	}
-	res, err := h.svc.Review(ctx, sessions.ReviewRequest{Key: m.Key, User: m.User, Game: id})
+	res, err := h.svc.Review(ctx, sessions.ReviewRequest{Key: m.Key, User: m.User, Game: id, Wait: m.InOrder})
 	if err != nil {
 		return h.errorReply("review", m, err)
 	}

@@ -36,6 +36,10 @@ type ReviewRequest struct {
 	// Game is the finished game's id ("812" or "#812"); empty: the last
 	// game finished at Key, else the user's last finished game.
 	Game string
+	// Wait: the asker answers in order (the console): Review waits until
+	// the review it queued is stored (or ctx ends) and returns it as
+	// ReviewReady; nothing is announced.
+	Wait bool
 }
 
 // ReviewState says what Service.Review did.
@@ -83,9 +87,10 @@ type reviews struct {
 // reviewJob is one game's review, queued or running.
 type reviewJob struct {
 	rec   *Record
-	owner string      // the search owner (ai.WithOwner)
-	user  string      // the user key holding its queue place ("" for review.auto)
-	tell  []reviewAsk // where to announce it, to whom
+	owner string        // the search owner (ai.WithOwner)
+	user  string        // the user key holding its queue place ("" for review.auto)
+	tell  []reviewAsk   // where to announce it, to whom
+	done  chan struct{} // closed when it is stored, or failed
 }
 
 // reviewAsk is who asked for a review where.
@@ -143,10 +148,25 @@ func (s *Service) Review(ctx context.Context, req ReviewRequest) (ReviewResult, 
 	if stored != nil {
 		return ReviewResult{State: ReviewReady, Game: snap, Record: stored}, nil
 	}
-	if pending, queued := s.reviews.enqueue(s, rec, req); !queued {
+	j, pending := s.reviews.enqueue(s, rec, req)
+	if j == nil {
 		return ReviewResult{State: ReviewWaiting, Game: snap, Pending: pending}, nil
 	}
-	return ReviewResult{State: ReviewQueued, Game: snap}, nil
+	if !req.Wait {
+		return ReviewResult{State: ReviewQueued, Game: snap}, nil
+	}
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		return ReviewResult{}, errf(ErrStorage, ctx.Err(), "waiting for the review of game %q", rec.ID)
+	}
+	if stored, err = s.StoredReview(ctx, rec.ID); err != nil {
+		return ReviewResult{}, err
+	}
+	if stored == nil {
+		return ReviewResult{}, errf(ErrStorage, nil, "the review of game %q failed", rec.ID)
+	}
+	return ReviewResult{State: ReviewReady, Game: snap, Record: stored}, nil
 }
 
 // StoredReview returns the stored review of the finished game with this
@@ -220,31 +240,36 @@ func (r *Record) Seated(u User) bool {
 }
 
 // enqueue queues rec's review for req (or adds req.Key to the places
-// told of a review already queued); queued is false when the user has
-// another review on its way (pending, its game's id).
-func (q *reviews) enqueue(s *Service, rec *Record, req ReviewRequest) (pending string, queued bool) {
+// told of a review already queued) and returns its job; nil when the user
+// has another review on its way (pending, its game's id). A request that
+// waits (req.Wait) is told nothing.
+func (q *reviews) enqueue(s *Service, rec *Record, req ReviewRequest) (j *reviewJob, pending string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if j := q.jobs[rec.ID]; j != nil {
-		if !slices.ContainsFunc(j.tell, func(a reviewAsk) bool { return a.key == req.Key }) {
+	ask := func(j *reviewJob) {
+		if !req.Wait && !slices.ContainsFunc(j.tell, func(a reviewAsk) bool { return a.key == req.Key }) {
 			j.tell = append(j.tell, reviewAsk{req.Key, req.User})
 		}
-		return "", true
+	}
+	if j := q.jobs[rec.ID]; j != nil {
+		ask(j)
+		return j, ""
 	}
 	user := ""
 	if !req.User.IsZero() {
 		user = req.User.Key(req.Key.Platform)
 		if g, ok := q.users[user]; ok {
-			return g, false
+			return nil, g
 		}
 		q.users[user] = rec.ID
 	}
-	j := &reviewJob{rec: rec, owner: "user\x00" + user, user: user, tell: []reviewAsk{{req.Key, req.User}}}
+	j = &reviewJob{rec: rec, owner: "user\x00" + user, user: user, done: make(chan struct{})}
 	if user == "" {
 		j.owner = "chat\x00" + req.Key.Platform + "\x00" + req.Key.Channel
 	}
+	ask(j)
 	q.push(s, j)
-	return "", true
+	return j, ""
 }
 
 // enqueueAuto queues the review of a game that just ended (Config.ReviewAuto),
@@ -255,7 +280,7 @@ func (q *reviews) enqueueAuto(s *Service, rec *Record) {
 	if q.jobs[rec.ID] != nil {
 		return
 	}
-	q.push(s, &reviewJob{rec: rec, owner: "review\x00auto"})
+	q.push(s, &reviewJob{rec: rec, owner: "review\x00auto", done: make(chan struct{})})
 }
 
 // push adds j to the queue and starts the worker if none runs. q.mu is held.
@@ -296,6 +321,7 @@ func (q *reviews) work(s *Service) {
 		}
 		tell := j.tell
 		q.mu.Unlock()
+		close(j.done)
 		if done {
 			for _, a := range tell {
 				s.send(s.base, Notice{Kind: NoticeReviewed, Key: a.key, Game: j.rec.ID, By: a.user})
@@ -321,7 +347,12 @@ func (s *Service) runReview(ctx context.Context, j *reviewJob) (done bool) {
 			return false
 		}
 		if ok {
-			err := s.computeReview(ctx, j)
+			// The claim's last holder may have stored it since it was
+			// looked for.
+			var err error
+			if r, serr := s.StoredReview(ctx, j.rec.ID); serr != nil || r == nil {
+				err = s.computeReview(ctx, j)
+			}
 			release()
 			return err == nil
 		}

@@ -252,3 +252,17 @@ func TestReviewAuto(t *testing.T) {
 		t.Errorf("%d reviews, want 1: the rated game's only", f.rv.count())
 	}
 }
+
+// TestReviewWait: a request that waits (the console) gets the review
+// itself, and nothing is announced.
+func TestReviewWait(t *testing.T) {
+	f := newReviewFixture(t, sessions.Config{})
+	id := f.play(t, key, false)
+	r, err := f.s.Review(ctx, sessions.ReviewRequest{Key: key, User: alice, Wait: true})
+	if err != nil || r.State != sessions.ReviewReady || r.Record == nil || r.Record.Game != id {
+		t.Fatalf("%+v, %v; want the review of %s", r, err, id)
+	}
+	if len(f.told.ch) != 0 {
+		t.Errorf("a review waited for was announced too: %+v", <-f.told.ch)
+	}
+}

@@ -111,6 +111,7 @@ func (s *Store) exporters() []exporter {
 		{dump.KindRated, exportRated},
 		{dump.KindMember, exportMember},
 		{dump.KindCommunityLadder, exportCommunityLadder},
+		{dump.KindReview, exportReview},
 	}
 }
 
@@ -487,6 +488,8 @@ func importItem(tx *bbolt.Tx, it dump.Item) error {
 			return err
 		}
 		return importRow(tx, bCLadder, bCCounts, communityPrefix(p[0], p[1], p[2], p[3]), p[4], p[5], it.Value)
+	case dump.KindReview:
+		return importReview(tx, it)
 	}
 	return errors.New("unknown kind")
 }

@@ -70,6 +70,9 @@ const (
 	// rating (decimal) 0 user; a sessions.Standing. The community
 	// ladders' index.
 	KindCommunityLadder = "community_ladder"
+	// KindReview: ID the finished game's id (decimal); its
+	// sessions.ReviewRecord (ReviewValue).
+	KindReview = "reviews"
 )
 
 // Kinds are the kinds of Item, in the order Export gives them. Request
@@ -81,7 +84,7 @@ const (
 // same two in package etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
 	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament,
-		KindRated, KindMember, KindCommunityLadder}
+		KindRated, KindMember, KindCommunityLadder, KindReview}
 }
 
 // RecordValue is the Value of a live session or finished game: its JSON

@@ -67,6 +67,7 @@ func (s *Store) exporters() []exporter {
 		s.records(dump.KindRated, "rh/", ratedID, ratedValue),
 		s.records(dump.KindMember, "cm/", partsID(5), nil),
 		s.records(dump.KindCommunityLadder, "cl/", ladderRowID(6), standingValue),
+		s.records(dump.KindReview, "rv/", gameID, reviewValue),
 	}
 }
 
@@ -545,6 +546,12 @@ func (s *Store) importOps(it dump.Item) ([]clientv3.Op, int, error) {
 		// The row, and the rating it is at in its membership (cm/).
 		k := s.cladderRow(p[0], p[1], p[2], p[3], rating, p[5])
 		return []clientv3.Op{clientv3.OpPut(k, string(v)), clientv3.OpPut(s.memberPrefix(p[0], p[5], p[2], p[3])+p[1], p[4])}, len(k) + len(v) + 64, nil
+	case dump.KindReview:
+		k, v, err := s.importReview(it)
+		if err != nil {
+			return nil, 0, err
+		}
+		return put(k, v)
 	}
 	return nil, 0, errors.New("unknown kind")
 }
