@@ -214,11 +214,10 @@ func plyStep(plies int) int {
 // encodeReview turns what c drew into a paletted PNG: the story palette
 // with the seats' colours and their blends with the background and ink.
 func (r *Renderer) encodeReview(p *storyPalette, th *theme, seats []uint8, c *canvas) ([]byte, error) {
-	rgba := append([]color.RGBA(nil), p.rgba...)
+	// The seats' colours and their blends first: the story palette fills
+	// the rest.
+	var rgba []color.RGBA
 	seen := map[color.RGBA]bool{}
-	for _, x := range rgba {
-		seen[x] = true
-	}
 	add := func(x color.RGBA) {
 		if !seen[x] && len(rgba) < 256 {
 			seen[x] = true
@@ -233,11 +232,14 @@ func (r *Renderer) encodeReview(p *storyPalette, th *theme, seats []uint8, c *ca
 		add(x)
 	}
 	for _, x := range faces {
-		for _, g := range []color.RGBA{p.c.bg, p.c.ink, p.c.grid} {
+		for _, g := range []color.RGBA{p.c.bg, p.c.ink} {
 			for _, t := range []float64{0.35, 0.6, 0.5, 0.25, 0.75} {
 				add(blend(g, x, t))
 			}
 		}
+	}
+	for _, x := range p.rgba {
+		add(x)
 	}
 	nearest := func(x color.RGBA) uint8 {
 		best, bestD := 0, int(^uint(0)>>1)

@@ -17,7 +17,7 @@ import (
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
 var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "web", "draw", "resign",
-	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help", "lang",
+	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "review", "rating", "top", "profile", "vs", "games", "help", "lang",
 	"tournament"}
 
 // tourSubs are the subcommands of /tournament, in order.
@@ -207,6 +207,7 @@ func commands(h *chat.Handler, list []games.Info) []*discordgo.ApplicationComman
 		"show":    {str("id", "DiscordOptID", true)},
 		"replay":  {str("id", "DiscordOptID", true)},
 		"export":  {str("id", "DiscordOptID", true)},
+		"review":  {str("id", "DiscordOptID", false)},
 		"rating":  {user("user", "DiscordOptRatingUser"), game(false)},
 		"top":     {ladder, game(false), str("month", "DiscordOptMonth", false)},
 		"profile": {user("user", "DiscordOptProfileUser")},
