@@ -14,6 +14,7 @@ import (
 	"github.com/boardgamebot/bot/render"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/rules/ai"
+	"github.com/boardgamebot/bot/rules/games"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/sessionstest"
 )
@@ -64,5 +65,38 @@ func TestReviewInConsole(t *testing.T) {
 	}
 	if img, err := png.Decode(bytes.NewReader(data)); err != nil || img.Bounds().Dx() != render.ReviewWidth {
 		t.Errorf("the graph: %v", err)
+	}
+}
+
+// TestReviewInConsoleWithTheEngine: the console's /review with the real
+// engine (skipped while rules/ai's Review is not written): the graph and
+// a line per player.
+func TestReviewInConsoleWithTheEngine(t *testing.T) {
+	g, err := games.New("spanish", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.Start(0)
+	if _, err := ai.New(ai.Config{}).Review(ctx, []rules.State{st}, []rules.Move{st.Moves()[0]}, ai.ReviewOptions{Nodes: 1000}); err != nil {
+		t.Skipf("the engine's review is not in yet: %v", err)
+	}
+	dir := t.TempDir()
+	svc := sessions.New(sessions.Config{Store: sessionstest.NewMemoryStore(), Rand: func(int) int { return 0 }, ReviewNodes: 20000})
+	defer svc.Close()
+	r := render.New()
+	var out bytes.Buffer
+	in := "/play spanish @bob color=white\n/as bob\n/accept\n/as alice\n/move 11-15\n/as bob\n/move 22-18\n/resign\n/review\n"
+	cc := console.Config{Handler: chat.New(chat.Config{Sessions: svc}), In: strings.NewReader(in),
+		Out: &out, As: "alice", PictureDir: filepath.Join(dir, "files"),
+		DrawFigure: func(f *chat.Figure) ([]byte, error) { return f.PNG(r, render.Options{}) }}
+	if err := console.Run(ctx, cc); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"Review of game #1: Spanish draughts", "alice (White): accuracy", "bob (Black): accuracy",
+		"Picture: " + filepath.Join(dir, "files", "review-1.png")} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in:\n%s", want, text)
+		}
 	}
 }
