@@ -304,6 +304,16 @@ func (q *reviews) work(s *Service) {
 	for {
 		q.mu.Lock()
 		if len(q.queue) == 0 || s.base.Err() != nil {
+			// Closing: the reviews left are not computed; whoever waits
+			// for one is let go.
+			for _, j := range q.queue {
+				delete(q.jobs, j.rec.ID)
+				if j.user != "" && q.users[j.user] == j.rec.ID {
+					delete(q.users, j.user)
+				}
+				close(j.done)
+			}
+			q.queue = nil
 			q.running = false
 			q.mu.Unlock()
 			return
