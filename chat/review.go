@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -29,6 +30,9 @@ func (h *Handler) review(ctx context.Context, m Message, args []string) Reply {
 		id = args[0]
 	}
 	res, err := h.svc.Review(ctx, sessions.ReviewRequest{Key: m.Key, User: m.User, Game: id, Wait: m.InOrder})
+	if id == "" && errors.Is(err, sessions.ErrNoSuchGame) {
+		return fail(m.sp.T("ReviewNothing"))
+	}
 	if err != nil {
 		return h.errorReply("review", m, err)
 	}

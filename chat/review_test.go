@@ -153,6 +153,10 @@ func TestReviewBadInput(t *testing.T) {
 		t.Errorf("another chat's private game: %q", r.Text())
 	}
 	f.expect("alice", "/review 1 2", "", true)
+	r = f.h.Handle(ctx, chat.Message{Key: sessions.Key{Platform: key.Platform, Channel: "empty"}, User: user("dave"), Text: "/review"})
+	if !r.Error || r.Text() != "No finished game here or of yours to review yet: /review <id> reviews one (/history lists them)." {
+		t.Errorf("nothing to review: %q", r.Text())
+	}
 	if f.rv.count() != 0 {
 		t.Errorf("bad input queued %d reviews", f.rv.count())
 	}
