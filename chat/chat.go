@@ -49,6 +49,11 @@ type Message struct {
 	// (sessions.Request.Community: a Discord server, a Telegram group);
 	// empty in private chats and the console.
 	Community string
+	// InOrder: the platform answers in order, each command after the one
+	// before is done (the console): a command whose work runs in the
+	// background (a /review being computed) waits for it and answers with
+	// its result.
+	InOrder bool
 
 	sp Speaker // the reply's language, set by Handle
 }

@@ -75,6 +75,14 @@
 // close its place; TourPlaceEnded names such a place afterwards. Standings
 // count the complete rounds only (TourEvent.Counted).
 //
+// Reviews: [Service.Review] returns a finished game's review (the engine's
+// verdict on every move, rules/ai's Review) stored with the game, or queues
+// its computing in the background (one review queued per user; its
+// searches are the asker's among the computer's); [Service.StoredReview]
+// reads one without computing. A store keeps them through the optional
+// [ReviewStore]; a shared one lets one process compute each
+// ([ReviewClaimer]).
+//
 // Errors returned to callers are *Error values of a closed set of kinds
 // (ErrNoGame, ErrNotYourTurn, ErrIllegalMove, ...), which adapters turn into
 // friendly text in one place.

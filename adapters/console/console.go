@@ -191,7 +191,7 @@ func (t *terminal) line(line string) {
 	case len(fields) > 0 && strings.EqualFold(fields[0], "/go"):
 		t.goTo(fields)
 	default:
-		m := chat.Message{Key: t.key, User: user(t.speaker), Text: line, Mentions: mentions(line, t.spell)}
+		m := chat.Message{Key: t.key, User: user(t.speaker), Text: line, Mentions: mentions(line, t.spell), InOrder: true}
 		r := t.c.Handler.Handle(t.ctx, m)
 		printReply(t.c, t.w, r, &t.files)
 		t.w.Flush() // the move is acknowledged now, while the computer thinks

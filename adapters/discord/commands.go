@@ -17,7 +17,7 @@ import (
 // slashNames are the slash commands the bot registers, in order: the
 // command language's names (DESIGN.md), without /notify (Telegram's).
 var slashNames = []string{"play", "accept", "decline", "cancel", "move", "moves", "board", "web", "draw", "resign",
-	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "rating", "top", "profile", "vs", "games", "help", "lang",
+	"takeback", "rematch", "setup", "huff", "history", "show", "replay", "export", "review", "rating", "top", "profile", "vs", "games", "help", "lang",
 	"tournament"}
 
 // tourSubs are the subcommands of /tournament, in order.
@@ -264,6 +264,7 @@ func (m *optionMaker) commandOptions(h *chat.Handler) map[string][]*discordgo.Ap
 		"show":    {m.str("id", "DiscordOptID", true)},
 		"replay":  {m.str("id", "DiscordOptID", true)},
 		"export":  {m.str("id", "DiscordOptID", true)},
+		"review":  {m.str("id", "DiscordOptID", false)},
 		"rating":  {m.user("user", "DiscordOptRatingUser"), m.game(false)},
 		"top":     {m.ladder(), m.game(false), m.str("month", "DiscordOptMonth", false)},
 		"profile": {m.user("user", "DiscordOptProfileUser")},

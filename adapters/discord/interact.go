@@ -640,6 +640,7 @@ type outgoing struct {
 	content    string
 	picture    []byte
 	attach     []attachment                 // more files: a replay, an export
+	embeds     []*discordgo.MessageEmbed    // a review's summary around its graph
 	components []discordgo.MessageComponent // nil: leave as they are; empty: remove
 	users      []string
 }
@@ -663,7 +664,7 @@ func (o outgoing) files() []*discordgo.File {
 
 // empty reports whether there is nothing to send.
 func (o outgoing) empty() bool {
-	return o.content == "" && o.picture == nil && len(o.attach) == 0 && len(o.components) == 0
+	return o.content == "" && o.picture == nil && len(o.attach) == 0 && len(o.components) == 0 && len(o.embeds) == 0
 }
 
 func (o outgoing) mentions() *discordgo.MessageAllowedMentions {
@@ -715,13 +716,13 @@ func split(s string, max int) []string { return textsplit.Split(s, max, textspli
 
 func (o outgoing) send() *discordgo.MessageSend {
 	first, _ := o.parts()
-	return &discordgo.MessageSend{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions()}
+	return &discordgo.MessageSend{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions(), Embeds: o.embeds}
 }
 
 // respond answers an interaction at once (no deferral).
 func (b *Bot) respond(i *discordgo.Interaction, t discordgo.InteractionResponseType, o outgoing, eph bool) {
 	first, _ := o.parts()
-	data := &discordgo.InteractionResponseData{Content: first, Components: o.components, AllowedMentions: o.mentions(), Files: o.files()}
+	data := &discordgo.InteractionResponseData{Content: first, Components: o.components, AllowedMentions: o.mentions(), Files: o.files(), Embeds: o.embeds}
 	if eph && t == discordgo.InteractionResponseChannelMessageWithSource {
 		data.Flags = discordgo.MessageFlagsEphemeral // an update keeps the message's own flags
 	}
@@ -740,6 +741,9 @@ func (b *Bot) deferUpdate(i *discordgo.Interaction) {
 // editOriginal edits the deferred answer, or the message of a component.
 func (b *Bot) editOriginal(i *discordgo.Interaction, o outgoing) {
 	e := &discordgo.WebhookEdit{Files: o.files(), AllowedMentions: o.mentions()}
+	if o.embeds != nil {
+		e.Embeds = &o.embeds
+	}
 	if o.content != "" {
 		first, _ := o.parts()
 		e.Content = &first
@@ -771,7 +775,7 @@ func (b *Bot) sendFollowup(i *discordgo.Interaction, o outgoing, eph bool) {
 		return
 	}
 	first, rest := o.parts()
-	p := &discordgo.WebhookParams{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions()}
+	p := &discordgo.WebhookParams{Content: first, Files: o.files(), Components: o.components, AllowedMentions: o.mentions(), Embeds: o.embeds}
 	if eph {
 		p.Flags = discordgo.MessageFlagsEphemeral
 	}

@@ -38,6 +38,9 @@ func (b *Bot) outgoing(key sessions.Key, cmd string, reply chat.Reply, snap *ses
 	}
 	if f := reply.Figure; f != nil {
 		attachPNG(f.Name, "picture.png", func(op render.Options) ([]byte, error) { return f.PNG(b.r, op) })
+		if f.Review != nil {
+			o.content, o.embeds = reviewEmbed(reply)
+		}
 	}
 	if r := reply.Replay; r != nil {
 		gif, gerr := b.r.Replay(r.Frames, r.Moves, render.Options{Theme: b.cfg.Picture.Theme})
@@ -296,7 +299,7 @@ func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 	if n.Key.Platform != Platform || b.stop.Load() {
 		return
 	}
-	if n.Session == nil && (n.Kind != sessions.NoticeTournament || n.Tour == nil) {
+	if n.Session == nil && (n.Kind != sessions.NoticeTournament || n.Tour == nil) && n.Kind != sessions.NoticeReviewed {
 		return
 	}
 	b.mu.Lock()

@@ -244,6 +244,8 @@ func (b *Bot) deliverLead(ctx context.Context, w where, r chat.Reply, replyTo in
 	switch {
 	case r.Standings != nil:
 		b.addStandings(pc, w, r.Standings, text, kb)
+	case r.Figure != nil && r.Figure.Review != nil:
+		b.addReview(pc, w, r, kb)
 	case r.Figure != nil:
 		b.addFigure(pc, w, r.Figure, text, kb)
 	case r.Picture != nil:

@@ -24,7 +24,7 @@ import (
 // pings about it are as for a turn.
 func (b *Bot) Notify(ctx context.Context, n sessions.Notice) {
 	tourNews := n.Kind == sessions.NoticeTournament && n.Tour != nil && n.To.IsZero()
-	if n.Key.Platform != Platform || (n.Session == nil && !tourNews) {
+	if n.Key.Platform != Platform || (n.Session == nil && !tourNews && n.Kind != sessions.NoticeReviewed) {
 		return
 	}
 	chatID, err := strconv.ParseInt(n.Key.Channel, 10, 64)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/chat"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"go.yaml.in/yaml/v3"
 )
@@ -149,6 +150,13 @@ type config struct {
 		ComputerGames   int      `yaml:"computer_games"`
 		OpenTournaments int      `yaml:"open_tournaments"`
 	} `yaml:"limits"`
+	// Review is the engine's review of finished games (/review).
+	Review struct {
+		// Budget is the positions searched at most for each ply.
+		Budget int `yaml:"budget"`
+		// Auto reviews every rated game when it ends.
+		Auto bool `yaml:"auto"`
+	} `yaml:"review"`
 }
 
 // rate is the per-user rate limit of the configuration.
@@ -234,6 +242,7 @@ func defaultConfig() config {
 	c.Limits.PerChat, c.Limits.PerChatWindow = r.PerChat, duration(r.PerChatWindow)
 	c.Limits.Overall, c.Limits.OverallWindow = r.Overall, duration(r.OverallWindow)
 	c.Limits.OpenChallenges, c.Limits.ComputerGames, c.Limits.OpenTournaments = caps.Challenges, caps.ComputerGames, caps.Tournaments
+	c.Review.Budget = ai.DefaultReviewNodes
 	return c
 }
 
@@ -259,6 +268,12 @@ func (s setting) set(c *config, v string) error {
 		*p = n
 	case *duration:
 		return p.set(v)
+	case *bool:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("%q is not true or false", v)
+		}
+		*p = b
 	}
 	return nil
 }
@@ -279,7 +294,7 @@ func leafSettings(t reflect.Type, keys []string, index []int) []setting {
 		}
 		k, x := append(slices.Clone(keys), tag), append(slices.Clone(index), i)
 		switch f.Type {
-		case reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[duration]():
+		case reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[duration](), reflect.TypeFor[bool]():
 			out = append(out, setting{env: "BOT_" + strings.ToUpper(strings.Join(k, "_")), key: strings.Join(k, "."), index: x})
 		default:
 			if f.Type.Kind() != reflect.Struct {
@@ -529,6 +544,9 @@ func checkConfig(c *config) problems {
 		if n.n < 0 {
 			bad("limits."+n.key, "limits.%s %d is below 0 (a count; 0 turns it off)", n.key, n.n)
 		}
+	}
+	if c.Review.Budget < 1000 {
+		bad("review.budget", "review.budget %d is too small: at least 1000 positions per ply (%d by default)", c.Review.Budget, ai.DefaultReviewNodes)
 	}
 	if c.Sessions.Resident < 1 {
 		bad("sessions.resident", "sessions.resident %d should be at least 1 (the most sessions kept in memory)", c.Sessions.Resident)

@@ -37,7 +37,7 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown nested key", "telegram:\n  webhook:\n    urll: x\n", nil,
 			`config FILE: line 3: unknown setting "urll" in telegram.webhook: did you mean "url"? (its settings: url, listen, secret_token, cert_file, key_file)`},
 		{"unknown section", "log:\n  level: info\ndiscrod:\n  token: x\n", nil,
-			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, web, clocks, computer, sessions, limits)`},
+			`config FILE: line 3: unknown section "discrod": did you mean "discord"? (the sections: lang, storage, log, metrics, console, render, discord, telegram, web, clocks, computer, sessions, limits, review)`},
 		{"unknown key, nothing near", "storage:\n  database: x.db\n", nil,
 			`config FILE: line 2: unknown setting "database" in storage (its settings: path, open_timeout, commit_watchdog, etcd)`},
 		{"two unknown keys", "storage:\n  paht: 1\n  pth: 2\n", nil,
@@ -162,6 +162,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_TELEGRAM_GROUP_LIMIT"] = "7"
 	env["BOT_TELEGRAM_GLOBAL_LIMIT"] = "12"
 	env["BOT_SESSIONS_RESIDENT"] = "500"
+	env["BOT_REVIEW_BUDGET"], env["BOT_REVIEW_AUTO"] = "50000", "true"
 	for _, k := range []string{"PER_CHAT", "OVERALL", "OPEN_CHALLENGES", "COMPUTER_GAMES", "OPEN_TOURNAMENTS"} {
 		env["BOT_LIMITS_"+k] = "5"
 	}
@@ -199,6 +200,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
 	want.Computer.AutoLevel, want.Computer.TableMB, want.Computer.Searches, want.Computer.MaxTime = 4, 4, 4, duration(3*time.Second)
 	want.Sessions.Resident = 500
+	want.Review.Budget, want.Review.Auto = 50000, true
 	l := &want.Limits
 	l.PerChat, l.Overall, l.OpenChallenges, l.ComputerGames, l.OpenTournaments = 5, 5, 5, 5, 5
 	l.PerChatWindow, l.OverallWindow = h2, 0

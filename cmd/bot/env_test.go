@@ -33,6 +33,7 @@ var envNames = []string{
 	"BOT_SESSIONS_RESIDENT",
 	"BOT_LIMITS_PER_CHAT", "BOT_LIMITS_PER_CHAT_WINDOW", "BOT_LIMITS_OVERALL", "BOT_LIMITS_OVERALL_WINDOW",
 	"BOT_LIMITS_OPEN_CHALLENGES", "BOT_LIMITS_COMPUTER_GAMES", "BOT_LIMITS_OPEN_TOURNAMENTS",
+	"BOT_REVIEW_BUDGET", "BOT_REVIEW_AUTO",
 }
 
 // TestEnvNames: the settings' variables are exactly the names of old.
@@ -41,7 +42,7 @@ func TestEnvNames(t *testing.T) {
 	for _, s := range settings {
 		got = append(got, s.env)
 	}
-	if len(envNames) != 61 || !slices.Equal(got, envNames) {
+	if len(envNames) != 63 || !slices.Equal(got, envNames) {
 		t.Fatalf("environment variables:\ngot  %q\nwant %q", got, envNames)
 	}
 }
@@ -85,6 +86,8 @@ func TestEnvReachesYAMLField(t *testing.T) {
 				value = "4321"
 			case duration:
 				value = "7s"
+			case bool:
+				value = "true"
 			default:
 				t.Fatalf("no test value for the type of %s", s.key)
 			}

@@ -372,7 +372,7 @@ func newService(c config, store sessions.Store, notify sessions.Notifier, places
 	w := sessions.NewWatchdog(sessions.WatchdogConfig{Bound: time.Duration(c.Storage.CommitWatchdog), Log: log})
 	return sessions.New(sessions.Config{Store: w.Wrap(store), Notifier: notify, Log: log, DefaultTime: c.defaultTime,
 		ChallengeTTL: ttl, Computer: comp, AutoLevel: c.Computer.AutoLevel, Resident: c.Sessions.Resident, Places: places, Caps: c.caps(),
-		Changed: changed, Metrics: o.sessionsMetrics()}), w
+		Changed: changed, Metrics: o.sessionsMetrics(), ReviewNodes: int64(c.Review.Budget), ReviewAuto: c.Review.Auto}), w
 }
 
 // startBackground runs the clocks (sessions.Service.Run; on etcd, only

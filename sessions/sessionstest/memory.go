@@ -35,6 +35,7 @@ type MemoryStore struct {
 	tourOrder []string
 	// linkGens are the users' link generations (platform 0 user).
 	linkGens map[string]uint64
+	reviews  map[string][]byte // by game id; made on first use
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error

@@ -111,6 +111,8 @@ func (s *Store) exporters() []exporter {
 		{dump.KindRated, exportRated},
 		{dump.KindMember, exportMember},
 		{dump.KindCommunityLadder, exportCommunityLadder},
+		{dump.KindLinkGeneration, exportLinkGenerations},
+		{dump.KindReview, exportReview},
 	}
 }
 
@@ -392,6 +394,7 @@ var importers = map[string]func(tx *bbolt.Tx, it dump.Item) error{
 	dump.KindMember:          importMember,
 	dump.KindCommunityLadder: importCommunityLadder,
 	dump.KindLinkGeneration:  importLinkGeneration,
+	dump.KindReview:          importReview,
 }
 
 func importCounter(tx *bbolt.Tx, it dump.Item) error {

@@ -52,7 +52,7 @@ var (
 	bNames     = []byte("names")        // platform 0 lower-case name -> user
 	bPrefs     = []byte("prefs")        // platform 0 user 0 -> preferences ({"v":1,"notify":true})
 	buckets    = [][]byte{bMeta, bLive, bGames, bByUser, bByChannel, bLiveUser, bSeen, bSeenAt, bRatings, bLadder, bCounts, bNames, bPrefs, bRoutes, bMoves, bDue, bDueOf, bTours, bTourActive, bTourByChan, bTourOpen,
-		bRatedLog, bMember, bCLadder, bCCounts}
+		bRatedLog, bMember, bCLadder, bCCounts, bReviews}
 )
 
 // Mode is how Commit groups transactions.

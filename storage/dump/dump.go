@@ -73,6 +73,9 @@ const (
 	// KindLinkGeneration: ID platform 0 user; the user's web link
 	// generation (decimal, above 0): /web revoke raised it.
 	KindLinkGeneration = "link_generation"
+	// KindReview: ID the finished game's id (decimal); its
+	// sessions.ReviewRecord (ReviewValue).
+	KindReview = "reviews"
 )
 
 // Kinds are the kinds of Item, in the order Export gives them. Request
@@ -84,7 +87,7 @@ const (
 // same two in package etcdstore. bot migrate copies and compares it then.
 func Kinds() []string {
 	return []string{KindCounter, KindLive, KindGame, KindHistory, KindStanding, KindLadder, KindName, KindPrefs, KindRoute, KindTournament,
-		KindRated, KindMember, KindCommunityLadder, KindLinkGeneration}
+		KindRated, KindMember, KindCommunityLadder, KindLinkGeneration, KindReview}
 }
 
 // RecordValue is the Value of a live session or finished game: its JSON

@@ -68,6 +68,7 @@ func (s *Store) exporters() []exporter {
 		s.records(dump.KindMember, "cm/", partsID(5), nil),
 		s.records(dump.KindCommunityLadder, "cl/", ladderRowID(6), standingValue),
 		s.records(dump.KindLinkGeneration, linkGenPrefix, partsID(2), linkGenValue),
+		s.records(dump.KindReview, "rv/", gameID, reviewValue),
 	}
 }
 
@@ -401,6 +402,13 @@ var importers = map[string]func(s *Store, it dump.Item) ([]clientv3.Op, int, err
 	dump.KindMember:          (*Store).importMember,
 	dump.KindCommunityLadder: (*Store).importCommunityLadder,
 	dump.KindLinkGeneration:  (*Store).importLinkGeneration,
+	dump.KindReview: func(s *Store, it dump.Item) ([]clientv3.Op, int, error) {
+		k, v, err := s.importReview(it)
+		if err != nil {
+			return nil, 0, err
+		}
+		return putOp(k, v)
+	},
 }
 
 // putOp is the write of v at k, and its size.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/rules"
+	"github.com/boardgamebot/bot/rules/ai"
 	"github.com/boardgamebot/bot/sessions"
 	"github.com/boardgamebot/bot/sessions/tournament"
 	"github.com/boardgamebot/bot/storage/bolt"
@@ -186,6 +187,13 @@ func fill(t testing.TB, store bot, finished int) {
 	tour("t2", 2, true)
 	playRandom(t, svc, tourGame(t, store, "3").Key, 3, 97)
 	tour("t3", 0, false)
+	for _, id := range []string{"1", "2"} { // the reviews of two games
+		r := &sessions.ReviewRecord{V: 1, Game: id, Nodes: 1000, Review: ai.Review{Plies: []ai.PlyReview{{Played: "11-15", Best: "11-15", Chances: []float64{0.5, 0.5}}},
+			Seats: []ai.SeatReview{{Accuracy: 100, Worst: -1}, {Accuracy: 100, Worst: -1}}}}
+		if err := store.(sessions.ReviewStore).PutReview(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for id, want := range map[string]sessions.TourStatus{"1": sessions.StatusFinished, "2": sessions.StatusCancelled, "3": sessions.StatusRunning, "4": sessions.StatusSignup} {
 		if tr, err := store.Tournament(ctx, id); err != nil || tr.Status != want {
 			t.Fatalf("tournament %s: %v, want %s", id, err, want)
@@ -261,6 +269,8 @@ func answers(t *testing.T, s bot) map[string]string {
 		tr, err := s.Tournament(ctx, id)
 		put("tournament "+id, tr, err)
 	}
+	rv, err := s.(sessions.ReviewStore).Review(ctx, "2")
+	put("review of game 2", rv, err)
 	act, err := s.ActiveTournaments(ctx)
 	put("active tournaments", act, err)
 	for _, ch := range []string{"t1", "t2", "t3"} {
