@@ -195,11 +195,18 @@ func (f *fixture) link(key sessions.Key, u sessions.User) string {
 func parts(t testing.TB, link string) (path, token string) {
 	t.Helper()
 	i := strings.Index(link, "/g/")
-	j := strings.Index(link, "#t=")
+	j := strings.IndexAny(link, "?#")
 	if i < 0 || j < 0 {
 		t.Fatalf("%q is not a board link", link)
 	}
-	return link[i:j], link[j+3:]
+	if k := strings.Index(link, "#t="); k >= 0 {
+		return link[i:j], link[k+3:]
+	}
+	if k := strings.Index(link, "?v="); k >= 0 {
+		return link[i:j], link[k+3:]
+	}
+	t.Fatalf("%q is not a board link", link)
+	return "", ""
 }
 
 // post sends an action of a page: path is the game's (/g/<ref>), token

@@ -101,7 +101,11 @@ func (l *Links) page(t Token) string {
 		// A play link also carries a watch token in its address, for the
 		// server to draw the board in the page's first paint; the play
 		// token stays in the fragment, which no server or log sees.
-		view := Token{Scope: ScopeWatch, Key: t.Key, Created: t.Created, Expires: t.Expires}
+		// The view names the player (and their link generation), so the
+		// first paint is their side of the board with their controls; it
+		// only watches.
+		view := t
+		view.Scope = ScopeWatch
 		return l.base + prefix + t.Ref() + "?v=" + l.signer.Sign(view) + "#t=" + l.signer.Sign(t)
 	}
 	return l.base + prefix + t.Ref() + "#t=" + l.signer.Sign(t)

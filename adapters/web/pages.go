@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/boardgamebot/bot/sessions"
@@ -70,7 +71,13 @@ func (s *Server) writePage(w http.ResponseWriter, r *http.Request, status int, d
 // script sends the token in a header (an old link's ?t= still works).
 func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	ref := r.PathValue("ref")
-	if view := r.URL.Query().Get("v"); tokenOf(r) == "" && view != "" {
+	// A play link whose fragment became a query (#t= written ?t=, as an
+	// old link had it) reads ?v=<view>?t=<token>: its token is the page's.
+	view, old, _ := strings.Cut(r.URL.Query().Get("v"), "?t=")
+	if old != "" {
+		view = old
+	}
+	if tokenOf(r) == "" && view != "" {
 		// The link's view token (a watch token, Links.page): the server
 		// draws the game as its watchers see it, and the page's own
 		// token, in the fragment, takes over in the script.
@@ -96,6 +103,7 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	if t.Scope == ScopePlay {
 		d.Mode = "play"
 	}
+	viewed := t // the token the page is drawn for
 	snap, err := s.game(r.Context(), t)
 	switch {
 	case errors.Is(err, errGone):
@@ -109,7 +117,12 @@ func (s *Server) boardPage(w http.ResponseWriter, r *http.Request) {
 	}
 	bw := s.chat.BoardWords(lang, snap, t.User, s.now())
 	d.Title, d.Description = noBidi(bw.Title), noBidi(bw.Players)
-	first := buildState(snap, s.viewerOf(r, t, snap), s.chat, s.now())
+	if viewed.Scope == ScopeWatch && !viewed.User.IsZero() && len(snap.Record.SeatsOf(viewed.User)) > 0 {
+		// A player's view token (Links.page): the page is drawn as their
+		// page to play, and their play token, in the fragment, acts.
+		viewed.Scope, d.Mode = ScopePlay, "play"
+	}
+	first := buildState(snap, s.viewerOf(r, viewed, snap), s.chat, s.now())
 	noBidiState(&first)
 	d.first(first)
 	if snap.State != nil {

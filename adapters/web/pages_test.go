@@ -101,7 +101,7 @@ func TestRefusedPages(t *testing.T) {
 	// A page without a token in its address is the board's empty page
 	// (a link's token is in its fragment, which the script sends): its
 	// pass, asked without a token, is refused.
-	if code, body := f.get(path); code != http.StatusOK || strings.Contains(string(body), "data-error") {
+	if code, body := f.get(path); code != http.StatusOK || strings.Contains(string(body), "data-error=\"") {
 		t.Errorf("a page without a token in its address: %d\n%s", code, body)
 	}
 	if code, _ := f.get(path + "/pass"); code != http.StatusUnauthorized {

@@ -45,8 +45,11 @@ const say = (id, vars) => (words[id] || id).replace(/\{\{\.(\w+)\}\}/g, (_, k) =
 function linkToken() {
   const hash = new URLSearchParams(location.hash.slice(1));
   const query = new URLSearchParams(location.search);
-  const token = hash.get('t') || query.get('t') || query.get('v') || '';
-  if (hash.has('t') || query.has('t')) {
+  // A play link whose fragment became a query reads ?v=<view>?t=<token>.
+  const [view, old] = (query.get('v') || '').split('?t=');
+  if (old) query.set('v', view);
+  const token = hash.get('t') || query.get('t') || old || view || '';
+  if (hash.has('t') || query.has('t') || old) {
     hash.delete('t');
     query.delete('t');
     const q = query.toString(), h = hash.toString();
@@ -484,7 +487,8 @@ async function start() {
     }
   } else {
     mode = r.value.mode;
-    app.dataset.mode = mode;
+    // The Mini App's page keeps its own layout (data-mode tg) throughout.
+    if (!telegram) app.dataset.mode = mode;
     if (!telegram && r.value.lang && r.value.lang !== link.lang) {
       // The page was served before its token was seen: it speaks the
       // link's user's language from now on.

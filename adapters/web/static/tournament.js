@@ -5,7 +5,8 @@
 
 const main = document.getElementById('tournament');
 const live = document.getElementById('live');
-const token = new URLSearchParams(location.search).get('t') || '';
+const query = new URLSearchParams(location.search);
+const token = new URLSearchParams(location.hash.slice(1)).get('t') || query.get('t') || query.get('v') || '';
 
 if (main && live && main.dataset.ref) {
   const es = new EventSource(`/t/${main.dataset.ref}/events?t=${encodeURIComponent(token)}&lang=${encodeURIComponent(document.documentElement.lang)}`);
