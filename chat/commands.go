@@ -34,6 +34,7 @@ func commandTable() []*command {
 		{name: "show", reads: true, minArgs: 1, maxArgs: 1, run: (*Handler).show},
 		{name: "replay", reads: true, minArgs: 1, maxArgs: 1, run: (*Handler).replay},
 		{name: "export", reads: true, minArgs: 1, maxArgs: 1, run: (*Handler).export},
+		{name: "review", reads: true, maxArgs: 1, run: (*Handler).review},
 		{name: "rating", reads: true, maxArgs: 2, run: (*Handler).rating},
 		{name: "top", reads: true, maxArgs: 3, run: (*Handler).top},
 		{name: "profile", reads: true, maxArgs: 1, run: (*Handler).profile},

@@ -432,7 +432,9 @@ func (h *Handler) noticeLang(n sessions.Notice) string {
 	switch {
 	case !u.IsZero():
 	case n.Kind == sessions.NoticeTournament && n.Tour != nil && n.Tour.Tournament != nil:
-		u = n.Tour.Tournament.Organiser // the tournament's posts: in its organiser's
+		u = n.Tour.Tournament.Organiser
+	case n.Kind == sessions.NoticeReviewed:
+		u = n.By // the review's post: in the language of who asked // the tournament's posts: in its organiser's
 	case n.Session != nil:
 		u = n.Session.Record.Challenger
 	}

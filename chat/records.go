@@ -167,6 +167,9 @@ func (h *Handler) NoticeReplyIn(lang string, n sessions.Notice) Reply {
 		r := p.eventReply(*n.Event)
 		r.Lang = p.Lang
 		return r
+	case n.Kind == sessions.NoticeReviewed:
+		add("NoticeReviewReady", "ID", n.Game)
+		return r
 	case s == nil:
 		return r
 	}

@@ -167,8 +167,10 @@ var refusalWords = map[error]func(r refusal) Reply{
 		}
 		return r.fail("RefusedNoSuchGame")
 	},
-	sessions.ErrNoTakeback: func(r refusal) Reply { return r.fail("RefusedNoTakeback") },
-	sessions.ErrCapped:     func(r refusal) Reply { return fail(r.sp.cappedLine(r.err, r.m)) },
+	sessions.ErrNoTakeback:  func(r refusal) Reply { return r.fail("RefusedNoTakeback") },
+	sessions.ErrNotFinished: func(r refusal) Reply { return r.fail("RefusedNotFinished") },
+	sessions.ErrPrivateGame: func(r refusal) Reply { return r.fail("RefusedPrivateGame") },
+	sessions.ErrCapped:      func(r refusal) Reply { return fail(r.sp.cappedLine(r.err, r.m)) },
 }
 
 // refuseNotNow words ErrNotNow: a setup to finish first, or none to do,

@@ -18,6 +18,12 @@ type Figure struct {
 	Chart *render.Chart
 	Card  *render.Card
 	Name  string
+	// Review is a review's evaluation graph (/review); Summary is how
+	// many of the reply's first lines sum it up (a caption's worth: the
+	// header and the players' lines), the rest being the list of
+	// mistakes.
+	Review  *render.ReviewGraph
+	Summary int
 }
 
 // PNG draws the figure with r in o's theme.
@@ -27,6 +33,9 @@ func (f *Figure) PNG(r *render.Renderer, o render.Options) ([]byte, error) {
 	}
 	if f.Chart != nil {
 		return r.RatingChart(*f.Chart, o)
+	}
+	if f.Review != nil {
+		return r.ReviewChart(*f.Review, o)
 	}
 	return nil, fmt.Errorf("chat: a figure with nothing to draw")
 }

@@ -140,6 +140,7 @@ func (s *Service) commit(ctx context.Context, e *entry, next *live, reqID string
 		}
 		return &Error{Kind: storeKind(err), Err: err, Session: e.cur.snapshot()}
 	}
+	s.reviewEnded(c)
 	if c.Finished != nil && c.Finished.Tour != nil && c.Tournament != nil {
 		ev.tourEnded = c.Tournament.ID
 	}

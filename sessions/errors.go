@@ -82,7 +82,7 @@ var Kinds = []error{ErrNoGame, ErrNotStarted, ErrGameRunning, ErrNoChallenge, Er
 	ErrNotPlayer, ErrNotChallenger, ErrNotYourTurn, ErrIllegalMove, ErrBadSetup, ErrNotNow, ErrBadOption,
 	ErrAlreadyOffered, ErrBroken, ErrDamaged, ErrStorage, ErrUnknownOutcome, ErrDuplicate, ErrNoSuchGame, ErrNoTakeback,
 	ErrNoTournament, ErrTournamentOpen, ErrNotOrganiser, ErrNotEntered, ErrPlayerCount, ErrSignupClosed, ErrNoPlaces,
-	ErrWithdrawn, ErrNoRoundLeft, ErrCapped}
+	ErrWithdrawn, ErrNoRoundLeft, ErrCapped, ErrNotFinished, ErrPrivateGame}
 
 // Error is an error of the Service: its kind, a one-line detail for logs,
 // the underlying error (the rules error of an illegal move, the store's

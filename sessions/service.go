@@ -61,6 +61,14 @@ type Config struct {
 	// tournaments one user may hold at once; the zero value sets none
 	// (the bot sets DefaultCaps, or its configuration's).
 	Caps Caps
+	// ReviewNodes is a review's budget: the positions searched at most
+	// for each ply (0: ai.DefaultReviewNodes).
+	ReviewNodes int64
+	// ReviewAuto reviews every rated game when it ends, in the background.
+	ReviewAuto bool
+	// Reviewer computes reviews; nil means the Computer's Review when it
+	// is an *ai.Player, else a rules/ai Player's with its defaults.
+	Reviewer Reviewer
 }
 
 // DefaultResident is Config.Resident's default.
@@ -110,6 +118,7 @@ type Service struct {
 	forgot time.Time         // when request ids were last forgotten
 
 	tournaments *Tournaments
+	reviews     *reviews
 }
 
 // entry is one session in memory with its lock (a channel, so that waiting
@@ -158,6 +167,7 @@ func New(c Config) *Service {
 	if s.metrics == nil {
 		s.metrics = noMetrics{}
 	}
+	s.reviews = newReviews(c, s.computer)
 	s.tournaments = &Tournaments{svc: s, store: s.store, now: s.now, log: s.log, games: s.games, places: c.Places}
 	return s
 }

@@ -245,6 +245,9 @@ const (
 	// platform closes its place (a Telegram topic, a Discord thread), and
 	// nothing more is posted there. Adapters that close nothing ignore it.
 	NoticePlaceDone
+	// NoticeReviewed: the review of the finished game Game, asked at Key
+	// when it was not ready, is ready (Service.Review).
+	NoticeReviewed
 )
 
 // Notice is one message for one user, or for the channel (To is zero).
@@ -264,4 +267,8 @@ type Notice struct {
 	Tour *TourEvent
 	// Event is the change made elsewhere (NoticeEvent).
 	Event *Event
+	// Game is the id of the finished game reviewed (NoticeReviewed), and
+	// By who asked for it there (the notice is in their language).
+	Game string
+	By   User
 }

@@ -33,6 +33,7 @@ type MemoryStore struct {
 	names     map[string]sessions.User
 	tours     map[string][]byte
 	tourOrder []string
+	reviews   map[string][]byte // by game id; made on first use
 	// Fail, when set, makes Commit fail with its result (to test what
 	// happens when a store fails).
 	Fail func(c *sessions.Change) error
