@@ -159,7 +159,10 @@ func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusInternalServerError, "RefusedUnexpected"}, lang)
 		return
 	}
-	w.Header().Set("Cache-Control", "private, max-age=3600")
+	fr.Review = s.reviewOf(r, snap)
+	if fr.Review != nil {
+		w.Header().Set("Cache-Control", "private, max-age=3600")
+	}
 	writeJSON(w, http.StatusOK, fr)
 }
 

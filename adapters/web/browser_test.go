@@ -40,6 +40,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("Spanish", func(t *testing.T) { browserSpanish(t, browser) })
 	t.Run("MiniApp", func(t *testing.T) { browserMiniApp(t, browser) })
 	t.Run("DragDark", func(t *testing.T) { browserDragDark(t, browser) })
+	t.Run("Review", func(t *testing.T) { browserReview(t, browser) })
 }
 
 // browserGame: two pages play a short game against each other by taps

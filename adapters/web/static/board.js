@@ -9,6 +9,7 @@ import {drawBoard, listen} from './draw.js';
 import * as api from './api.js';
 import {controls} from './controls.js';
 import * as replay from './replay.js';
+import * as review from './review.js';
 import {launch} from './miniapp.js';
 
 /** @typedef {import('./types.js').State} State */
@@ -52,6 +53,7 @@ const ui = {
   painted: false,
 };
 const rp = replay.newReplay(m => announce(m.t), () => render());
+const rv = review.newReview();
 
 /**
  * mark marks a moment of the page for the Performance API (a board shown,
@@ -118,7 +120,10 @@ const events = {
 
 async function loadFrames() {
   const r = await api.fetchFrames(link);
-  if ('value' in r) replay.load(rp, r.value);
+  if ('value' in r) {
+    rv.data = r.value.review || null;
+    replay.load(rp, r.value);
+  }
 }
 
 /**
@@ -145,6 +150,12 @@ async function act(action, arg) {
 
 /** @param {Move} m */
 function play(m) {
+  if (review.trial(rv)) {
+    ui.sel = null;
+    ui.choices = null;
+    review.submit(rv, link, m, i => replay.step(rp, i), say, () => render());
+    return;
+  }
   if (state) mark('move-sent', state.v + 1);
   ui.sel = null;
   ui.choices = null;
@@ -153,8 +164,12 @@ function play(m) {
 
 // ---- the board's intentions ----
 
-/** myTurn is whether the user is to move now (on the live board). */
+/**
+ * myTurn is whether the user is to move now (on the live board, or in a
+ * reviewed game's position where they look for the better move).
+ */
 function myTurn() {
+  if (review.trial(rv)) return true;
   return !!state && state.phase === 'playing' && (state.you || []).includes(state.turn) && (state.moves || []).length > 0 && !replay.replaying(rp);
 }
 
@@ -170,7 +185,7 @@ function tap(sq) {
     render();
     return;
   }
-  const moves = (state.moves || []).filter(m => !m.pass);
+  const moves = (review.trial(rv) || state.moves || []).filter(m => !m.pass);
   if (ui.sel) {
     const ms = moves.filter(m => m.f === ui.sel && m.to === sq);
     if (ms.length === 1) return play(ms[0]);
@@ -211,12 +226,14 @@ function view(st) {
   let rows = st.rows || [];
   if (ui.flip) rows = rows.slice().reverse().map(r => r.slice().reverse());
   const mine = myTurn();
-  const moves = mine ? (st.moves || []).filter(m => !m.pass) : [];
+  const trial = review.trial(rv);
+  const moves = mine ? (trial || st.moves || []).filter(m => !m.pass) : [];
   const targets = ui.sel ? moves.filter(m => m.f === ui.sel).map(m => m.to) : [];
   return {
     rows, pieces, last, numbers: st.numbers, camps: st.camps,
     colours: st.seats.map(s => s.colour),
-    movable: replay.replaying(rp) ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
+    movable: replay.replaying(rp) && !trial ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
+    best: review.arrow(rv, rp.frame),
     targets, sel: ui.sel, focus: ui.focus || (rows[rows.length - 1] || [])[0], choices: ui.choices,
     arrows: st.phase !== 'finished',
     label: (sq, p) => sq + ', ' + (p ? pieceName(st, p) : say('WebEmpty')),
@@ -240,6 +257,10 @@ function render() {
   const st = state;
   if (!st) return;
   const focused = svg.contains(document.activeElement);
+  if (rv.trying >= 0 && rp.frame !== rv.trying) {
+    rv.trying = -1; // stepped away from the position being tried
+    rv.line = '';
+  }
   if (st.rows && st.rows.length) {
     drawn = view(st);
     drawBoard(svg, drawn);
@@ -272,8 +293,10 @@ function render() {
 function renderMoves(st) {
   const items = st.history.map((m, i) => {
     const li = document.createElement('li');
-    li.textContent = m.t;
+    const sign = review.mark(rv, i);
+    li.textContent = m.t + sign;
     li.dataset.ply = String(i + 1);
+    if (sign) li.dataset.mark = sign;
     li.title = (st.seats[m.seat] || {}).label || '';
     if (rp.frames) {
       li.tabIndex = 0;
@@ -308,6 +331,8 @@ function renderControls(st) {
   }));
   $('watching').hidden = mode === 'play' || st.phase === 'finished';
   replay.show(rp, $('replay'), say);
+  review.show(rv, $('review'), {frame: rp.frame, seats: st.seats, played: st.history.map(m => m.t), say,
+    step: i => replay.step(rp, i), changed: () => render()});
   if (rp.frames) {
     const dl = /** @type {HTMLAnchorElement} */ ($('download'));
     dl.hidden = !st.gameId;
