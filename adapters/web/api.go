@@ -160,9 +160,7 @@ func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fr.Review = s.reviewOf(r, snap)
-	if fr.Review != nil {
-		w.Header().Set("Cache-Control", "private, max-age=3600")
-	}
+	w.Header().Set("Cache-Control", "private, max-age=3600")
 	writeJSON(w, http.StatusOK, fr)
 }
 

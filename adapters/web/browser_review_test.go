@@ -3,12 +3,14 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/boardgamebot/bot/adapters/web/webtest"
+	"github.com/boardgamebot/bot/sessions"
 )
 
 // clickGraph clicks the review's graph where it draws ply i of n.
@@ -25,7 +27,8 @@ func clickGraph(t *testing.T, w *webtest.Page, i, n int) {
 // ply), marks the mistakes in the move list, steps to the ply clicked
 // on the graph, shows the better move as an arrow after a mistake, and
 // "find the better move" accepts the better moves played by taps, one
-// mistake after the other. A game with no review shows no graph.
+// mistake after the other. A game with no review shows no graph; a
+// four-player game's graph has one line per seat.
 func browserReview(t *testing.T, browser context.Context) {
 	f := newFixture(t)
 	id, watch := reviewedGame(t, f, here)
@@ -108,6 +111,17 @@ func browserReview(t *testing.T, browser context.Context) {
 		t.Fatalf("a game with no review: the review panel hidden %v, the first move %q", hidden, p.Text(`#moves li[data-ply="1"]`))
 	}
 	if errs := p.Errors(); len(errs) > 0 {
+		t.Errorf("the page's script errors: %q", errs)
+	}
+	// Four-player Halma: one line per seat, in its colour.
+	h := open(t, browser, halmaReviewed(t, f, sessions.Key{Platform: "console", Channel: "halma"}))
+	h.WaitFor(`!document.getElementById('review').hidden`)
+	var lines []string
+	h.Eval(`[...document.querySelectorAll('#graph path.seat-line')].map(p => p.getAttribute('class').split(' ').pop() + ':' + p.getAttribute('d').match(/[ML]/g).length)`, &lines)
+	if want := []string{"c-red:8", "c-blue:8", "c-green:8", "c-yellow:8"}; !slices.Equal(lines, want) {
+		t.Fatalf("the four-player graph's lines: %v, want %v", lines, want)
+	}
+	if errs := h.Errors(); len(errs) > 0 {
 		t.Errorf("the page's script errors: %q", errs)
 	}
 }

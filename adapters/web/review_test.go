@@ -206,3 +206,68 @@ func TestTryBetterRateLimited(t *testing.T) {
 		t.Fatalf("four tries in a row: %v", codes)
 	}
 }
+
+// halmaReviewed plays eight plies of four-player Halma at key (the first
+// legal move each time), then three players resign; the game is reviewed
+// by the engine. It returns the game's watch link.
+func halmaReviewed(t testing.TB, f *fixture, key sessions.Key) string {
+	t.Helper()
+	dave := sessions.User{ID: "104", Name: "dave"}
+	f.must(key, alice, "/play halma players=4 color=white")
+	for _, u := range []sessions.User{bob, carol, dave} {
+		f.must(key, u, "/accept")
+	}
+	watch := f.links.Board(f.look(key), sessions.User{ID: "105", Name: "erin"}).Watch
+	for range 8 {
+		s := f.look(key)
+		f.must(key, s.Player(s.Turn()), "/move "+s.State.Moves()[0].Text)
+	}
+	for _, u := range []sessions.User{alice, bob, carol} {
+		f.must(key, u, "/resign")
+	}
+	recs, err := f.svc.History(ctx, sessions.HistoryQuery{Key: key, Limit: 1})
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("history: %v %v", recs, err)
+	}
+	if _, err := f.svc.Review(ctx, sessions.ReviewRequest{Key: key, User: alice, Game: recs[0].ID}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
+		if r, err := f.svc.StoredReview(ctx, recs[0].ID); err != nil {
+			t.Fatal(err)
+		} else if r != nil {
+			return watch
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the review was not stored in two minutes")
+		}
+	}
+}
+
+// TestReviewHalmaFour: a four-player game's review gives every ply each
+// seat's chances (the page draws one line per seat).
+func TestReviewHalmaFour(t *testing.T) {
+	f := newFixture(t)
+	watch := halmaReviewed(t, f, here)
+	var rv struct {
+		Plies []struct {
+			Seat    int       `json:"seat"`
+			Chances []float64 `json:"c"`
+		} `json:"plies"`
+	}
+	if err := json.Unmarshal(f.frames(watch)["review"], &rv); err != nil {
+		t.Fatal(err)
+	}
+	if len(rv.Plies) != 8 {
+		t.Fatalf("%d plies, want 8", len(rv.Plies))
+	}
+	for i, p := range rv.Plies {
+		sum := 0.0
+		for _, c := range p.Chances {
+			sum += c
+		}
+		if len(p.Chances) != 4 || p.Seat != i%4 || sum < 0.99 || sum > 1.01 {
+			t.Fatalf("ply %d: seat %d, chances %v", i, p.Seat, p.Chances)
+		}
+	}
+}
