@@ -3,8 +3,8 @@
 // the board of draw.js), turns the board's taps into the moves the server
 // listed, and sends them with the link's token. It never decides what is
 // legal. The server's API and stream are api.js's, the buttons
-// controls.js's, the stepping through a finished game replay.js's, the
-// Telegram Mini App's glue miniapp.js's.
+// controls.js's, the stepping through a finished game replay.js's, its
+// review review.js's, the Telegram Mini App's glue miniapp.js's.
 import {drawBoard, listen} from './draw.js';
 import * as api from './api.js';
 import {controls} from './controls.js';
