@@ -426,6 +426,9 @@ func (h *Handler) export(ctx context.Context, m Message, args []string) Reply {
 		case "spanish", "damas", "dame": // the draughts games write PDN
 			doc.Name = "game-" + rec.ID + ".pdn"
 			doc.MIME = "application/x-pdn"
+			if rv, err := h.svc.StoredReview(ctx, rec.ID); err == nil && rv != nil {
+				doc.Data = []byte(annotatePDN(string(doc.Data), rv.Review))
+			}
 		}
 	} else {
 		doc.Data = []byte(moveList(s, meta, h.words.In(DefaultLang).gameTitle(s)))

@@ -162,6 +162,7 @@ func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusInternalServerError, "RefusedUnexpected"}, lang)
 		return
 	}
+	fr.Review = s.reviewOf(r, snap)
 	w.Header().Set("Cache-Control", "private, max-age=3600")
 	writeJSONGzip(w, r, http.StatusOK, fr)
 }

@@ -41,6 +41,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("MiniApp", func(t *testing.T) { browserMiniApp(t, browser) })
 	t.Run("DragDark", func(t *testing.T) { browserDragDark(t, browser) })
 	t.Run("TokenOutOfAddress", func(t *testing.T) { browserTokenOutOfAddress(t, browser) })
+	t.Run("Review", func(t *testing.T) { browserReview(t, browser) })
 }
 
 // browserTokenOutOfAddress: a link's token in its fragment (#t=) opens

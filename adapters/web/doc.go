@@ -22,6 +22,12 @@
 // marked Elsewhere (the channel gets the change posted) and naming their
 // game (sessions.Request.Game: a link never plays in another game).
 //
+// A finished game's frames carry its stored review (Review), if any; a
+// move tried at one of its mistakes (POST /g/<Ref>/better, any token of
+// the game) is searched as the review searched the ply and accepted
+// within the inaccuracy threshold of the engine's best; it changes
+// nothing stored, and counts in the chat's rate limit.
+//
 // The Hub pushes each change of a game to the pages watching it, as
 // Server-Sent Events carrying a State: values (the pieces by square,
 // whose turn, the legal moves for the player to move, the last move, the
@@ -36,7 +42,8 @@
 // The board (draw.js) draws from a view value and reports the squares the
 // user taps; the app around it (board.js) holds the state and wires the
 // server's API and stream (api.js), the buttons (controls.js), the
-// stepping through a finished game (replay.js) and the Mini App's glue
+// stepping through a finished game (replay.js), a reviewed game's graph
+// and "find the better move" (review.js) and the Mini App's glue
 // (miniapp.js). Each module is type-checked (// @ts-check) against
 // types.js, which mirrors [State] by its JSON names.
 //

@@ -112,6 +112,7 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /g/{ref}/board.png", s.boardPicture)
 	m.HandleFunc("GET /g/{ref}/record", s.record)
 	m.HandleFunc("POST /g/{ref}/{action}", s.act)
+	m.HandleFunc("POST /g/{ref}/better", s.tryBetter)
 	m.HandleFunc("GET /tg", s.miniAppPage)
 	m.HandleFunc("POST /tg/login", s.miniAppLogin)
 	m.HandleFunc("GET /t/{ref}", s.tournamentPage)

@@ -114,6 +114,8 @@ type Played struct {
 type Frames struct {
 	Pieces [][]Piece `json:"pieces"`
 	Moves  []Move    `json:"moves"`
+	// Review is the game's stored review (nil: none yet).
+	Review *Review `json:"review,omitempty"`
 }
 
 // viewer is who a state is made for: the page's user (zero for a page

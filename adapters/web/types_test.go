@@ -38,7 +38,7 @@ func TestScriptTypes(t *testing.T) {
 		}
 		script[m[1]] = props
 	}
-	for _, v := range []any{web.State{}, web.BoardWords{}, web.Piece{}, web.Move{}, web.Seat{}, web.Played{}, web.Frames{}, web.Pass{}} {
+	for _, v := range []any{web.State{}, web.BoardWords{}, web.Piece{}, web.Move{}, web.Seat{}, web.Played{}, web.Frames{}, web.Pass{}, web.Review{}, web.ReviewPly{}, web.TryAnswer{}} {
 		typ := reflect.TypeOf(v)
 		want := map[string]bool{}
 		for f := range typ.Fields() {

@@ -123,7 +123,8 @@ func (g Game) Result() string {
 }
 
 // ParsePDN reads one game written by Game.PDN (or any PDN game of these
-// variants in numeric or algebraic notation): the variant from the
+// variants in numeric or algebraic notation; comments and the moves'
+// annotations, ?, ??, ?!, !, are skipped): the variant from the
 // GameType and Variant tags, the start from FEN, the moves played through
 // ParseMove and Play. A decisive result or a draw that the moves do not
 // reach is recorded as a resignation or an agreed draw. Errors are
@@ -267,6 +268,8 @@ func pdnMoves(g Game, rest string) (Game, string, error) {
 		if i < len(tok) && tok[i] == '.' {
 			tok = strings.TrimLeft(tok[i:], ".")
 		}
+		// A move's annotation: "11-15?", "11-15!?", "11-15??".
+		tok = strings.TrimRight(tok, "?!")
 		if tok == "" {
 			continue
 		}

@@ -3,12 +3,13 @@
 // the board of draw.js), turns the board's taps into the moves the server
 // listed, and sends them with the link's token. It never decides what is
 // legal. The server's API and stream are api.js's, the buttons
-// controls.js's, the stepping through a finished game replay.js's, the
-// Telegram Mini App's glue miniapp.js's.
+// controls.js's, the stepping through a finished game replay.js's, its
+// review review.js's, the Telegram Mini App's glue miniapp.js's.
 import {drawBoard, listen, firstSquare} from './draw.js';
 import * as api from './api.js';
 import {controls} from './controls.js';
 import * as replay from './replay.js';
+import * as review from './review.js';
 import * as telegram from './miniapp.js';
 
 /** @typedef {import('./types.js').State} State */
@@ -79,6 +80,7 @@ const ui = {
   pick: -1, // the path picked among the choices, in the Mini App (its MainButton plays it)
 };
 const rp = replay.newReplay(m => announce(m.t), () => render());
+const rv = review.newReview();
 
 /**
  * mark marks a moment of the page for the Performance API (a board shown,
@@ -165,7 +167,10 @@ const events = {
 
 async function loadFrames() {
   const r = await api.fetchFrames(link);
-  if ('value' in r) replay.load(rp, r.value);
+  if ('value' in r) {
+    rv.data = r.value.review || null;
+    replay.load(rp, r.value);
+  }
 }
 
 /**
@@ -192,6 +197,12 @@ async function act(action, arg) {
 
 /** @param {Move} m */
 function play(m) {
+  if (review.trial(rv)) {
+    ui.sel = null;
+    ui.choices = null;
+    review.submit(rv, link, m, i => replay.step(rp, i), say, () => render());
+    return;
+  }
   if (state) mark('move-sent', state.v + 1);
   ui.sel = null;
   ui.choices = null;
@@ -200,8 +211,12 @@ function play(m) {
 
 // ---- the board's intentions ----
 
-/** myTurn is whether the user is to move now (on the live board). */
+/**
+ * myTurn is whether the user is to move now (on the live board, or in a
+ * reviewed game's position where they look for the better move).
+ */
 function myTurn() {
+  if (review.trial(rv)) return true;
   return !!state && state.phase === 'playing' && (state.you || []).includes(state.turn) && (state.moves || []).length > 0 && !replay.replaying(rp);
 }
 
@@ -217,7 +232,7 @@ function tap(sq) {
     render();
     return;
   }
-  const moves = (state.moves || []).filter(m => !m.pass);
+  const moves = (review.trial(rv) || state.moves || []).filter(m => !m.pass);
   if (ui.sel) {
     const ms = moves.filter(m => m.f === ui.sel && m.to === sq);
     if (ms.length === 1) return play(ms[0]);
@@ -258,12 +273,14 @@ function view(st) {
   let rows = st.rows || [];
   if (ui.flip) rows = rows.slice().reverse().map(r => r.slice().reverse());
   const mine = myTurn();
-  const moves = mine ? (st.moves || []).filter(m => !m.pass) : [];
+  const trial = review.trial(rv);
+  const moves = mine ? (trial || st.moves || []).filter(m => !m.pass) : [];
   const targets = ui.sel ? moves.filter(m => m.f === ui.sel).map(m => m.to) : [];
   return {
     rows, pieces, last, numbers: st.numbers, playable: st.playable, camps: st.camps,
     colours: st.seats.map(s => s.colour),
-    movable: replay.replaying(rp) ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
+    movable: replay.replaying(rp) && !trial ? [] : (mine ? [...new Set(moves.map(m => m.f))] : st.movable),
+    best: review.arrow(rv, rp.frame),
     targets, sel: ui.sel, focus: ui.focus || firstSquare(rows, st.playable), choices: ui.choices,
     arrows: st.phase !== 'finished',
     label: (sq, p) => sq + ', ' + (p ? pieceName(st, p) : say('WebEmpty')),
@@ -287,6 +304,10 @@ function render() {
   const st = state;
   if (!st) return;
   const focused = svg.contains(document.activeElement);
+  if (rv.trying >= 0 && rp.frame !== rv.trying) {
+    rv.trying = -1; // stepped away from the position being tried
+    rv.line = '';
+  }
   if (st.rows && st.rows.length) {
     drawn = view(st);
     drawBoard(svg, drawn);
@@ -320,8 +341,10 @@ function render() {
 function renderMoves(st) {
   const items = st.history.map((m, i) => {
     const li = document.createElement('li');
-    li.textContent = m.t;
+    const sign = review.mark(rv, i);
+    li.textContent = m.t + sign;
     li.dataset.ply = String(i + 1);
+    if (sign) li.dataset.mark = sign;
     li.title = (st.seats[m.seat] || {}).label || '';
     if (rp.frames) {
       li.tabIndex = 0;
@@ -396,6 +419,8 @@ function renderControls(st) {
   }));
   $('watching').hidden = mode === 'play' || st.phase === 'finished';
   replay.show(rp, $('replay'), say);
+  review.show(rv, $('review'), {frame: rp.frame, seats: st.seats, played: st.history.map(m => m.t), say,
+    step: i => replay.step(rp, i), changed: () => render()});
   if (rp.frames) {
     const dl = /** @type {HTMLAnchorElement} */ ($('download'));
     dl.hidden = !st.gameId;

@@ -23,6 +23,7 @@
  * @property {string} focus the square that takes the keyboard's focus
  * @property {Move[] | null} choices moves to choose between, drawn as numbered paths
  * @property {boolean} arrows whether the arrow keys move the focus
+ * @property {Move | null} [best] a better move to show as an arrow (a reviewed game's mistake)
  * @property {(sq: string, p: Piece | undefined) => string} label the square's label for screen readers
  */
 
@@ -176,6 +177,7 @@ export function drawBoard(svg, v) {
       el('path', {d: `M${q[0] - 0.2} ${q[1] - 0.2}L${q[0] + 0.2} ${q[1] + 0.2}M${q[0] + 0.2} ${q[1] - 0.2}L${q[0] - 0.2} ${q[1] + 0.2}`, class: 'cross'}, marks);
     }
   }
+  if (v.best) drawArrow(marks, pos, v.best);
   (v.choices || []).forEach((m, i) => {
     const pts = /** @type {number[][]} */ ((m.p && m.p.length ? m.p : [m.f, m.to]).map(s => centre(pos, s)).filter(Boolean));
     el('polyline', {points: pts.map(q => q.join(',')).join(' '), class: 'choice choice-' + (i % 4)}, marks);
@@ -331,3 +333,22 @@ function step(v, cur, d) {
   return cur;
 }
 
+ * drawArrow draws a move as an arrow from its first square to its last
+ * (through its path's squares).
+ * @param {Element} marks
+ * @param {Map<string, number[]>} pos
+ * @param {Move} m
+ */
+function drawArrow(marks, pos, m) {
+  const pts = /** @type {number[][]} */ ((m.p && m.p.length ? m.p : [m.f, m.to]).map(s => centre(pos, s)).filter(Boolean));
+  if (pts.length < 2) return;
+  const g = el('g', {class: 'best', 'data-from': m.f, 'data-to': m.to}, marks);
+  const [a, b] = [pts[pts.length - 2], pts[pts.length - 1]];
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  const ux = (b[0] - a[0]) / len, uy = (b[1] - a[1]) / len;
+  const tip = [b[0] - ux * 0.12, b[1] - uy * 0.12];
+  const base = [tip[0] - ux * 0.3, tip[1] - uy * 0.3];
+  const line = pts.slice(0, -1).concat([base]);
+  el('polyline', {points: line.map(q => q.join(',')).join(' '), class: 'best-line'}, g);
+  el('polygon', {points: [tip, [base[0] - uy * 0.18, base[1] + ux * 0.18], [base[0] + uy * 0.18, base[1] - ux * 0.18]].map(q => q.join(',')).join(' '), class: 'best-head'}, g);
+}

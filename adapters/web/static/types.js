@@ -90,6 +90,39 @@
  * @typedef {object} Frames
  * @property {Piece[][]} pieces
  * @property {Move[]} moves
+ * @property {Review} [review]
+ */
+
+/**
+ * Review is a finished game's stored review (Go: Review): plies[i] is
+ * the review of history[i], accuracy each seat's.
+ * @typedef {object} Review
+ * @property {ReviewPly[]} plies
+ * @property {number[]} accuracy
+ */
+
+/**
+ * ReviewPly is one ply of a review (Go: ReviewPly): its seat, each
+ * seat's winning chances after it (0..1), the evaluation, and for a
+ * marked move its mark, the better move and the legal moves before it.
+ * @typedef {object} ReviewPly
+ * @property {number} seat
+ * @property {number[]} c
+ * @property {number} e
+ * @property {string} [mark]
+ * @property {Move} [best]
+ * @property {Move[]} [moves]
+ */
+
+/**
+ * TryAnswer is the answer to a move tried at a mistake (Go: TryAnswer,
+ * POST /g/{ref}/better).
+ * @typedef {object} TryAnswer
+ * @property {boolean} ok
+ * @property {boolean} accepted
+ * @property {number} chances
+ * @property {number} best
+ * @property {string} line
  */
 
 /**
