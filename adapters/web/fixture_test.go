@@ -91,6 +91,9 @@ type fixtureOptions struct {
 	// and request limits.
 	hub web.HubConfig
 	web web.Config
+	// follow makes the hub follow the store's heads (a
+	// sessions.HeadWatcher) while the test runs.
+	follow bool
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, fixtureOptions{}) }
@@ -107,6 +110,18 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	hc := o.hub
 	hc.Poll, hc.MaxStreams, hc.KeepAlive = o.poll, o.maxStreams, o.keepAlive
 	f.hub = web.NewHub(hc)
+	if o.follow {
+		fctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = f.hub.Follow(fctx, o.store.(sessions.HeadWatcher))
+		}()
+		t.Cleanup(func() {
+			stop()
+			<-done
+		})
+	}
 	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Venues: o.venues})
 	t.Cleanup(f.svc.Close)
 	var err error

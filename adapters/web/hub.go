@@ -123,6 +123,9 @@ type watched struct {
 	seq  int
 	over bool
 	wake chan struct{}
+	// stale says the store reported a change of the game that this
+	// process did not make: the pusher looks it up.
+	stale bool
 	// quit is closed when the last page left: the pusher ends.
 	quit chan struct{}
 }
@@ -303,6 +306,13 @@ func (h *Hub) run(w *watched) {
 		case <-w.quit:
 			return
 		case <-w.wake:
+			h.mu.Lock()
+			stale := w.stale
+			w.stale = false
+			h.mu.Unlock()
+			if stale {
+				h.refresh(w)
+			}
 		case <-alive.C:
 			ping = true
 		case <-poll:
@@ -462,4 +472,44 @@ func (h *Hub) close() {
 	}
 	h.mu.Unlock()
 	h.wg.Wait()
+}
+
+// Follow follows the changes of the games' heads that the store reports
+// (one watch of the store for the process), until ctx is done: a change
+// another process made to a game watched here is looked up and pushed to
+// its pages. Run it in its own goroutine, with Poll 0.
+func (h *Hub) Follow(ctx context.Context, heads sessions.HeadWatcher) error {
+	return heads.WatchHeads(ctx, h.headsChanged, h.headsLost)
+}
+
+// headsChanged marks the watched games whose head changed beyond what
+// this process knows as stale, and wakes their pushers.
+func (h *Hub) headsChanged(cs []sessions.HeadChange) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range cs {
+		for _, w := range h.byKey[c.Key] {
+			if w.over {
+				continue
+			}
+			if !c.Gone && c.Created.Equal(w.created) && w.snap != nil && c.Version <= w.snap.Record.Version {
+				continue // known already (this process made it)
+			}
+			w.stale = true
+			w.poke()
+		}
+	}
+}
+
+// headsLost marks every watched game stale: the store lost track of
+// the changes for a while.
+func (h *Hub) headsLost() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, w := range h.games {
+		if !w.over {
+			w.stale = true
+			w.poke()
+		}
+	}
 }

@@ -133,8 +133,9 @@ export function stream(link, on) {
   let ended = false;
   /** @type {EventSource} */
   let es;
+  const url = () => `/g/${link.ref}/events?t=${encodeURIComponent(link.token)}&lang=${encodeURIComponent(link.lang)}`;
   const connect = () => {
-    es = new EventSource(`/g/${link.ref}/events?t=${encodeURIComponent(link.token)}&lang=${encodeURIComponent(link.lang)}`);
+    es = new EventSource(url());
     es.addEventListener('state', e => on.state(JSON.parse(e.data)));
     es.addEventListener('end', () => {
       ended = true;
@@ -144,7 +145,10 @@ export function stream(link, on) {
     es.onerror = () => {
       if (ended) return;
       if (es.readyState === EventSource.CLOSED) {
-        poll(link, on).then(ok => { if (ok && !ended) setTimeout(connect, 5000); });
+        // A refused stream (429: too many from this address or on this
+        // game) is asked for again after the server's Retry-After.
+        fetch(url() + '&probe=1').then(r => 1000 * (r.status === 429 ? Number(r.headers.get('Retry-After')) || 10 : 5), () => 5000)
+          .then(wait => poll(link, on).then(ok => { if (ok && !ended) setTimeout(connect, wait); }));
       } else {
         on.lost(true);
       }
