@@ -168,6 +168,8 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_METRICS_LISTEN"] = "127.0.0.1:9090"
 	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "sixteen chars at least"
 	env["BOT_WEB_PLAY_LINKS"], env["BOT_WEB_WATCH_LINKS"], env["BOT_WEB_INIT_MAX_AGE"] = "2h", "3d", "2h"
+	env["BOT_WEB_STREAMS_PER_ADDRESS"], env["BOT_WEB_STREAMS_PER_GAME"], env["BOT_WEB_REQUEST_RATE"], env["BOT_WEB_REQUEST_BURST"] = "6", "7", "8", "9"
+	env["BOT_WEB_TRUSTED_PROXIES"] = "10.0.0.1, 10.1.0.0/16"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -187,6 +189,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	wb := &want.Web
 	wb.Listen, wb.URL, wb.CertFile, wb.KeyFile, wb.Secret = "127.0.0.1:8080", "https://board.example.org", "x", "x", "sixteen chars at least"
 	wb.PlayLinks, wb.WatchLinks, wb.InitMaxAge = duration(2*time.Hour), duration(72*time.Hour), duration(2*time.Hour)
+	wb.StreamsPerAddress, wb.StreamsPerGame, wb.RequestRate, wb.RequestBurst, wb.TrustedProxies = 6, 7, 8, 9, "10.0.0.1, 10.1.0.0/16"
 	h2 := duration(2 * time.Hour)
 	d3 := duration(72 * time.Hour)
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
@@ -225,6 +228,8 @@ func TestWebConfig(t *testing.T) {
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "ftp://x"}, "", "web.url \"ftp://x\" is not an http(s) URL"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_CERT_FILE": "c"}, "", "web.cert_file and web.key_file go together"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "short"}, "", "web.secret is 5 characters"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_TRUSTED_PROXIES": "10.0.0.1, proxy.example"}, "", `web.trusted_proxies: "proxy.example" is not`},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_STREAMS_PER_ADDRESS": "0"}, "", "web.streams_per_address, web.streams_per_game"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_PLAY_LINKS": "0"}, "", "must be above 0"},
 	} {
 		got, err := loadConfig("", func(k string) string { return c.env[k] })

@@ -28,6 +28,7 @@ var envNames = []string{
 	"BOT_TELEGRAM_WEBHOOK_CERT_FILE", "BOT_TELEGRAM_WEBHOOK_KEY_FILE", "BOT_TELEGRAM_APP_NAME",
 	"BOT_WEB_LISTEN", "BOT_WEB_URL", "BOT_WEB_CERT_FILE", "BOT_WEB_KEY_FILE", "BOT_WEB_SECRET",
 	"BOT_WEB_PLAY_LINKS", "BOT_WEB_WATCH_LINKS", "BOT_WEB_INIT_MAX_AGE",
+	"BOT_WEB_STREAMS_PER_ADDRESS", "BOT_WEB_STREAMS_PER_GAME", "BOT_WEB_TRUSTED_PROXIES", "BOT_WEB_REQUEST_RATE", "BOT_WEB_REQUEST_BURST",
 	"BOT_CLOCKS_CONSOLE", "BOT_CLOCKS_TELEGRAM", "BOT_CLOCKS_DISCORD", "BOT_CLOCKS_CHALLENGE_EXPIRY", "BOT_CLOCKS_TICK",
 	"BOT_COMPUTER_AUTO_LEVEL", "BOT_COMPUTER_MAX_TIME", "BOT_COMPUTER_TABLE_MB", "BOT_COMPUTER_SEARCHES",
 	"BOT_SESSIONS_RESIDENT",
@@ -41,7 +42,7 @@ func TestEnvNames(t *testing.T) {
 	for _, s := range settings {
 		got = append(got, s.env)
 	}
-	if len(envNames) != 58 || !slices.Equal(got, envNames) {
+	if len(envNames) != 63 || !slices.Equal(got, envNames) {
 		t.Fatalf("environment variables:\ngot  %q\nwant %q", got, envNames)
 	}
 }

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/boardgamebot/bot/sessions"
-	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/api/v3/mvccpb"
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 var _ sessions.HeadWatcher = (*Store)(nil)
