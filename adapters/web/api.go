@@ -121,7 +121,8 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 		}).([]byte)
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write(append(b, '\n'))
+		_, _ = w.Write(b) // shared: never appended to
+		_, _ = w.Write([]byte{'\n'})
 		return
 	}
 	writeJSON(w, http.StatusOK, buildState(snap, v, s.chat, s.now()))
