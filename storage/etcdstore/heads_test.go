@@ -82,7 +82,28 @@ func TestWatchHeads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Give the watch its start: a change it sees.
+	// The watch starts from the revision at its call: a change made
+	// before is not reported. Changes of a third session until one is.
+	k0 := sessions.Key{Platform: "console", Channel: "zero"}
+	for v := 1; ; v++ {
+		commit(k0, v)
+		seen := false
+		for range 20 {
+			mu.Lock()
+			seen = len(got) > 0 && got[len(got)-1].Version == v // the last one made: none other to come
+			mu.Unlock()
+			if seen {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		if seen {
+			break
+		}
+	}
+	mu.Lock()
+	got = nil
+	mu.Unlock()
 	commit(k1, 1)
 	waitFor("first change", func() bool { return len(got) == 1 })
 	if c := got[0]; c.Key != k1 || c.Version != 1 || !c.Created.Equal(created) || c.Gone {
