@@ -3,9 +3,12 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/boardgamebot/bot/chat"
 	"github.com/boardgamebot/bot/sessions"
@@ -107,6 +110,21 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 	case err != nil:
 		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, v.lang)
 		return
+	case snap.Record.Result != nil && snap.Record.ID != "":
+		// A finished game's state no longer changes: made once for
+		// each way of seeing it.
+		b := s.cache.get("state\x00"+snap.Record.ID+"\x00"+strconv.Itoa(snap.Record.Version)+"\x00"+v.key(), s.now(), func() (any, int, time.Duration) {
+			b, err := json.Marshal(buildState(snap, v, s.chat, s.now()))
+			if err != nil {
+				return []byte(nil), 0, 0
+			}
+			return b, len(b), finishedKeep
+		}).([]byte)
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(b) // shared: never appended to
+		_, _ = w.Write([]byte{'\n'})
+		return
 	}
 	st := buildState(snap, v, s.chat, s.now())
 	noBidiState(&st)
@@ -125,29 +143,37 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, &failure{http.StatusServiceUnavailable, "RefusedUnexpected"}, lang)
 		return
 	}
-	if s.hub.full() {
-		// The page tries again later (EventSource does), and meanwhile
-		// its actions still work.
-		s.refuse(w, &failure{http.StatusServiceUnavailable, "WebReconnecting"}, lang)
+	v := s.viewerOf(r, t, snap)
+	player := t.Scope == ScopePlay && snap != nil && len(snap.Record.SeatsOf(t.User)) > 0
+	sb, err := s.hub.admit(t.Ref(), addrGroup(clientAddr(r, s.proxies)), v, player)
+	if r.URL.Query().Get("probe") != "" {
+		// The page asks whether a stream would be taken now (after one
+		// was refused, EventSource cannot tell why).
+		if err == nil {
+			s.hub.unadmit(sb)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	if err != nil {
+		// The page tries again after Retry-After, and meanwhile its
+		// actions still work.
+		w.Header().Set("Retry-After", retryAfter(streamRetry))
+		s.refuse(w, &failure{http.StatusTooManyRequests, "WebBusy"}, lang)
 		return
 	}
-	v := s.viewerOf(r, t, snap)
 	st, err := hijack(w)
 	var ws *writerStream
 	if err != nil {
 		ws = newWriterStream(w) // the connection stays the server's (HTTP/2)
 		st = ws
 	}
-	if err := s.hub.watch(t.Ref(), t.Key, t.Created, snap, st, v); err != nil {
+	if err := s.hub.watch(sb, t.Key, t.Created, snap, st); err != nil {
 		st.close()
 		return
 	}
 	if ws != nil {
-		select {
-		case <-ws.done:
-		case <-r.Context().Done():
-			ws.close()
-		}
+		ws.wait(r.Context())
 	}
 }
 
@@ -157,8 +183,21 @@ func (s *Server) getFrames(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	fr, err := frames(s.svc, snap.Record)
-	if err != nil {
+	// The frames of a game version are computed once (the cache holds a
+	// value: each answer adds the review to its own copy).
+	v := s.cache.get("frames\x00"+snap.Record.ID+"\x00"+strconv.Itoa(snap.Record.Version), s.now(), func() (any, int, time.Duration) {
+		fr, err := frames(s.svc, snap.Record)
+		if err != nil {
+			return nil, 0, 0
+		}
+		b, err := json.Marshal(fr)
+		if err != nil {
+			return nil, 0, 0
+		}
+		return fr, len(b), finishedKeep
+	})
+	fr, ok := v.(Frames)
+	if !ok {
 		s.refuse(w, &failure{http.StatusInternalServerError, "RefusedUnexpected"}, lang)
 		return
 	}
@@ -179,15 +218,23 @@ func (s *Server) boardPicture(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	v := snap.State.View()
-	if snap.Record.Result != nil {
-		v.Turn, v.Movable = -1, nil
-	}
-	o := s.picture
-	o.Numbers = v.Numbers != nil
-	png, err := s.r.PNG(v, snap.Last, seatOf(snap, t.User), o)
-	if err != nil {
-		s.log.Error("web: drawing a board", snap.Record.Key.LogAttr(), "game", snap.Record.Game, "err", err)
+	seat := seatOf(snap, t.User)
+	key := fmt.Sprintf("picture\x00%s\x00%d\x00%t\x00%d", t.Ref(), snap.Record.Version, snap.Record.Result != nil, seat)
+	png, _ := s.cache.get(key, s.now(), func() (any, int, time.Duration) {
+		v := snap.State.View()
+		if snap.Record.Result != nil {
+			v.Turn, v.Movable = -1, nil
+		}
+		o := s.picture
+		o.Numbers = v.Numbers != nil
+		png, err := s.r.PNG(v, snap.Last, seat, o)
+		if err != nil {
+			s.log.Error("web: drawing a board", snap.Record.Key.LogAttr(), "game", snap.Record.Game, "err", err)
+			return nil, 0, 0
+		}
+		return png, len(png), finishedKeep
+	}).([]byte)
+	if png == nil {
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}

@@ -283,8 +283,8 @@ func TestEventsOverHTTP2(t *testing.T) {
 	}
 }
 
-// TestTooManyStreams: beyond MaxStreams a page's stream is refused (503,
-// the page tries again later), and it is taken again once a page left.
+// TestTooManyStreams: beyond MaxStreams a page's stream is refused (429,
+// the page tries again after Retry-After), and it is taken again once a page left.
 func TestTooManyStreams(t *testing.T) {
 	f := newFixtureWith(t, fixtureOptions{maxStreams: 1, keepAlive: 5 * time.Millisecond})
 	f.game(here, alice, bob, "spanish")
@@ -292,8 +292,8 @@ func TestTooManyStreams(t *testing.T) {
 	first := f.watch(watch)
 	first.nextState(t)
 	path, tok := parts(t, watch)
-	if code, _ := f.get(path + "/events?t=" + tok); code != http.StatusServiceUnavailable {
-		t.Fatalf("a second stream: %d, want 503", code)
+	if code, _ := f.get(path + "/events?t=" + tok); code != http.StatusTooManyRequests {
+		t.Fatalf("a second stream: %d, want 429", code)
 	}
 	first.res.Body.Close()
 	// The hub learns that the page left when a write fails (a keep-alive

@@ -15,6 +15,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/boardgamebot/bot/adapters/web"
 	"github.com/boardgamebot/bot/adapters/web/webtest"
 	"github.com/boardgamebot/bot/rules"
 	"github.com/boardgamebot/bot/sessions"
@@ -77,7 +78,7 @@ func BenchmarkWatchers(b *testing.B) {
 }
 
 func benchWatchers(b *testing.B, n int) {
-	f := newFixture(b)
+	f := newFixtureWith(b, fixtureOptions{hub: web.HubConfig{StreamsPerAddress: n + 1}, web: web.Config{RequestBurst: 1 << 20}}) // every stream from loopback
 	f.game(here, alice, bob, "halma size=16")
 	path, token := parts(b, f.links.Board(f.look(here), carol).Watch)
 	addr := strings.TrimPrefix(f.srv.URL, "http://")

@@ -33,8 +33,13 @@
 // whose turn, the legal moves for the player to move, the last move, the
 // clock, the offers, the result) and the lines the chat handler words.
 // The sessions service reports its changes to Hub.Changed; with a store
-// shared by several processes the hub also looks at each watched game
-// every HubConfig.Poll. The page never decides what is legal: it matches
+// shared by several processes the hub follows the store's watch of the
+// sessions' heads (Hub.Follow, sessions.HeadWatcher), or looks at each
+// watched game every HubConfig.Poll. Each stream has its own writer, so
+// a page that reads slowly never holds up another; streams are capped
+// per client address and per game, and requests without a player's
+// link are rate-limited per address (limits.go); what a finished game's
+// pages cost is cached (cache.go). The page never decides what is legal: it matches
 // taps against the moves it was sent, and the server checks the move.
 //
 // The page is plain HTML, CSS and JavaScript modules drawing SVG,

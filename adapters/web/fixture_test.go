@@ -86,6 +86,14 @@ type fixtureOptions struct {
 	keepAlive  time.Duration
 	// rate is the chat handler's per-user rate limit (none when zero).
 	rate chat.Rate
+	// hub sets the hub's caps and write timeout (Poll, MaxStreams and
+	// KeepAlive come from the fields above); web the server's proxies
+	// and request limits.
+	hub web.HubConfig
+	web web.Config
+	// follow makes the hub follow the store's heads (a
+	// sessions.HeadWatcher) while the test runs.
+	follow bool
 }
 
 func newFixture(t testing.TB) *fixture { return newFixtureWith(t, fixtureOptions{}) }
@@ -99,7 +107,21 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 		o.secret = []byte("the tests' secret, 32 bytes long")
 	}
 	f := &fixture{t: t, notices: &noticeLog{}, now: sessionstest.NewClock(time.Now()), store: o.store}
-	f.hub = web.NewHub(web.HubConfig{Poll: o.poll, MaxStreams: o.maxStreams, KeepAlive: o.keepAlive})
+	hc := o.hub
+	hc.Poll, hc.MaxStreams, hc.KeepAlive = o.poll, o.maxStreams, o.keepAlive
+	f.hub = web.NewHub(hc)
+	if o.follow {
+		fctx, stop := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			_ = f.hub.Follow(fctx, o.store.(sessions.HeadWatcher))
+		}()
+		t.Cleanup(func() {
+			stop()
+			<-done
+		})
+	}
 	f.svc = sessions.New(sessions.Config{Store: o.store, Notifier: f.notices, Changed: f.hub.Changed, Places: o.places})
 	t.Cleanup(f.svc.Close)
 	var err error
@@ -115,7 +137,7 @@ func newFixtureWith(t testing.TB, o fixtureOptions) *fixture {
 	f.links = web.NewLinks(web.LinksConfig{Base: base, Signer: f.signer, Now: f.clock, MiniApp: true, Generations: gens})
 	f.chat = chat.New(chat.Config{Sessions: f.svc, Web: f.links, Rate: o.rate})
 	f.server, err = web.New(web.Config{Sessions: f.svc, Chat: f.chat, Hub: f.hub, Links: f.links, Signer: f.signer,
-		TelegramToken: botToken, Now: f.clock})
+		TelegramToken: botToken, Now: f.clock, TrustedProxies: o.web.TrustedProxies, RequestRate: o.web.RequestRate, RequestBurst: o.web.RequestBurst})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,25 +12,40 @@ import (
 // Hub keeps the pages watching each game and pushes every change of the
 // game to them, as soon as the sessions service commits it in this
 // process (Changed, given to sessions.Config.Changed) or, with a store
-// shared by several processes, at most Poll later (the service's
-// revision check, sessions.SharedStore.Changed, through Look). Make one
-// with NewHub before the sessions service, and give it to the Server.
+// shared by several processes, when the store reports it (Heads, fed by
+// the store's watch, see Follow) or at most Poll later (stores without a
+// watch). Make one with NewHub before the sessions service, and give it
+// to the Server.
+//
+// Each stream has its own writer: a goroutine that runs only while the
+// stream has something to write, with its own deadline, and one event
+// waiting at most (the newest: a state supersedes the one before), so a
+// page that reads slowly gets the latest state when it catches up, or is
+// cut off after its deadline, and never holds up another page.
 type Hub struct {
 	// poll is how often a game watched is looked at for changes other
-	// processes made; 0: never (one process).
+	// processes made; 0: never (one process, or a store that reports
+	// its changes).
 	poll time.Duration
-	// max is the most streams at once.
-	max int
+	// max is the most streams at once; perAddr the most streams of
+	// watchers from one address, perGame of watchers on one game.
+	max, perAddr, perGame int
 	// keepAlive is how often an idle stream gets a comment.
 	keepAlive time.Duration
+	// writeWithin is how long one write to a page may take.
+	writeWithin time.Duration
 
-	mu     sync.Mutex
-	games  map[string]*watched                  // by game reference
-	byKey  map[sessions.Key]map[string]*watched // the same, by session key
-	count  int                                  // streams
-	closed bool
-	src    source // set by the Server
-	wg     sync.WaitGroup
+	mu      sync.Mutex
+	games   map[string]*watched                  // by game reference
+	byKey   map[sessions.Key]map[string]*watched // the same, by session key
+	count   int                                  // streams
+	addrs   map[string]int                       // watchers' streams by address
+	refs    map[string]int                       // watchers' streams by game reference
+	players map[string]int                       // players' streams by game reference and user
+	writing int                                  // streams with a writer running
+	closed  bool
+	src     source // set by the Server
+	wg      sync.WaitGroup
 }
 
 // source is what the hub asks the server: the game of a page as it stands
@@ -47,26 +62,52 @@ var errGone = errors.New("web: the game is gone")
 // HubConfig sets up a Hub.
 type HubConfig struct {
 	// Poll is how often each game watched is looked at for changes made
-	// by other processes (etcd): 0 for one process alone.
+	// by other processes, with a shared store that does not report its
+	// changes: 0 for one process alone, or when the store's changes are
+	// followed (Follow).
 	Poll time.Duration
 	// MaxStreams is the most pages watching at once, over all games
-	// (0: 20,000); more are refused until some leave.
+	// (0: 20,000); more are refused until some leave. The last
+	// twentieth is kept for the players' own pages.
 	MaxStreams int
+	// StreamsPerAddress is the most streams of watchers from one client
+	// address (an IPv6 address by its /64) at once (0: 20).
+	StreamsPerAddress int
+	// StreamsPerGame is the most streams of watchers on one game at once
+	// (0: 2,000).
+	StreamsPerGame int
 	// KeepAlive is how often a stream with nothing to say gets a comment,
 	// which also finds the pages that went away (0: 20 seconds).
 	KeepAlive time.Duration
+	// WriteTimeout is how long one write to a page may take (0: 5
+	// seconds); a page slower than that is cut off, and connects again.
+	WriteTimeout time.Duration
 }
+
+// playerStreams is the most streams one seated player has on one game
+// (tabs, devices): they count apart from the caps of watchers.
+const playerStreams = 8
 
 // NewHub returns a Hub.
 func NewHub(c HubConfig) *Hub {
 	if c.MaxStreams <= 0 {
 		c.MaxStreams = 20000
 	}
+	if c.StreamsPerAddress <= 0 {
+		c.StreamsPerAddress = 20
+	}
+	if c.StreamsPerGame <= 0 {
+		c.StreamsPerGame = 2000
+	}
 	if c.KeepAlive <= 0 {
 		c.KeepAlive = 20 * time.Second
 	}
-	return &Hub{poll: c.Poll, max: c.MaxStreams, keepAlive: c.KeepAlive, games: map[string]*watched{},
-		byKey: map[sessions.Key]map[string]*watched{}}
+	if c.WriteTimeout <= 0 {
+		c.WriteTimeout = 5 * time.Second
+	}
+	return &Hub{poll: c.Poll, max: c.MaxStreams, perAddr: c.StreamsPerAddress, perGame: c.StreamsPerGame,
+		keepAlive: c.KeepAlive, writeWithin: c.WriteTimeout, games: map[string]*watched{},
+		byKey: map[sessions.Key]map[string]*watched{}, addrs: map[string]int{}, refs: map[string]int{}, players: map[string]int{}}
 }
 
 // watched is one game with pages watching it.
@@ -82,20 +123,34 @@ type watched struct {
 	seq  int
 	over bool
 	wake chan struct{}
+	// stale says the store reported a change of the game that this
+	// process did not make: the pusher looks it up.
+	stale bool
+	// quit is closed when the last page left: the pusher ends.
+	quit chan struct{}
 }
 
 // sub is one page's stream.
 type sub struct {
-	s    stream
-	v    viewer
-	sent int // the seq last sent, -1 none
+	s stream
+	v viewer
+	// ref, addr and player are what the stream counts against: its
+	// game, its client's address and whether it is a seated player's.
+	ref, addr string
+	player    bool
+	w         *watched // nil until it watches
+	sent      int      // the seq last given to the writer, -1 none
+	// pending is the event waiting to be written (nil: none), last
+	// whether the stream ends after it; writing says the stream's
+	// writer runs; gone that the stream was dropped.
+	pending []byte
+	last    bool
+	writing bool
+	gone    bool
 }
 
-// writeWithin is how long one write to a page may take; a page slower
-// than that is cut off (it connects again and gets the whole state).
-const writeWithin = 5 * time.Second
-
-// errFull: the hub holds MaxStreams streams already.
+// errFull: the hub holds MaxStreams streams already, or the address or
+// the game holds its share.
 var errFull = errors.New("web: too many pages watching")
 
 // Changed takes a change of a session from the sessions service
@@ -133,47 +188,108 @@ func (w *watched) take(s *sessions.Snapshot) {
 		w.over = s.Record.Result != nil
 	}
 	w.seq++
+	w.poke()
+}
+
+// poke wakes the game's pusher.
+func (w *watched) poke() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
 	}
 }
 
-// watch adds a page's stream to the game of ref (key, created), as it
-// stands in snap (nil: gone), and sends it the game's state at once.
-func (h *Hub) watch(ref string, key sessions.Key, created time.Time, snap *sessions.Snapshot, s stream, v viewer) error {
+// admit takes a place for a stream on the game of ref from addr (a
+// seated player's own when player): errFull when the hub, the address or
+// the game has no room for it. A seated player's streams count apart
+// from the watchers' caps (playerStreams each), and watchers leave the
+// last twentieth of MaxStreams to players. The place is the stream's
+// once given to watch; release gives it back otherwise.
+func (h *Hub) admit(ref, addr string, v viewer, player bool) (*sub, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed || h.src == nil {
+		return nil, errors.New("web: the hub is closed")
+	}
+	s := &sub{v: v, ref: ref, addr: addr, player: player, sent: -1}
+	if player {
+		if h.count >= h.max || h.players[s.playerKey()] >= playerStreams {
+			return nil, errFull
+		}
+		h.players[s.playerKey()]++
+	} else {
+		if h.count >= h.max-h.max/20 || h.addrs[addr] >= h.perAddr || h.refs[ref] >= h.perGame {
+			return nil, errFull
+		}
+		h.addrs[addr]++
+		h.refs[ref]++
+	}
+	h.count++
+	return s, nil
+}
+
+func (s *sub) playerKey() string { return s.ref + "\x00" + s.v.user.ID }
+
+// release gives back the place of s (h.mu held); once.
+func (h *Hub) release(s *sub) {
+	if s.gone {
+		return
+	}
+	s.gone = true
+	h.count--
+	if s.player {
+		if h.players[s.playerKey()]--; h.players[s.playerKey()] <= 0 {
+			delete(h.players, s.playerKey())
+		}
+	} else {
+		if h.addrs[s.addr]--; h.addrs[s.addr] <= 0 {
+			delete(h.addrs, s.addr)
+		}
+		if h.refs[s.ref]--; h.refs[s.ref] <= 0 {
+			delete(h.refs, s.ref)
+		}
+	}
+}
+
+// unadmit gives back a place admit gave that watch did not take.
+func (h *Hub) unadmit(s *sub) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.release(s)
+}
+
+// watch adds a page's stream st, admitted as s, to the game of s.ref
+// (key, created), as it stands in snap (nil: gone), and sends it the
+// game's state at once.
+func (h *Hub) watch(s *sub, key sessions.Key, created time.Time, snap *sessions.Snapshot, st stream) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || s.gone {
+		h.release(s)
 		return errors.New("web: the hub is closed")
 	}
-	if h.count >= h.max {
-		return errFull
-	}
-	w := h.games[ref]
+	w := h.games[s.ref]
 	if w == nil {
-		w = &watched{ref: ref, key: key, created: created, subs: map[*sub]struct{}{}, wake: make(chan struct{}, 1), seq: 1, snap: snap,
-			over: snap == nil || snap.Record.Result != nil}
-		h.games[ref] = w
+		w = &watched{ref: s.ref, key: key, created: created, subs: map[*sub]struct{}{}, wake: make(chan struct{}, 1),
+			quit: make(chan struct{}), seq: 1, snap: snap, over: snap == nil || snap.Record.Result != nil}
+		h.games[s.ref] = w
 		if h.byKey[key] == nil {
 			h.byKey[key] = map[string]*watched{}
 		}
-		h.byKey[key][ref] = w
+		h.byKey[key][s.ref] = w
 		h.wg.Add(1)
 		go h.run(w)
 	} else if snap != nil && !w.over {
 		w.take(snap)
 	}
-	w.subs[&sub{s: s, v: v, sent: -1}] = struct{}{}
-	h.count++
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
+	s.s, s.w = st, w
+	w.subs[s] = struct{}{}
+	w.poke()
 	return nil
 }
 
-// run pushes the changes of one game to its pages until none is left.
+// run gives the changes of one game to its pages' writers until no page
+// is left.
 func (h *Hub) run(w *watched) {
 	defer h.wg.Done()
 	alive := time.NewTicker(h.keepAlive)
@@ -187,15 +303,22 @@ func (h *Hub) run(w *watched) {
 	for {
 		ping := false
 		select {
+		case <-w.quit:
+			return
 		case <-w.wake:
+			h.mu.Lock()
+			stale := w.stale
+			w.stale = false
+			h.mu.Unlock()
+			if stale {
+				h.refresh(w)
+			}
 		case <-alive.C:
 			ping = true
 		case <-poll:
 			h.refresh(w)
 		}
-		if !h.push(w, ping) {
-			return
-		}
+		h.push(w, ping)
 	}
 }
 
@@ -208,7 +331,7 @@ func (h *Hub) refresh(w *watched) {
 	if over || src == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), writeWithin)
+	ctx, cancel := context.WithTimeout(context.Background(), h.writeWithin)
 	defer cancel()
 	snap, err := src.current(ctx, key, created)
 	if err != nil && !errors.Is(err, errGone) {
@@ -221,25 +344,32 @@ func (h *Hub) refresh(w *watched) {
 	}
 }
 
-// push sends the game's state to the pages that do not have it yet (a
-// keep-alive comment to the others when ping), ends the streams of a game
-// that is over, and reports whether pages are left to serve.
-func (h *Hub) push(w *watched, ping bool) bool {
+// ping is the comment an idle stream gets now and then.
+var ping = []byte(": ping\n\n")
+
+// push gives the game's state to the writers of the pages that do not
+// have it yet (the last event of the streams of a game that is over),
+// and a keep-alive comment to the idle others when ping. It never waits
+// for a page.
+func (h *Hub) push(w *watched, keepAlive bool) {
 	h.mu.Lock()
 	if h.closed {
 		h.mu.Unlock()
-		return false
+		return
 	}
 	seq, snap, over, src := w.seq, w.snap, w.over, h.src
-	var todo, idle []*sub
+	var todo []*sub
 	for s := range w.subs {
 		if s.sent != seq {
 			todo = append(todo, s)
-		} else if ping {
-			idle = append(idle, s)
+		} else if keepAlive && !s.writing {
+			h.give(s, ping, false)
 		}
 	}
 	h.mu.Unlock()
+	if len(todo) == 0 {
+		return
+	}
 	events := map[string][]byte{}
 	for _, s := range todo {
 		k := s.v.key()
@@ -250,75 +380,78 @@ func (h *Hub) push(w *watched, ping bool) bool {
 			}
 		}
 	}
-	deadline := time.Now().Add(writeWithin)
-	failed := make([]bool, len(todo)+len(idle))
-	parallel(len(todo)+len(idle), func(i int) {
-		if i < len(todo) {
-			failed[i] = todo[i].s.write(events[todo[i].v.key()], deadline) != nil
-			return
-		}
-		failed[i] = idle[i-len(todo)].s.write([]byte(": ping\n\n"), deadline) != nil
-	})
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for i, s := range append(todo, idle...) {
-		switch {
-		case failed[i] || over:
-			// A page gone, or too slow (it connects again), or the
-			// game's last state sent.
-			s.s.close()
-			if _, ok := w.subs[s]; ok {
-				delete(w.subs, s)
-				h.count--
-			}
-		case i < len(todo):
-			s.sent = seq
+	for _, s := range todo {
+		if s.gone || s.sent >= seq {
+			continue
+		}
+		s.sent = seq
+		h.give(s, events[s.v.key()], over)
+	}
+}
+
+// give makes b the event s writes next, in place of one not written yet
+// (h.mu held), and starts the stream's writer when it is not running.
+func (h *Hub) give(s *sub, b []byte, last bool) {
+	if s.gone || s.last {
+		return
+	}
+	s.pending, s.last = b, last
+	if !s.writing {
+		s.writing = true
+		h.writing++
+		h.wg.Add(1)
+		go h.write(s)
+	}
+}
+
+// write is a stream's writer: it writes the stream's newest event until
+// none is left, each write within its own deadline; a write that fails
+// or is too slow (the page connects again and gets the whole state), or
+// the last event of a game that is over, ends the stream.
+func (h *Hub) write(s *sub) {
+	defer h.wg.Done()
+	for {
+		h.mu.Lock()
+		b, last := s.pending, s.last
+		if b == nil || s.gone {
+			s.writing = false
+			h.writing--
+			h.mu.Unlock()
+			return
+		}
+		s.pending = nil
+		h.mu.Unlock()
+		if err := s.s.write(b, time.Now().Add(h.writeWithin)); err != nil || last {
+			h.mu.Lock()
+			s.writing = false
+			h.writing--
+			h.drop(s)
+			h.mu.Unlock()
+			return
 		}
 	}
-	if len(w.subs) == 0 && w.seq == seq {
+}
+
+// drop ends the stream s and removes it from its game (h.mu held); the
+// game is no longer watched when it was its last.
+func (h *Hub) drop(s *sub) {
+	s.s.close()
+	if s.gone {
+		return
+	}
+	h.release(s)
+	w := s.w
+	delete(w.subs, s)
+	if len(w.subs) == 0 && h.games[w.ref] == w {
 		delete(h.games, w.ref)
 		delete(h.byKey[w.key], w.ref)
 		if len(h.byKey[w.key]) == 0 {
 			delete(h.byKey, w.key)
 		}
-		return false
+		close(w.quit)
 	}
-	return true
-}
-
-// parallel runs f(0..n-1) on a few goroutines: one slow page does not
-// hold up the others.
-func parallel(n int, f func(i int)) {
-	const workers = 16
-	if n <= 1 {
-		for i := range n {
-			f(i)
-		}
-		return
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-}
-
-// full reports whether the hub holds MaxStreams streams.
-func (h *Hub) full() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.count >= h.max
 }
 
 // Streams returns how many pages watch games now.
@@ -328,21 +461,55 @@ func (h *Hub) Streams() int {
 	return h.count
 }
 
-// close ends every stream and waits for the pushers.
+// close ends every stream and waits for the pushers and writers.
 func (h *Hub) close() {
 	h.mu.Lock()
 	h.closed = true
 	for _, w := range h.games {
 		for s := range w.subs {
-			s.s.close()
-		}
-		w.subs = map[*sub]struct{}{}
-		select {
-		case w.wake <- struct{}{}:
-		default:
+			h.drop(s)
 		}
 	}
-	h.count = 0
 	h.mu.Unlock()
 	h.wg.Wait()
+}
+
+// Follow follows the changes of the games' heads that the store reports
+// (one watch of the store for the process), until ctx is done: a change
+// another process made to a game watched here is looked up and pushed to
+// its pages. Run it in its own goroutine, with Poll 0.
+func (h *Hub) Follow(ctx context.Context, heads sessions.HeadWatcher) error {
+	return heads.WatchHeads(ctx, h.headsChanged, h.headsLost)
+}
+
+// headsChanged marks the watched games whose head changed beyond what
+// this process knows as stale, and wakes their pushers.
+func (h *Hub) headsChanged(cs []sessions.HeadChange) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range cs {
+		for _, w := range h.byKey[c.Key] {
+			if w.over {
+				continue
+			}
+			if !c.Gone && c.Created.Equal(w.created) && w.snap != nil && c.Version <= w.snap.Record.Version {
+				continue // known already (this process made it)
+			}
+			w.stale = true
+			w.poke()
+		}
+	}
+}
+
+// headsLost marks every watched game stale: the store lost track of
+// the changes for a while.
+func (h *Hub) headsLost() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, w := range h.games {
+		if !w.over {
+			w.stale = true
+			w.poke()
+		}
+	}
 }

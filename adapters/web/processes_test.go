@@ -16,14 +16,20 @@ import (
 // TestWatchAcrossProcesses: two bot processes on one etcd (two services,
 // each with its own client); a page watches a game on the first one's
 // board while the moves are made in the second: each move, and the end
-// of the game, reaches the page (the first process polls the game's
-// revision); the delay is logged.
+// of the game, reaches the page within a second (the first process
+// follows the sessions' heads with one etcd watch; or, for a store
+// without a watch, polls the game's revision); the delay is logged.
 func TestWatchAcrossProcesses(t *testing.T) {
+	t.Run("watch", func(t *testing.T) { watchAcrossProcesses(t, true) })
+	t.Run("poll", func(t *testing.T) { watchAcrossProcesses(t, false) })
+}
+
+func watchAcrossProcesses(t *testing.T, follow bool) {
 	member, endpoint, err := etcdtest.Start(t.TempDir(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer member.Close()
+	t.Cleanup(func() { member.Close() }) // after the clients and the hub's watch
 	client := func() *clientv3.Client {
 		c, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 		if err != nil {
@@ -34,7 +40,11 @@ func TestWatchAcrossProcesses(t *testing.T) {
 	}
 	storeA := etcdstore.New(client(), etcdstore.Options{Prefix: "/bot/"})
 	storeB := etcdstore.New(client(), etcdstore.Options{Prefix: "/bot/"})
-	a := newFixtureWith(t, fixtureOptions{store: storeA, poll: 50 * time.Millisecond})
+	o := fixtureOptions{store: storeA, follow: true}
+	if !follow {
+		o = fixtureOptions{store: storeA, poll: 50 * time.Millisecond}
+	}
+	a := newFixtureWith(t, o)
 	svcB := sessions.New(sessions.Config{Store: storeB})
 	defer svcB.Close()
 	b := chat.New(chat.Config{Sessions: svcB})
@@ -61,6 +71,9 @@ func TestWatchAcrossProcesses(t *testing.T) {
 		say(s.Player(s.Turn()), "/move "+mv)
 		st := page.nextState(t)
 		slowest = max(slowest, time.Since(start))
+		if slowest > time.Second {
+			t.Errorf("ply %d reached the page after %v", ply, slowest)
+		}
 		if len(st.History) != ply+1 || st.History[ply].Text != mv {
 			t.Fatalf("ply %d: the page shows %v, want %s last", ply, st.History, mv)
 		}
@@ -69,5 +82,5 @@ func TestWatchAcrossProcesses(t *testing.T) {
 	if st := page.nextState(t); st.Phase != "finished" || st.Winner != 0 || st.GameID == "" {
 		t.Fatalf("after bob resigned in process B: %s, winner %d, id %q", st.Phase, st.Winner, st.GameID)
 	}
-	t.Logf("the slowest move from process B to the page of process A: %v (polling every 50ms)", slowest)
+	t.Logf("the slowest move from process B to the page of process A: %v (follow %t)", slowest, follow)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,6 +44,16 @@ type Config struct {
 	Log *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// TrustedProxies are the proxies in front of the board (see
+	// ParseProxies): a request from one of them is counted against the
+	// client address it reports in X-Forwarded-For.
+	TrustedProxies []netip.Prefix
+	// RequestRate is how many requests a second one client address may
+	// make without a player's token (a watch link, or none), and
+	// RequestBurst how many at once (0: 10 and 100); more are answered
+	// 429 with Retry-After. A player's own link is limited by the chat.
+	RequestRate  float64
+	RequestBurst int
 }
 
 // Server is the web board's HTTP server: the board pages, their live
@@ -61,6 +72,9 @@ type Server struct {
 	now     func() time.Time
 	assets  assets
 	mux     *http.ServeMux
+	proxies []netip.Prefix
+	limit   *limiter
+	cache   *cache
 }
 
 // The header that carries a link's token on the requests that change
@@ -89,6 +103,15 @@ func New(c Config) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	if c.RequestRate <= 0 {
+		c.RequestRate = 10
+	}
+	if c.RequestBurst <= 0 {
+		c.RequestBurst = 100
+	}
+	s.proxies = c.TrustedProxies
+	s.limit = newLimiter(c.RequestRate, c.RequestBurst, s.now)
+	s.cache = newCache(cacheSize)
 	var err error
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
@@ -143,6 +166,9 @@ func (s *Server) Handler() http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Content-Security-Policy", csp(false))
+		if !s.allowed(w, r) {
+			return
+		}
 		s.mux.ServeHTTP(w, r)
 	})
 }
@@ -280,8 +306,30 @@ func (s *Server) check(r *http.Request, ref string, play bool) (Token, *failure)
 
 // current implements source: the game of key created at created, live
 // (the session there) or finished (its record in the channel's history);
-// errGone when neither.
+// errGone when neither. A finished game is kept in the cache: it no
+// longer changes.
 func (s *Server) current(ctx context.Context, key sessions.Key, created time.Time) (*sessions.Snapshot, error) {
+	type result struct {
+		snap *sessions.Snapshot
+		err  error
+	}
+	r := s.cache.get("snapshot\x00"+key.String()+"\x00"+created.UTC().Format(time.RFC3339Nano), s.now(), func() (any, int, time.Duration) {
+		snap, err := s.lookUp(ctx, key, created)
+		if err != nil || snap.Record.Result == nil || snap.Record.ID == "" {
+			return result{snap, err}, 0, 0
+		}
+		return result{snap, nil}, 16 << 10, finishedKeep
+	}).(result)
+	return r.snap, r.err
+}
+
+// finishedKeep is how long the cache keeps what it made of a finished
+// game.
+const finishedKeep = 10 * time.Minute
+
+// lookUp finds the game of key created at created in the store (see
+// current).
+func (s *Server) lookUp(ctx context.Context, key sessions.Key, created time.Time) (*sessions.Snapshot, error) {
 	snap, err := s.svc.Look(ctx, key)
 	switch {
 	case err == nil && snap.Record.Created.Equal(created):

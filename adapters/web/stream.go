@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
@@ -32,18 +33,21 @@ const sseHeader = "HTTP/1.1 200 OK\r\n" +
 
 // connStream is a stream on a connection taken from the HTTP server
 // (hijacked): it costs the connection alone, no goroutine and no
-// buffers, so that a thousand pages watching a game stay cheap.
+// buffers of ours, so that a thousand pages watching a game stay cheap.
+// One writer at a time writes to it (the hub's writer of the stream);
+// close may come at any time, and ends a write under way.
 type connStream struct {
-	mu   sync.Mutex
 	conn net.Conn
+	once sync.Once
 }
 
+// streamBuffer bounds what the system holds for a stream that does not
+// read (its send buffer): a page that falls behind holds that much, and
+// its writer then waits, with its deadline, while the newest state waits
+// in the hub.
+const streamBuffer = 32 << 10
+
 func (c *connStream) write(b []byte, deadline time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn == nil {
-		return net.ErrClosed
-	}
 	if err := c.conn.SetWriteDeadline(deadline); err != nil {
 		return err
 	}
@@ -51,14 +55,7 @@ func (c *connStream) write(b []byte, deadline time.Time) error {
 	return err
 }
 
-func (c *connStream) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.conn != nil {
-		c.conn.Close()
-		c.conn = nil
-	}
-}
+func (c *connStream) close() { c.once.Do(func() { c.conn.Close() }) }
 
 // hijack takes the connection of an event stream's request from the
 // HTTP server and writes the answer's head. It fails where the server
@@ -72,6 +69,9 @@ func hijack(w http.ResponseWriter) (stream, error) {
 		// The page sent more than its request: not a page.
 		conn.Close()
 		return nil, errors.New("web: data after an event stream's request")
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetWriteBuffer(streamBuffer)
 	}
 	s := &connStream{conn: conn}
 	if err := s.write([]byte(sseHeader), time.Now().Add(10*time.Second)); err != nil {
@@ -118,3 +118,15 @@ func (s *writerStream) write(b []byte, deadline time.Time) error {
 }
 
 func (s *writerStream) close() { s.once.Do(func() { close(s.done) }) }
+
+// wait waits for the end of the stream, or of the request's context,
+// and for a write under way: the handler may then return.
+func (s *writerStream) wait(ctx context.Context) {
+	select {
+	case <-s.done:
+	case <-ctx.Done():
+		s.close()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+}

@@ -156,14 +156,14 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request) {
 			s.fillTournament(r, &d, ev, t.Expires)
 			if dr := s.tourLive(d); dr.v != sent {
 				js, _ := json.Marshal(map[string]string{"v": dr.v, "html": dr.html})
-				if ws.write([]byte("event: tournament\ndata: "+string(js)+"\n\n"), time.Now().Add(writeWithin)) != nil {
+				if ws.write([]byte("event: tournament\ndata: "+string(js)+"\n\n"), time.Now().Add(s.hub.writeWithin)) != nil {
 					return
 				}
 				sent, idle = dr.v, 0
 			}
 		}
 		if idle++; idle*int(tourPoll) >= int(20*time.Second) {
-			if ws.write([]byte(": alive\n\n"), time.Now().Add(writeWithin)) != nil {
+			if ws.write([]byte(": alive\n\n"), time.Now().Add(s.hub.writeWithin)) != nil {
 				return
 			}
 			idle = 0

@@ -117,6 +117,17 @@ type config struct {
 		// InitMaxAge is how old a Telegram Mini App's signed launch data
 		// may be.
 		InitMaxAge duration `yaml:"init_max_age"`
+		// The caps on live streams: per client address, per game.
+		StreamsPerAddress int `yaml:"streams_per_address"`
+		StreamsPerGame    int `yaml:"streams_per_game"`
+		// TrustedProxies are the proxies in front of the board whose
+		// X-Forwarded-For is believed: addresses and networks, with
+		// commas between them.
+		TrustedProxies string `yaml:"trusted_proxies"`
+		// The requests of watchers (no player's link) per client address:
+		// a second, and at once.
+		RequestRate  int `yaml:"request_rate"`
+		RequestBurst int `yaml:"request_burst"`
 	} `yaml:"web"`
 	Clocks struct {
 		// The time per move of a /play without time=, per platform.
@@ -227,6 +238,10 @@ func defaultConfig() config {
 	c.Web.PlayLinks = duration(24 * time.Hour)
 	c.Web.WatchLinks = duration(30 * 24 * time.Hour)
 	c.Web.InitMaxAge = duration(time.Hour)
+	c.Web.StreamsPerAddress = 20
+	c.Web.StreamsPerGame = 2000
+	c.Web.RequestRate = 10
+	c.Web.RequestBurst = 100
 	c.Telegram.GlobalLimit = 30
 	c.Clocks.Console = 0
 	c.Clocks.Telegram = duration(24 * time.Hour)
@@ -522,6 +537,9 @@ func checkConfig(c *config) problems {
 		bad("telegram.webhook.url", "telegram.webhook.url is set but telegram.webhook.listen is empty (e.g. :8443)")
 	}
 	if err := checkWeb(c); err != nil {
+		bad(keyOf(err.Error(), "web"), "%v", err)
+	}
+	if err := checkWebLimits(c); err != nil {
 		bad(keyOf(err.Error(), "web"), "%v", err)
 	}
 	if c.Computer.AutoLevel < 1 || c.Computer.AutoLevel > 5 {

@@ -174,6 +174,8 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	env["BOT_WEB_LISTEN"], env["BOT_WEB_URL"], env["BOT_WEB_SECRET"] = "127.0.0.1:8080", "https://board.example.org/", "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="
 	env["BOT_WEB_PLAY_LINKS"], env["BOT_WEB_WATCH_LINKS"], env["BOT_WEB_INIT_MAX_AGE"] = "2h", "3d", "2h"
 	env["BOT_WEB_PREVIOUS_SECRET"], env["BOT_WEB_PREVIOUS_SECRET_UNTIL"] = "L9oQOJAkCplz6meRgg6l5cl1Yemy1GQpU4xHEQwqUjE=", "2026-07-01"
+	env["BOT_WEB_STREAMS_PER_ADDRESS"], env["BOT_WEB_STREAMS_PER_GAME"], env["BOT_WEB_REQUEST_RATE"], env["BOT_WEB_REQUEST_BURST"] = "6", "7", "8", "9"
+	env["BOT_WEB_TRUSTED_PROXIES"] = "10.0.0.1, 10.1.0.0/16"
 	c, err = loadConfig(path, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +197,7 @@ func TestConfigDefaultsFileAndEnv(t *testing.T) {
 	wb.Listen, wb.URL, wb.CertFile, wb.KeyFile, wb.Secret = "127.0.0.1:8080", "https://board.example.org", "x", "x", "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="
 	wb.PreviousSecret, wb.PreviousSecretUntil = "L9oQOJAkCplz6meRgg6l5cl1Yemy1GQpU4xHEQwqUjE=", "2026-07-01"
 	wb.PlayLinks, wb.WatchLinks, wb.InitMaxAge = duration(2*time.Hour), duration(72*time.Hour), duration(2*time.Hour)
+	wb.StreamsPerAddress, wb.StreamsPerGame, wb.RequestRate, wb.RequestBurst, wb.TrustedProxies = 6, 7, 8, 9, "10.0.0.1, 10.1.0.0/16"
 	h2 := duration(2 * time.Hour)
 	d3 := duration(72 * time.Hour)
 	want.Clocks.Console, want.Clocks.Telegram, want.Clocks.Discord, want.Clocks.ChallengeExpiry, want.Clocks.Tick = d3, d3, d3, h2, h2
@@ -238,6 +241,8 @@ func TestWebConfig(t *testing.T) {
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU="}, "http://localhost:8080", ""},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=", "BOT_WEB_PREVIOUS_SECRET": "H3yNzX5IJ1TAF2nJK1vvnGLIu1BWPrEn0NtN9vyaEnw="}, "", "web.previous_secret and web.previous_secret_until go together"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=", "BOT_WEB_PREVIOUS_SECRET": "H3yNzX5IJ1TAF2nJK1vvnGLIu1BWPrEn0NtN9vyaEnw=", "BOT_WEB_PREVIOUS_SECRET_UNTIL": "soon"}, "", "web.previous_secret_until \"soon\" is not a date"},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_TRUSTED_PROXIES": "10.0.0.1, proxy.example"}, "", `web.trusted_proxies: "proxy.example" is not`},
+		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_STREAMS_PER_ADDRESS": "0"}, "", "web.streams_per_address, web.streams_per_game"},
 		{map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_PLAY_LINKS": "0"}, "", "must be above 0"},
 	} {
 		got, err := loadConfig("", func(k string) string { return c.env[k] })

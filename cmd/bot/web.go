@@ -30,6 +30,9 @@ type webBoard struct {
 	hub    *web.Hub
 	links  *web.Links
 	signer *web.Signer
+	// heads is the store's watch of the sessions' heads (etcd), which
+	// the hub follows while the board is served; nil: none.
+	heads sessions.HeadWatcher
 }
 
 // pollShared is how often a page's game is looked at for the moves other
@@ -66,7 +69,8 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 		return nil, err
 	}
 	var poll time.Duration
-	if _, shared := store.(sessions.SharedStore); shared {
+	heads, follow := store.(sessions.HeadWatcher)
+	if _, shared := store.(sessions.SharedStore); shared && !follow {
 		poll = pollShared
 	}
 	gens, _ := store.(sessions.LinkGenerations)
@@ -74,7 +78,12 @@ func newWebBoard(ctx context.Context, c config, store botStore) (*webBoard, erro
 		WatchFor: time.Duration(c.Web.WatchLinks),
 		// Telegram opens a Mini App at https addresses only.
 		MiniApp: c.Telegram.Token != "" && strings.HasPrefix(c.Web.URL, "https://")})
-	return &webBoard{c: c, hub: web.NewHub(web.HubConfig{Poll: poll}), links: links, signer: signer}, nil
+	hub := web.NewHub(web.HubConfig{Poll: poll, StreamsPerAddress: c.Web.StreamsPerAddress, StreamsPerGame: c.Web.StreamsPerGame})
+	wb := &webBoard{c: c, hub: hub, links: links, signer: signer}
+	if follow {
+		wb.heads = heads
+	}
+	return wb, nil
 }
 
 // changed is the service's Config.Changed: the hub's, or none.
@@ -103,9 +112,14 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 		return func() {}, nil
 	}
 	c := wb.c
+	proxies, err := trustedProxies(&c)
+	if err != nil {
+		return nil, err
+	}
 	srv, err := web.New(web.Config{Sessions: svc, Chat: h, Hub: wb.hub, Links: wb.links, Signer: wb.signer, Renderer: r,
 		Picture: render.Options{Theme: render.Theme(c.Render.Theme)}, TelegramToken: c.Telegram.Token,
-		InitMaxAge: time.Duration(c.Web.InitMaxAge), Log: log.With("adapter", "web")})
+		InitMaxAge: time.Duration(c.Web.InitMaxAge), Log: log.With("adapter", "web"),
+		TrustedProxies: proxies, RequestRate: float64(c.Web.RequestRate), RequestBurst: c.Web.RequestBurst})
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +141,18 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 			log.Error("the web board stopped", "err", err)
 		}
 	}()
+	followed := make(chan struct{})
+	go func() {
+		// One watch of the store's sessions for every page of this
+		// process (etcd): the moves other processes make reach them.
+		defer close(followed)
+		if wb.heads == nil {
+			return
+		}
+		if err := wb.hub.Follow(ctx, wb.heads); err != nil && !errors.Is(err, context.Canceled) {
+			log.Error("following the sessions' changes stopped", "err", err)
+		}
+	}()
 	log.Info("web board served", "address", ln.Addr().String(), "url", c.Web.URL, "tls", c.Web.CertFile != "")
 	if mounted {
 		log.Info("metrics and health served", "address", ln.Addr().String(), "with", "the web board")
@@ -134,5 +160,6 @@ func (wb *webBoard) start(ctx context.Context, svc *sessions.Service, h *chat.Ha
 	return func() {
 		cancel()
 		<-done
+		<-followed
 	}, nil
 }

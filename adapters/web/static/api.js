@@ -159,6 +159,7 @@ export function stream(link, on) {
   let ended = false;
   /** @type {EventSource | undefined} */
   let es;
+  const url = () => `/g/${link.ref}/events?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`;
   const connect = async () => {
     if (es) {
       // The stream token may have ended while the stream was away.
@@ -168,7 +169,7 @@ export function stream(link, on) {
         return;
       }
     }
-    es = new EventSource(`/g/${link.ref}/events?t=${encodeURIComponent(link.pass || '')}&lang=${encodeURIComponent(link.lang)}`);
+    es = new EventSource(url());
     es.addEventListener('state', e => on.state(JSON.parse(e.data)));
     es.addEventListener('end', () => {
       ended = true;
@@ -178,7 +179,10 @@ export function stream(link, on) {
     es.onerror = () => {
       if (ended) return;
       if (es.readyState === EventSource.CLOSED) {
-        poll(link, on).then(ok => { if (ok && !ended) setTimeout(connect, 5000); });
+        // A refused stream (429: too many from this address or on this
+        // game) is asked for again after the server's Retry-After.
+        fetch(url() + '&probe=1').then(r => 1000 * (r.status === 429 ? Number(r.headers.get('Retry-After')) || 10 : 5), () => 5000)
+          .then(wait => poll(link, on).then(ok => { if (ok && !ended) setTimeout(connect, wait); }));
       } else {
         on.lost(true);
       }
