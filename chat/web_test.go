@@ -50,8 +50,8 @@ func TestWebCommand(t *testing.T) {
 		t.Fatalf("the finished game's link %q: %+v, %v", link, tok, err)
 	}
 	id := regexp.MustCompile(`#(\d+), on the web`).FindStringSubmatch(r.Text())[1]
-	ref := link[len("https://board.example.org/g/"):strings.Index(link, "#")]
-	f.expect("carol", "/show "+id, `(?s)On the web board: https://board\.example\.org/g/`+regexp.QuoteMeta(ref)+`#t=`, false)
+	ref := link[len("https://board.example.org/g/"):strings.IndexAny(link, "?#")]
+	f.expect("carol", "/show "+id, `(?s)On the web board: https://board\.example\.org/g/`+regexp.QuoteMeta(ref)+`[^ ]*#t=`, false)
 	// /web revoke: alice's links end; the line says so.
 	f.expect("alice", "/web revoke", `^Every link to the web board you were given has ended`, false)
 	f.expect("alice", "/web now", `^/web takes less`, true)

@@ -144,7 +144,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v := s.viewerOf(r, t, snap)
-	player := t.Scope == ScopePlay && snap != nil && len(snap.Record.SeatsOf(t.User)) > 0
+	player := ownLink(t) && snap != nil && len(snap.Record.SeatsOf(t.User)) > 0
 	sb, err := s.hub.admit(t.Ref(), addrGroup(clientAddr(r, s.proxies)), v, player)
 	if r.URL.Query().Get("probe") != "" {
 		// The page asks whether a stream would be taken now (after one

@@ -168,7 +168,7 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if text := tokenOf(r); text != "" {
-		if t, err := s.signer.Parse(text, s.now()); err == nil && t.Scope == ScopePlay {
+		if t, err := s.signer.Parse(text, s.now()); err == nil && ownLink(t) {
 			return true
 		}
 	}
@@ -179,4 +179,11 @@ func (s *Server) allowed(w http.ResponseWriter, r *http.Request) bool {
 	w.Header().Set("Retry-After", retryAfter(wait))
 	writeJSON(w, http.StatusTooManyRequests, map[string]any{"ok": false, "error": s.say(s.pageLang(r, Token{}), "WebBusy")})
 	return false
+}
+
+// ownLink reports whether t is a user's own: their link to play, or what
+// the page derives from it (its stream token, its view token), which name
+// them.
+func ownLink(t Token) bool {
+	return t.Scope == ScopePlay || !t.User.IsZero() && (t.Scope == ScopeStream || t.Scope == ScopeWatch)
 }

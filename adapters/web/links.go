@@ -93,9 +93,11 @@ func (l *Links) page(t Token) string {
 		prefix = "/t/"
 	}
 	if t.Scope == ScopeWatch || t.Scope == ScopeTournament {
-		// A watch link is its view token: the server draws the page
-		// from it, in its first paint (a tournament's page only watches).
-		return l.base + prefix + t.Ref() + "?v=" + l.signer.Sign(t)
+		// A watch link carries its token as its view too: the server
+		// draws the page from it, in its first paint (a tournament's page
+		// only watches); the page takes it from the fragment as any link's.
+		tok := l.signer.Sign(t)
+		return l.base + prefix + t.Ref() + "?v=" + tok + "#t=" + tok
 	}
 	if t.Scope == ScopePlay {
 		// A play link also carries a watch token in its address, for the

@@ -76,7 +76,7 @@ func doctorCases(damaged, nobody string) []doctorCase {
 		{name: "web board on https", env: map[string]string{"BOT_WEB_LISTEN": ":8080", "BOT_WEB_URL": "https://board.example.org"}},
 		{name: "web board on this machine", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080"}},
 		{name: "weak web secret", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080", "BOT_WEB_SECRET": "sixteen chars at least"},
-			want: "^✗ config: web.secret is weak: it must carry at least 32 random bytes; make one with `openssl rand -base64 32`"},
+			want: "^✗ environment BOT_WEB_SECRET: web.secret is weak: it must carry at least 32 random bytes; make one with `openssl rand -base64 32`"},
 		{name: "web secret rotated", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=",
 			"BOT_WEB_PREVIOUS_SECRET": "H3yNzX5IJ1TAF2nJK1vvnGLIu1BWPrEn0NtN9vyaEnw=", "BOT_WEB_PREVIOUS_SECRET_UNTIL": "2999-01-01"}},
 		{name: "previous web secret past its grace", env: map[string]string{"BOT_WEB_LISTEN": "127.0.0.1:8080", "BOT_WEB_SECRET": "a8ZTV0Pj9Fa58bn4V3gcN4OR8soesb+32hbPNZgRGKU=",
@@ -136,7 +136,7 @@ func TestDoctor(t *testing.T) {
 			text := out.String()
 			var failed []string
 			for _, l := range strings.Split(strings.TrimSpace(text), "\n") {
-				if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") && !strings.HasPrefix(l, "! ") {
+				if !strings.HasPrefix(l, "✓ ") && !strings.HasPrefix(l, "✗ ") && !strings.HasPrefix(l, "! ") && !strings.HasPrefix(l, "– ") {
 					t.Errorf("line %q is not a check", l)
 				}
 				if strings.HasPrefix(l, "✗") {

@@ -43,7 +43,7 @@ func TestEnvNames(t *testing.T) {
 	for _, s := range settings {
 		got = append(got, s.env)
 	}
-	if len(envNames) != 63 || !slices.Equal(got, envNames) {
+	if len(envNames) != 68 || !slices.Equal(got, envNames) {
 		t.Fatalf("environment variables:\ngot  %q\nwant %q", got, envNames)
 	}
 }

@@ -39,7 +39,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-var boardLink = regexp.MustCompile(`http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+#t=[A-Za-z0-9_-]+`)
+var boardLink = regexp.MustCompile(`http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+(\?v=[A-Za-z0-9_-]+)?#t=[A-Za-z0-9_-]+`)
 
 // TestConsoleWebBoard: with web.listen set, /web in the console prints
 // each player's own link; two browser pages on those links play a game by
