@@ -333,6 +333,7 @@ function step(v, cur, d) {
   return cur;
 }
 
+/**
  * drawArrow draws a move as an arrow from its first square to its last
  * (through its path's squares).
  * @param {Element} marks
