@@ -114,16 +114,16 @@ func (s *Server) getState(w http.ResponseWriter, r *http.Request) {
 		// A finished game's state no longer changes: made once for
 		// each way of seeing it.
 		b := s.cache.get("state\x00"+snap.Record.ID+"\x00"+strconv.Itoa(snap.Record.Version)+"\x00"+v.key(), s.now(), func() (any, int, time.Duration) {
-			b, err := json.Marshal(buildState(snap, v, s.chat, s.now()))
+			st := buildState(snap, v, s.chat, s.now())
+			noBidiState(&st)
+			b, err := json.Marshal(st)
 			if err != nil {
 				return []byte(nil), 0, 0
 			}
+			b = append(b, '\n')
 			return b, len(b), finishedKeep
 		}).([]byte)
-		w.Header().Set("Content-Type", "application/json; charset=utf-8")
-		w.Header().Set("Cache-Control", "no-store")
-		_, _ = w.Write(b) // shared: never appended to
-		_, _ = w.Write([]byte{'\n'})
+		writeGzip(w, r, http.StatusOK, "application/json; charset=utf-8", b) // shared: only read
 		return
 	}
 	st := buildState(snap, v, s.chat, s.now())
