@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/boardgamebot/bot/rules/ai"
+	"github.com/boardgamebot/bot/rules/draughts"
 )
 
 // annotatePDN adds a game's review to its PDN (as draughts.Game.PDN
@@ -43,21 +44,7 @@ func annotatePDN(pdn string, r ai.Review) string {
 	var b strings.Builder
 	b.WriteString(head)
 	b.WriteString("\n\n")
-	line := 0
-	for i, t := range out {
-		if i > 0 {
-			if line+1+len(t) > 79 {
-				b.WriteString("\n")
-				line = 0
-			} else {
-				b.WriteString(" ")
-				line++
-			}
-		}
-		b.WriteString(t)
-		line += len(t)
-	}
-	b.WriteString("\n")
+	draughts.WriteMovetext(&b, out)
 	return b.String()
 }
 

@@ -90,6 +90,14 @@ func (g Game) PDN(meta rules.Meta) string {
 		toks = append(toks, fmt.Sprintf("{huff %d}", g.v.Number(g.huffed)))
 	}
 	toks = append(toks, result)
+	WriteMovetext(&b, toks)
+	return b.String()
+}
+
+// WriteMovetext writes PDN movetext tokens (moves, numbers, comments, the
+// result) to b, a space between them, in lines of at most 79 characters,
+// and a final line break.
+func WriteMovetext(b *strings.Builder, toks []string) {
 	line := 0
 	for i, t := range toks {
 		if i > 0 {
@@ -105,7 +113,6 @@ func (g Game) PDN(meta rules.Meta) string {
 		line += len(t)
 	}
 	b.WriteString("\n")
-	return b.String()
 }
 
 // Result is the PDN result of the game so far: "1-0", "0-1", "1/2-1/2" or "*".
